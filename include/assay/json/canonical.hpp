@@ -1,0 +1,374 @@
+// assay/json/canonical.hpp — the RFC 8785 (JCS) writer, to any sink (SPEC §2).
+//
+// A sink is any object with `void write(const char* data, std::size_t size)`: a std::string,
+// an std::ostream, a hash state. `writer<Sink>` buffers small writes so a sink sees large
+// blocks. Strings are escaped minimally and checked to be valid UTF-8 on the way out; numbers
+// use the ECMAScript form of number.hpp; object members are sorted by UTF-16 code units.
+#pragma once
+
+#include "assay/error.hpp"
+#include "assay/json/number.hpp"
+#include "assay/json/reader.hpp"
+#include "assay/json/value.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <cstring>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace assay::json {
+
+template <class S>
+concept sink = requires(S& s, const char* p, std::size_t n) { s.write(p, n); };
+
+// Appends to a std::string.
+struct string_sink {
+  std::string* out;
+  void write(const char* p, std::size_t n) { out->append(p, n); }
+};
+
+// Writes to an std::ostream.
+struct ostream_sink {
+  std::ostream* out;
+  void write(const char* p, std::size_t n) { out->write(p, static_cast<std::streamsize>(n)); }
+};
+
+// Counts bytes only.
+struct counting_sink {
+  std::size_t bytes = 0;
+  void write(const char*, std::size_t n) noexcept { bytes += n; }
+};
+
+// A buffered writer over a sink. Call flush() (or let the destructor do it) at the end.
+template <sink Sink>
+class writer {
+ public:
+  static constexpr std::size_t buffer_size = 16384;
+
+  explicit writer(Sink& s) : sink_(s) {}
+  writer(const writer&) = delete;
+  writer& operator=(const writer&) = delete;
+  ~writer() { flush(); }
+
+  void put(char c) {
+    if (n_ == buffer_size) flush();
+    buf_[n_++] = c;
+  }
+  void write(const char* p, std::size_t len) {
+    if (len > buffer_size - n_) {
+      flush();
+      if (len >= buffer_size) {
+        sink_.write(p, len);
+        return;
+      }
+    }
+    std::memcpy(buf_ + n_, p, len);
+    n_ += len;
+  }
+  void write(std::string_view s) { write(s.data(), s.size()); }
+
+  // Room for `len` bytes (len <= buffer_size); commit with advance().
+  char* reserve(std::size_t len) {
+    if (len > buffer_size - n_) flush();
+    return buf_ + n_;
+  }
+  void advance(std::size_t len) noexcept { n_ += len; }
+
+  void flush() {
+    if (n_ != 0) {
+      sink_.write(buf_, n_);
+      n_ = 0;
+    }
+  }
+
+  Sink& sink() noexcept { return sink_; }
+
+ private:
+  Sink& sink_;
+  std::size_t n_ = 0;
+  char buf_[buffer_size];
+};
+
+// --- strings ------------------------------------------------------------------------------
+
+// Writes `s` as a JCS string literal. Returns false (writing nothing further) if `s` is not
+// valid UTF-8.
+template <class W>
+bool write_string(W& w, std::string_view s) {
+  w.put('"');
+  const char* p = s.data();
+  const char* end = p + s.size();
+  while (p < end) {
+    const std::size_t n = detail::plain_run(p, end);
+    w.write(p, n);
+    p += n;
+    if (p == end) break;
+    const auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x80) {
+      std::uint32_t cp = 0;
+      const int len = detail::decode_utf8(reinterpret_cast<const unsigned char*>(p),
+                                          reinterpret_cast<const unsigned char*>(end), cp);
+      if (len == 0) return false;
+      w.write(p, static_cast<std::size_t>(len));
+      p += len;
+      continue;
+    }
+    switch (c) {
+      case '"': w.write("\\\"", 2); break;
+      case '\\': w.write("\\\\", 2); break;
+      case '\b': w.write("\\b", 2); break;
+      case '\t': w.write("\\t", 2); break;
+      case '\n': w.write("\\n", 2); break;
+      case '\f': w.write("\\f", 2); break;
+      case '\r': w.write("\\r", 2); break;
+      default: {
+        static constexpr char hex[] = "0123456789abcdef";
+        const char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        w.write(esc, 6);
+      }
+    }
+    ++p;
+  }
+  w.put('"');
+  return true;
+}
+
+// True when `s` is valid UTF-8 (no surrogates, nothing above U+10FFFF).
+inline bool is_valid_utf8(std::string_view s) noexcept {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    if (*p < 0x80) {
+      ++p;
+      continue;
+    }
+    std::uint32_t cp = 0;
+    const int len = detail::decode_utf8(p, end, cp);
+    if (len == 0) return false;
+    p += len;
+  }
+  return true;
+}
+
+// --- numbers ------------------------------------------------------------------------------
+
+// Writes the ECMAScript form of `v`. Returns false for NaN or infinity.
+template <class W>
+bool write_number(W& w, double v) {
+  if (!std::isfinite(v)) return false;
+  char* out = w.reserve(max_number_chars);
+  w.advance(static_cast<std::size_t>(format_number(v, out) - out));
+  return true;
+}
+
+// --- member order -------------------------------------------------------------------------
+
+// Orders two valid UTF-8 strings by their UTF-16 code units (RFC 8785 §3.2.3).
+constexpr bool utf16_less(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size() < b.size() ? a.size() : b.size();
+  std::size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  if (i == n) return a.size() < b.size();
+  const auto ca = static_cast<unsigned char>(a[i]);
+  const auto cb = static_cast<unsigned char>(b[i]);
+  // Byte order equals code point order; it differs from UTF-16 order only when one side is a
+  // supplementary character (lead byte F0..F4, sorts as a surrogate D800..DFFF) and the other
+  // is U+E000..U+FFFF (lead byte EE or EF). The differing byte is then a lead byte on both
+  // sides, because the common prefix ends at a character boundary for such leads.
+  const bool sa = ca >= 0xF0;
+  const bool sb = cb >= 0xF0;
+  if (sa != sb) {
+    const bool high_bmp_a = ca == 0xEE || ca == 0xEF;
+    const bool high_bmp_b = cb == 0xEE || cb == 0xEF;
+    if (sa && high_bmp_b) return true;   // surrogate < U+E000..FFFF
+    if (sb && high_bmp_a) return false;
+  }
+  return ca < cb;
+}
+
+// --- DOM ----------------------------------------------------------------------------------
+
+namespace detail {
+
+template <class W>
+bool write_value(W& w, const value& v, std::vector<const member*>& scratch, std::string* bad_path) {
+  switch (v.kind()) {
+    case kind::null: w.write("null", 4); return true;
+    case kind::boolean:
+      if (v.as_bool()) {
+        w.write("true", 4);
+      } else {
+        w.write("false", 5);
+      }
+      return true;
+    case kind::number:
+      if (!write_number(w, v.as_number())) {
+        if (bad_path) *bad_path = "\x01";  // marker: not finite
+        return false;
+      }
+      return true;
+    case kind::string:
+      if (!write_string(w, v.as_string())) {
+        if (bad_path) *bad_path = "\x02";  // marker: invalid UTF-8
+        return false;
+      }
+      return true;
+    case kind::array: {
+      w.put('[');
+      const auto& arr = v.as_array();
+      for (std::size_t i = 0; i < arr.size(); ++i) {
+        if (i != 0) w.put(',');
+        if (!write_value(w, arr[i], scratch, bad_path)) {
+          if (bad_path) bad_path->insert(1, "/" + std::to_string(i));
+          return false;
+        }
+      }
+      w.put(']');
+      return true;
+    }
+    case kind::object: {
+      const auto& obj = v.as_object();
+      const std::size_t base = scratch.size();
+      for (const auto& m : obj) scratch.push_back(&m);
+      auto first = scratch.begin() + static_cast<std::ptrdiff_t>(base);
+      auto less = [](const member* a, const member* b) { return utf16_less(a->name, b->name); };
+      if (!std::is_sorted(first, scratch.end(), less)) std::sort(first, scratch.end(), less);
+      w.put('{');
+      for (std::size_t i = base; i < scratch.size(); ++i) {
+        const member* m = scratch[i];
+        if (i != base) w.put(',');
+        if (!write_string(w, m->name)) {
+          if (bad_path) *bad_path = "\x02/" + escape_pointer_token(m->name);
+          scratch.resize(base);
+          return false;
+        }
+        w.put(':');
+        if (!write_value(w, m->value, scratch, bad_path)) {
+          if (bad_path) bad_path->insert(1, "/" + escape_pointer_token(m->name));
+          scratch.resize(base);
+          return false;
+        }
+      }
+      w.put('}');
+      scratch.resize(base);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace detail
+
+// Writes the JCS form of `v` through `w`. Fails on NaN/infinity or invalid UTF-8, naming where.
+template <class W>
+result<void> write_canonical(W& w, const value& v) {
+  std::vector<const member*> scratch;
+  std::string bad;
+  if (detail::write_value(w, v, scratch, &bad)) return {};
+  const bool not_finite = !bad.empty() && bad[0] == '\x01';
+  std::string ptr = bad.empty() ? std::string() : bad.substr(1);
+  return make_error(not_finite ? errc::not_finite : errc::invalid_utf8,
+                    not_finite ? "NaN and infinity have no JSON form" : "string is not valid UTF-8", ptr);
+}
+
+// Writes the JCS form of `v` to any sink.
+template <sink Sink>
+result<void> to_sink(Sink& s, const value& v) {
+  writer<Sink> w(s);
+  return write_canonical(w, v);
+}
+
+// The JCS bytes of `v`.
+inline result<std::string> to_canonical(const value& v) {
+  std::string out;
+  string_sink s{&out};
+  {
+    writer<string_sink> w(s);
+    auto r = write_canonical(w, v);
+    if (!r) return r.error();
+  }
+  return out;
+}
+
+// Parses `text` strictly and returns its JCS bytes.
+inline result<std::string> canonicalize(std::string_view text, const limits& lim = {}) {
+  auto v = parse(text, lim);
+  if (!v) return v.error();
+  return to_canonical(*v);
+}
+
+// --- pretty form for people ---------------------------------------------------------------
+
+namespace detail {
+
+inline void pretty(std::string& out, const value& v, int indent) {
+  auto newline = [&](int level) {
+    out += '\n';
+    out.append(static_cast<std::size_t>(level) * 2, ' ');
+  };
+  string_sink s{&out};
+  switch (v.kind()) {
+    case kind::array: {
+      const auto& arr = v.as_array();
+      if (arr.empty()) {
+        out += "[]";
+        return;
+      }
+      out += '[';
+      for (std::size_t i = 0; i < arr.size(); ++i) {
+        if (i != 0) out += ',';
+        newline(indent + 1);
+        pretty(out, arr[i], indent + 1);
+      }
+      newline(indent);
+      out += ']';
+      return;
+    }
+    case kind::object: {
+      const auto& obj = v.as_object();
+      if (obj.empty()) {
+        out += "{}";
+        return;
+      }
+      std::vector<const member*> order;
+      for (const auto& m : obj) order.push_back(&m);
+      std::sort(order.begin(), order.end(),
+                [](const member* a, const member* b) { return utf16_less(a->name, b->name); });
+      out += '{';
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i != 0) out += ',';
+        newline(indent + 1);
+        {
+          writer<string_sink> w(s);
+          write_string(w, order[i]->name);
+        }
+        out += ": ";
+        pretty(out, order[i]->value, indent + 1);
+      }
+      newline(indent);
+      out += '}';
+      return;
+    }
+    default: {
+      writer<string_sink> w(s);
+      std::vector<const member*> scratch;
+      write_value(w, v, scratch, nullptr);
+    }
+  }
+}
+
+}  // namespace detail
+
+// Indented JSON (two spaces, members in canonical order, no trailing newline). For people:
+// digests are always taken over the canonical form.
+inline std::string to_pretty(const value& v) {
+  std::string out;
+  detail::pretty(out, v, 0);
+  return out;
+}
+
+}  // namespace assay::json

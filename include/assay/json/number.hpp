@@ -1,0 +1,90 @@
+// assay/json/number.hpp — ECMAScript Number.prototype.toString for doubles (RFC 8785 §3.2.2.3).
+//
+// The shortest round-trip digits come from std::to_chars; only the layout is ours.
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace assay::json {
+
+// Enough for any double in ECMAScript form: "-" + 17 digits + up to 20 zeros or "0." + 6 zeros.
+inline constexpr std::size_t max_number_chars = 32;
+
+// Writes the ECMAScript form of a finite `v` at `out` and returns the end. `v` must be finite
+// (callers check std::isfinite first: NaN and infinity have no JSON form).
+inline char* format_number(double v, char* out) noexcept {
+  if (v == 0) {  // +0 and -0 both print "0"
+    *out++ = '0';
+    return out;
+  }
+  // Integers that a double holds exactly and that print without exponent: the common case.
+  if (v >= -9007199254740992.0 && v <= 9007199254740992.0) {
+    const auto i = static_cast<std::int64_t>(v);
+    if (static_cast<double>(i) == v) return std::to_chars(out, out + max_number_chars, i).ptr;
+  }
+  if (v < 0) {
+    *out++ = '-';
+    v = -v;
+  }
+  // Shortest round-trip digits in scientific form: d[.ddd]e±XX
+  char sci[40];
+  const auto r = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific);
+  const char* p = sci;
+  char digits[20];
+  int k = 0;
+  while (p < r.ptr && *p != 'e') {
+    if (*p != '.') digits[k++] = *p;
+    ++p;
+  }
+  int exp10 = 0;  // value = d1.d2..dk × 10^exp10
+  {
+    ++p;  // 'e'
+    bool neg = false;
+    if (*p == '-' || *p == '+') neg = (*p++ == '-');
+    while (p < r.ptr) exp10 = exp10 * 10 + (*p++ - '0');
+    if (neg) exp10 = -exp10;
+  }
+  const int n = exp10 + 1;  // value = 0.d1..dk × 10^n
+  if (k <= n && n <= 21) {
+    std::memcpy(out, digits, static_cast<std::size_t>(k));
+    out += k;
+    for (int i = k; i < n; ++i) *out++ = '0';
+  } else if (0 < n && n <= 21) {
+    std::memcpy(out, digits, static_cast<std::size_t>(n));
+    out += n;
+    *out++ = '.';
+    std::memcpy(out, digits + n, static_cast<std::size_t>(k - n));
+    out += k - n;
+  } else if (-6 < n && n <= 0) {
+    *out++ = '0';
+    *out++ = '.';
+    for (int i = 0; i < -n; ++i) *out++ = '0';
+    std::memcpy(out, digits, static_cast<std::size_t>(k));
+    out += k;
+  } else {
+    *out++ = digits[0];
+    if (k > 1) {
+      *out++ = '.';
+      std::memcpy(out, digits + 1, static_cast<std::size_t>(k - 1));
+      out += k - 1;
+    }
+    *out++ = 'e';
+    const int e = n - 1;
+    *out++ = e < 0 ? '-' : '+';
+    out = std::to_chars(out, out + 8, e < 0 ? -e : e).ptr;
+  }
+  return out;
+}
+
+// The ECMAScript form as a string; an empty string for NaN or infinity.
+inline std::string number_to_string(double v) {
+  if (!std::isfinite(v)) return {};
+  char buf[max_number_chars];
+  return std::string(buf, format_number(v, buf));
+}
+
+}  // namespace assay::json

@@ -1,0 +1,911 @@
+// assay/reflect/codec.hpp — encode reflected values to canonical JSON and decode them straight
+// from bytes, with every constraint of their types enforced.
+//
+//   auto r = assay::decode<soak_report>(bytes);       // results<soak_report>: all violations
+//   auto s = assay::encode(report);                   // results<std::string>: JCS bytes
+//   assay::reflect::encode_to(sink, report);          // JCS bytes into any sink (a hash state)
+//
+// Decoding builds no DOM: the strict cursor feeds each member into its C++ field. Members are
+// found through a compile-time table, required and duplicate members tracked with a bitset.
+// Syntax errors stop decoding; constraint violations are collected (up to max_errors) with the
+// JSON Pointer, offset, line and column of the offending value.
+//
+// Encoding writes members in JCS order fixed at compile time (their quoted names are
+// precomputed) and checks each value against its type; maps are sorted at run time.
+#pragma once
+
+#include "assay/error.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/number.hpp"
+#include "assay/json/reader.hpp"
+#include "assay/json/value.hpp"
+#include "assay/reflect/checks.hpp"
+#include "assay/reflect/constraints.hpp"
+#include "assay/reflect/fields.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace assay::reflect {
+
+// ---------------------------------------------------------------------------------------------
+// Type categories
+// ---------------------------------------------------------------------------------------------
+
+template <class T>
+struct is_std_optional : std::false_type {};
+template <class T>
+struct is_std_optional<std::optional<T>> : std::true_type {};
+
+template <class T>
+struct is_nullable : std::false_type {};
+template <class T>
+struct is_nullable<nullable<T>> : std::true_type {};
+
+template <class T>
+struct is_bounded : std::false_type {};
+template <class T, long long A, long long B>
+struct is_bounded<bounded<T, A, B>> : std::true_type {};
+
+template <class T>
+struct is_const_string : std::false_type {};
+template <fixed_string V>
+struct is_const_string<const_string<V>> : std::true_type {};
+
+template <class T>
+struct is_one_of : std::false_type {};
+template <fixed_string... Vs>
+struct is_one_of<one_of<Vs...>> : std::true_type {};
+
+template <class T>
+struct is_std_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+
+template <class T>
+struct is_string_map : std::false_type {};
+template <class V, class C, class A>
+struct is_string_map<std::map<std::string, V, C, A>> : std::true_type {};
+
+template <class T>
+concept vector_like = requires { typename T::value_type; } &&
+                      std::is_base_of_v<std::vector<typename T::value_type>, T> &&
+                      !std::is_same_v<typename T::value_type, bool>;
+
+enum class category {
+  boolean,
+  integer,
+  number,
+  bounded,
+  const_string,
+  one_of,
+  string,
+  nullable,
+  fixed_array,
+  array,
+  map,
+  any,
+  object,
+  unsupported
+};
+
+template <class T>
+consteval category category_of() {
+  if constexpr (std::is_same_v<T, bool>) return category::boolean;
+  else if constexpr (std::is_integral_v<T>) return category::integer;
+  else if constexpr (std::is_floating_point_v<T>) return category::number;
+  else if constexpr (is_bounded<T>::value) return category::bounded;
+  else if constexpr (is_const_string<T>::value) return category::const_string;
+  else if constexpr (is_one_of<T>::value) return category::one_of;
+  else if constexpr (std::is_base_of_v<std::string, T>) return category::string;
+  else if constexpr (is_nullable<T>::value) return category::nullable;
+  else if constexpr (is_std_array<T>::value) return category::fixed_array;
+  else if constexpr (vector_like<T>) return category::array;
+  else if constexpr (is_string_map<T>::value) return category::map;
+  else if constexpr (std::is_same_v<T, json::value>) return category::any;
+  else if constexpr (reflectable<T>) return category::object;
+  else return category::unsupported;
+}
+
+// The JSON type a C++ type encodes to (for messages and conformance checks).
+enum class json_type { any, null, boolean, integer, number, string, array, object };
+
+constexpr std::string_view name(json_type t) noexcept {
+  switch (t) {
+    case json_type::any: return "any value";
+    case json_type::null: return "null";
+    case json_type::boolean: return "a boolean";
+    case json_type::integer: return "an integer";
+    case json_type::number: return "a number";
+    case json_type::string: return "a string";
+    case json_type::array: return "an array";
+    case json_type::object: return "an object";
+  }
+  return "?";
+}
+
+template <class T>
+consteval json_type json_type_of() {
+  constexpr category c = category_of<T>();
+  if constexpr (c == category::boolean) return json_type::boolean;
+  else if constexpr (c == category::integer) return json_type::integer;
+  else if constexpr (c == category::number) return json_type::number;
+  else if constexpr (c == category::bounded) return json_type_of<typename T::value_type>();
+  else if constexpr (c == category::const_string || c == category::one_of || c == category::string)
+    return json_type::string;
+  else if constexpr (c == category::nullable) return json_type_of<typename T::value_type>();
+  else if constexpr (c == category::fixed_array || c == category::array) return json_type::array;
+  else if constexpr (c == category::map || c == category::object) return json_type::object;
+  else return json_type::any;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Struct metadata, computed at compile time
+// ---------------------------------------------------------------------------------------------
+
+template <class T>
+concept has_field_table = requires { T::assay_fields; };
+template <class T>
+concept has_rules = requires(const T& t, rules& r) { t.check_rules(r); };
+template <class T>
+concept has_schema_name = requires { T::schema_name; };
+template <class T>
+concept has_schema_description = requires { T::schema_description; };
+
+template <class T>
+struct struct_info {
+  static constexpr std::size_t size = field_count<T>;
+  static constexpr std::array<std::string_view, size> cpp_names = field_names<T>();
+
+  static constexpr const field_info* find_info(std::string_view cpp) {
+    if constexpr (has_field_table<T>) {
+      for (const field_info& f : T::assay_fields)
+        if (f.field == cpp) return &f;
+    }
+    return nullptr;
+  }
+
+  static constexpr bool field_table_is_valid() {
+    if constexpr (has_field_table<T>) {
+      for (const field_info& f : T::assay_fields) {
+        bool found = false;
+        for (auto n : cpp_names) found = found || n == f.field;
+        if (!found) return false;
+      }
+    }
+    return true;
+  }
+  static_assert(field_table_is_valid(), "assay_fields names a member the struct does not have");
+
+  static constexpr std::array<std::string_view, size> make_json_names() {
+    std::array<std::string_view, size> out{};
+    for (std::size_t i = 0; i < size; ++i) {
+      const field_info* f = find_info(cpp_names[i]);
+      out[i] = (f != nullptr && !f->json_name.empty()) ? f->json_name : cpp_names[i];
+    }
+    return out;
+  }
+  static constexpr std::array<std::string_view, size> json_names = make_json_names();
+
+  static constexpr bool names_need_no_escape() {
+    for (auto n : json_names)
+      for (char c : n)
+        if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return false;
+    for (std::size_t i = 0; i < size; ++i)
+      for (std::size_t j = i + 1; j < size; ++j)
+        if (json_names[i] == json_names[j]) return false;
+    return true;
+  }
+  static_assert(names_need_no_escape(),
+                "JSON member names must be unique and need no escaping (no quote, backslash or control)");
+
+  static constexpr std::array<bool, size> make_required() {
+    std::array<bool, size> out{};
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((out[I] = !is_std_optional<field_type<T, I>>::value), ...);
+    }(std::make_index_sequence<size>{});
+    return out;
+  }
+  static constexpr std::array<bool, size> required = make_required();
+
+  // Field indices in JCS member order.
+  static constexpr std::array<std::size_t, size> make_order() {
+    std::array<std::size_t, size> out{};
+    for (std::size_t i = 0; i < size; ++i) out[i] = i;
+    std::sort(out.begin(), out.end(),
+              [](std::size_t a, std::size_t b) { return json::utf16_less(json_names[a], json_names[b]); });
+    return out;
+  }
+  static constexpr std::array<std::size_t, size> order = make_order();
+
+  // "\"name\":" for every field, in one buffer.
+  static constexpr std::size_t key_chars() {
+    std::size_t n = 0;
+    for (auto s : json_names) n += s.size() + 3;
+    return n;
+  }
+  static constexpr std::array<char, key_chars() + 1> make_keys() {
+    std::array<char, key_chars() + 1> out{};
+    std::size_t p = 0;
+    for (auto s : json_names) {
+      out[p++] = '"';
+      for (char c : s) out[p++] = c;
+      out[p++] = '"';
+      out[p++] = ':';
+    }
+    return out;
+  }
+  static constexpr std::array<char, key_chars() + 1> keys = make_keys();
+  static constexpr std::array<std::size_t, size + 1> make_key_offsets() {
+    std::array<std::size_t, size + 1> out{};
+    for (std::size_t i = 0; i < size; ++i) out[i + 1] = out[i] + json_names[i].size() + 3;
+    return out;
+  }
+  static constexpr std::array<std::size_t, size + 1> key_offsets = make_key_offsets();
+  static constexpr std::string_view key(std::size_t i) {
+    return std::string_view(keys.data() + key_offsets[i], key_offsets[i + 1] - key_offsets[i]);
+  }
+
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  static constexpr std::size_t find_static(std::string_view name) noexcept {
+    for (std::size_t i = 0; i < size; ++i)
+      if (json_names[i] == name) return i;
+    return npos;
+  }
+  static std::size_t find(std::string_view name) noexcept { return find_static(name); }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+// ---------------------------------------------------------------------------------------------
+
+struct decode_context {
+  json::cursor& c;
+  errors errs;
+  std::size_t max_errors = 1000;
+  bool truncated = false;
+
+  void report_at(errc code, std::size_t at, std::string message, std::string pointer) {
+    if (errs.size() >= max_errors) {
+      truncated = true;
+      return;
+    }
+    errs.items.push_back(c.make_error(code, at, std::move(message), std::move(pointer), true));
+  }
+  // An error about the value classified last (its offset and pointer).
+  void report(errc code, std::string message) {
+    report_at(code, c.value_offset(), std::move(message), c.pointer());
+  }
+};
+
+namespace detail {
+
+inline std::string quoted(std::string_view s) { return json::detail::quoted_for_message(s); }
+
+inline std::string_view found_name(json::token t) {
+  switch (t) {
+    case json::token::object: return "an object";
+    case json::token::array: return "an array";
+    case json::token::string: return "a string";
+    case json::token::number: return "a number";
+    case json::token::boolean: return "a boolean";
+    case json::token::null: return "null";
+    default: return "nothing";
+  }
+}
+
+inline json::token expected_token(json_type t) {
+  switch (t) {
+    case json_type::boolean: return json::token::boolean;
+    case json_type::integer:
+    case json_type::number: return json::token::number;
+    case json_type::string: return json::token::string;
+    case json_type::array: return json::token::array;
+    case json_type::object: return json::token::object;
+    case json_type::null: return json::token::null;
+    case json_type::any: break;
+  }
+  return json::token::error;
+}
+
+// Checks the JSON type of the next value. On a mismatch reports it and skips the value.
+// Returns: 1 = the type is right, 0 = mismatch handled, -1 = cursor failed.
+inline int expect_type(decode_context& ctx, json_type want) {
+  const json::token t = ctx.c.expect_value();
+  if (t == json::token::error) return -1;
+  if (t == expected_token(want)) return 1;
+  ctx.report(errc::type_mismatch, "expected " + std::string(name(want)) + ", found " + std::string(found_name(t)));
+  return json::skip_value(ctx.c) ? 0 : -1;
+}
+
+template <class I>
+bool integer_from_double(double d, I& out) {
+  if (d != std::trunc(d)) return false;
+  if constexpr (std::is_signed_v<I>) {
+    if (d < -9223372036854775808.0 || d >= 9223372036854775808.0) return false;
+    const auto v = static_cast<long long>(d);
+    if (v < static_cast<long long>(std::numeric_limits<I>::min()) ||
+        v > static_cast<long long>(std::numeric_limits<I>::max()))
+      return false;
+    out = static_cast<I>(v);
+  } else {
+    if (d < 0 || d >= 18446744073709551616.0) return false;
+    const auto v = static_cast<unsigned long long>(d);
+    if (v > static_cast<unsigned long long>(std::numeric_limits<I>::max())) return false;
+    out = static_cast<I>(v);
+  }
+  return true;
+}
+
+inline std::string number_text(double d) { return json::number_to_string(d); }
+
+template <class T>
+std::string bound_text(long long b) {
+  return std::to_string(b);
+}
+
+// String constraint checks shared by decode and encode; returns "" when fine.
+template <class T>
+std::string string_violation(std::string_view s, errc& code) {
+  if constexpr (requires { T::min_length; }) {
+    if (T::min_length > 0 && code_points(s) < T::min_length) {
+      code = errc::too_short;
+      return "string is shorter than the minimum length " + std::to_string(T::min_length);
+    }
+  }
+  if constexpr (requires { T::pattern; }) {
+    if (!T::pattern.empty()) {
+      const auto m = match_pattern<T>(T::pattern, s);
+      if (m != pattern_result::match) {
+        code = errc::pattern_mismatch;
+        return m == pattern_result::too_complex
+                   ? "string is too costly to match against the pattern " + std::string(T::pattern)
+                   : quoted(s) + " does not match the pattern " + std::string(T::pattern);
+      }
+    }
+  }
+  if constexpr (requires { T::format; }) {
+    if (T::format == "date-time" && !is_date_time(s)) {
+      code = errc::format_mismatch;
+      return quoted(s) + " is not an RFC 3339 date-time";
+    }
+  }
+  return {};
+}
+
+template <class T>
+std::string bounds_violation(typename T::value_type v, errc& code) {
+  if (T::in_range(v)) return {};
+  const std::string shown = std::is_floating_point_v<typename T::value_type>
+                                ? number_text(static_cast<double>(v))
+                                : std::to_string(v);
+  if constexpr (std::is_floating_point_v<typename T::value_type>) {
+    if (v != v) {
+      code = errc::not_finite;
+      return "NaN is not a number JSON can hold";
+    }
+  }
+  if constexpr (T::has_minimum) {
+    bool below = false;
+    if constexpr (std::is_unsigned_v<typename T::value_type>) {
+      below = T::minimum > 0 && v < static_cast<unsigned long long>(T::minimum);
+    } else {
+      below = v < static_cast<typename T::value_type>(T::minimum);
+    }
+    if (below) {
+      code = errc::below_minimum;
+      return shown + " is less than the minimum " + std::to_string(T::minimum);
+    }
+  }
+  code = errc::above_maximum;
+  return shown + " is greater than the maximum " + std::to_string(T::maximum);
+}
+
+}  // namespace detail
+
+template <class T>
+bool decode_value(decode_context& ctx, T& out);
+
+namespace detail {
+
+template <class T, std::size_t I>
+bool decode_field(decode_context& ctx, T& obj) {
+  using F = field_type<T, I>;
+  auto& field = get<I>(obj);
+  if constexpr (is_std_optional<F>::value) {
+    field.emplace();
+    return decode_value(ctx, *field);
+  } else {
+    return decode_value(ctx, field);
+  }
+}
+
+template <class T>
+using field_decoder = bool (*)(decode_context&, T&);
+
+template <class T>
+constexpr auto field_decoders() {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<field_decoder<T>, sizeof...(I)>{&decode_field<T, I>...};
+  }(std::make_index_sequence<field_count<T>>{});
+}
+
+template <class T>
+bool decode_struct(decode_context& ctx, T& out) {
+  using info = struct_info<T>;
+  json::cursor& c = ctx.c;
+  const std::size_t at = c.value_offset();
+  if (!c.enter_object()) return false;
+  static constexpr auto decoders = field_decoders<T>();
+  std::bitset<info::size == 0 ? 1 : info::size> seen;
+  std::string_view name;
+  while (c.next_member(name)) {
+    const std::size_t i = info::find(name);
+    if (i == info::npos) {
+      ctx.report_at(errc::unknown_member, c.name_offset(), "unknown member " + quoted(name) + " (not allowed here)",
+                    c.pointer());
+      if (!json::skip_value(c)) return false;
+      continue;
+    }
+    if (seen[i]) {
+      return c.fail(c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + quoted(name)));
+    }
+    seen.set(i);
+    if (!decoders[i](ctx, out)) return false;
+  }
+  if (!c.ok()) return false;
+  bool complete = true;
+  std::string here;
+  bool here_known = false;
+  auto object_pointer = [&]() -> const std::string& {
+    if (!here_known) {
+      here = c.pointer();  // after leaving the object: the pointer of the object itself
+      here_known = true;
+    }
+    return here;
+  };
+  for (std::size_t i = 0; i < info::size; ++i) {
+    if (info::required[i] && !seen[i]) {
+      complete = false;
+      ctx.report_at(errc::missing_member, at, "required member " + quoted(info::json_names[i]) + " is missing",
+                    object_pointer() + "/" + json::escape_pointer_token(info::json_names[i]));
+    }
+  }
+  if constexpr (has_rules<T>) {
+    if (complete) {
+      rules r;
+      out.check_rules(r);
+      for (const auto& v : r.violations()) ctx.report_at(errc::rule_violation, at, v.message, object_pointer() + v.member);
+    }
+  }
+  return true;
+}
+
+}  // namespace detail
+
+template <class T>
+bool decode_value(decode_context& ctx, T& out) {
+  constexpr category cat = category_of<T>();
+  static_assert(cat != category::unsupported, "assay: this type cannot be mapped to JSON");
+  json::cursor& c = ctx.c;
+  if constexpr (cat == category::any) {
+    return json::read_value(c, out);
+  } else if constexpr (cat == category::nullable) {
+    const json::token t = c.expect_value();
+    if (t == json::token::error) return false;
+    if (t == json::token::null) {
+      out.reset();
+      return c.read_null();
+    }
+    out.emplace();
+    return decode_value(ctx, *out);
+  } else {
+    const int r = detail::expect_type(ctx, json_type_of<T>());
+    if (r <= 0) return r == 0;
+    if constexpr (cat == category::boolean) {
+      return c.read_bool(out);
+    } else if constexpr (cat == category::integer) {
+      double d = 0;
+      if (!c.read_number(d)) return false;
+      if (!detail::integer_from_double(d, out)) {
+        ctx.report(errc::not_an_integer, d == std::trunc(d) ? detail::number_text(d) + " is out of range for this member"
+                                                             : "expected an integer, found " + detail::number_text(d));
+      }
+      return true;
+    } else if constexpr (cat == category::number) {
+      double d = 0;
+      if (!c.read_number(d)) return false;
+      out = static_cast<T>(d);
+      return true;
+    } else if constexpr (cat == category::bounded) {
+      typename T::value_type v{};
+      if constexpr (std::is_integral_v<typename T::value_type>) {
+        double d = 0;
+        if (!c.read_number(d)) return false;
+        if (!detail::integer_from_double(d, v)) {
+          ctx.report(errc::not_an_integer, d == std::trunc(d) ? detail::number_text(d) + " is out of range for this member"
+                                                               : "expected an integer, found " + detail::number_text(d));
+          return true;
+        }
+      } else {
+        double d = 0;
+        if (!c.read_number(d)) return false;
+        v = static_cast<typename T::value_type>(d);
+      }
+      out = v;
+      errc code{};
+      std::string msg = detail::bounds_violation<T>(v, code);
+      if (!msg.empty()) ctx.report(code, std::move(msg));
+      return true;
+    } else if constexpr (cat == category::const_string) {
+      std::string_view s;
+      if (!c.read_string(s)) return false;
+      if (s != T::value) {
+        ctx.report(errc::const_mismatch, "expected " + detail::quoted(T::value) + ", found " + detail::quoted(s));
+      }
+      return true;
+    } else if constexpr (cat == category::one_of) {
+      std::string_view s;
+      if (!c.read_string(s)) return false;
+      if (auto v = T::parse(s)) {
+        out = *v;
+      } else {
+        std::string allowed;
+        for (auto a : T::values) allowed += (allowed.empty() ? "" : ", ") + detail::quoted(a);
+        ctx.report(errc::enum_mismatch, detail::quoted(s) + " is not one of " + allowed);
+      }
+      return true;
+    } else if constexpr (cat == category::string) {
+      std::string_view s;
+      if (!c.read_string(s)) return false;
+      out.assign(s.data(), s.size());
+      errc code{};
+      std::string msg = detail::string_violation<T>(out, code);
+      if (!msg.empty()) ctx.report(code, std::move(msg));
+      return true;
+    } else if constexpr (cat == category::fixed_array || cat == category::array) {
+      const std::size_t at = c.value_offset();
+      if (!c.enter_array()) return false;
+      std::size_t n = 0;
+      if constexpr (cat == category::array) out.clear();
+      while (c.next_element()) {
+        if constexpr (cat == category::fixed_array) {
+          if (n < out.size()) {
+            if (!decode_value(ctx, out[n])) return false;
+          } else if (!json::skip_value(c)) {
+            return false;
+          }
+        } else {
+          out.emplace_back();
+          if (!decode_value(ctx, out.back())) return false;
+        }
+        ++n;
+      }
+      if (!c.ok()) return false;
+      std::size_t min_items = 0, max_items = unbounded;
+      if constexpr (cat == category::fixed_array) {
+        min_items = max_items = std::tuple_size_v<T>;
+      } else if constexpr (requires { T::min_items; }) {
+        min_items = T::min_items;
+        max_items = T::max_items;
+      }
+      if (n < min_items) {
+        ctx.report_at(errc::too_few_items, at,
+                      "array has " + std::to_string(n) + " items, fewer than the minimum " + std::to_string(min_items),
+                      c.pointer());
+      } else if (n > max_items) {
+        ctx.report_at(errc::too_many_items, at,
+                      "array has " + std::to_string(n) + " items, more than the maximum " + std::to_string(max_items),
+                      c.pointer());
+      }
+      return true;
+    } else if constexpr (cat == category::map) {
+      if (!c.enter_object()) return false;
+      out.clear();
+      std::string_view name;
+      while (c.next_member(name)) {
+        auto [it, inserted] = out.try_emplace(std::string(name));
+        if (!inserted) {
+          return c.fail(c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + detail::quoted(name)));
+        }
+        if (!decode_value(ctx, it->second)) return false;
+      }
+      return c.ok();
+    } else if constexpr (cat == category::object) {
+      return detail::decode_struct(ctx, out);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+// ---------------------------------------------------------------------------------------------
+
+template <class W>
+struct encode_context {
+  W& w;
+  errors errs;
+  struct segment {
+    std::string_view name;
+    std::size_t index;
+    bool is_index;
+  };
+  std::vector<segment> path;
+
+  std::string pointer() const {
+    std::string out;
+    for (const auto& s : path) {
+      out += '/';
+      out += s.is_index ? std::to_string(s.index) : json::escape_pointer_token(s.name);
+    }
+    return out;
+  }
+  void report(errc code, std::string message, std::string_view suffix = {}) {
+    errs.items.push_back(make_error(code, std::move(message), pointer() + std::string(suffix)));
+  }
+};
+
+template <class T, class W>
+void encode_value(encode_context<W>& ctx, const T& v);
+
+namespace detail {
+
+template <class W, class I>
+void write_integer(W& w, I v) {
+  constexpr long long limit = 9007199254740992LL;
+  bool exact = false;
+  if constexpr (std::is_signed_v<I>) {
+    exact = static_cast<long long>(v) >= -limit && static_cast<long long>(v) <= limit;
+  } else {
+    exact = static_cast<unsigned long long>(v) <= static_cast<unsigned long long>(limit);
+  }
+  char* p = w.reserve(json::max_number_chars);
+  if (exact) {
+    w.advance(static_cast<std::size_t>(std::to_chars(p, p + json::max_number_chars, v).ptr - p));
+  } else {
+    w.advance(static_cast<std::size_t>(json::format_number(static_cast<double>(v), p) - p));
+  }
+}
+
+template <class T, class W>
+void encode_struct(encode_context<W>& ctx, const T& obj) {
+  using info = struct_info<T>;
+  auto& w = ctx.w;
+  w.put('{');
+  bool first = true;
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    auto one = [&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
+      using F = field_type<T, I>;
+      const auto& field = get<I>(obj);
+      if constexpr (is_std_optional<F>::value) {
+        if (!field.has_value()) return;
+      }
+      if (!first) w.put(',');
+      first = false;
+      const std::string_view k = info::key(I);
+      w.write(k.data(), k.size());
+      ctx.path.push_back({info::json_names[I], 0, false});
+      if constexpr (is_std_optional<F>::value) {
+        encode_value(ctx, *field);
+      } else {
+        encode_value(ctx, field);
+      }
+      ctx.path.pop_back();
+    };
+    (one(std::integral_constant<std::size_t, info::order[K]>{}), ...);
+  }(std::make_index_sequence<info::size>{});
+  w.put('}');
+  if constexpr (has_rules<T>) {
+    rules r;
+    obj.check_rules(r);
+    for (const auto& v : r.violations()) ctx.report(errc::rule_violation, v.message, v.member);
+  }
+}
+
+}  // namespace detail
+
+template <class T, class W>
+void encode_value(encode_context<W>& ctx, const T& v) {
+  constexpr category cat = category_of<T>();
+  static_assert(cat != category::unsupported, "assay: this type cannot be mapped to JSON");
+  auto& w = ctx.w;
+  if constexpr (cat == category::any) {
+    auto r = json::write_canonical(w, v);
+    if (!r) ctx.report(r.error().code, r.error().message, r.error().pointer);
+  } else if constexpr (cat == category::boolean) {
+    if (v) {
+      w.write("true", 4);
+    } else {
+      w.write("false", 5);
+    }
+  } else if constexpr (cat == category::integer) {
+    detail::write_integer(w, v);
+  } else if constexpr (cat == category::number) {
+    if (!json::write_number(w, static_cast<double>(v))) {
+      ctx.report(errc::not_finite, "NaN and infinity have no JSON form");
+      w.put('0');
+    }
+  } else if constexpr (cat == category::bounded) {
+    errc code{};
+    std::string msg = detail::bounds_violation<T>(v.value(), code);
+    if (!msg.empty()) ctx.report(code, std::move(msg));
+    if constexpr (std::is_integral_v<typename T::value_type>) {
+      detail::write_integer(w, v.value());
+    } else if (!json::write_number(w, static_cast<double>(v.value()))) {
+      if (msg.empty()) ctx.report(errc::not_finite, "NaN and infinity have no JSON form");
+      w.put('0');
+    }
+  } else if constexpr (cat == category::const_string) {
+    json::write_string(w, T::value);
+  } else if constexpr (cat == category::one_of) {
+    json::write_string(w, v.value());
+  } else if constexpr (cat == category::string) {
+    if (!json::write_string(w, v)) {
+      ctx.report(errc::invalid_utf8, "string is not valid UTF-8");
+      w.put('"');
+      return;
+    }
+    errc code{};
+    std::string msg = detail::string_violation<T>(v, code);
+    if (!msg.empty()) ctx.report(code, std::move(msg));
+  } else if constexpr (cat == category::nullable) {
+    if (v.has_value()) {
+      encode_value(ctx, *v);
+    } else {
+      w.write("null", 4);
+    }
+  } else if constexpr (cat == category::fixed_array || cat == category::array) {
+    w.put('[');
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i != 0) w.put(',');
+      ctx.path.push_back({{}, i, true});
+      encode_value(ctx, v[i]);
+      ctx.path.pop_back();
+    }
+    w.put(']');
+    if constexpr (requires { T::min_items; }) {
+      if (v.size() < T::min_items) {
+        ctx.report(errc::too_few_items, "array has " + std::to_string(v.size()) + " items, fewer than the minimum " +
+                                            std::to_string(T::min_items));
+      } else if (v.size() > T::max_items) {
+        ctx.report(errc::too_many_items, "array has " + std::to_string(v.size()) + " items, more than the maximum " +
+                                             std::to_string(T::max_items));
+      }
+    }
+  } else if constexpr (cat == category::map) {
+    std::vector<typename T::const_iterator> order;
+    order.reserve(v.size());
+    for (auto it = v.begin(); it != v.end(); ++it) order.push_back(it);
+    auto less = [](const auto& a, const auto& b) { return json::utf16_less(a->first, b->first); };
+    if (!std::is_sorted(order.begin(), order.end(), less)) std::sort(order.begin(), order.end(), less);
+    w.put('{');
+    bool first = true;
+    for (const auto& it : order) {
+      if (!first) w.put(',');
+      first = false;
+      ctx.path.push_back({it->first, 0, false});
+      if (!json::write_string(w, it->first)) ctx.report(errc::invalid_utf8, "member name is not valid UTF-8");
+      w.put(':');
+      encode_value(ctx, it->second);
+      ctx.path.pop_back();
+    }
+    w.put('}');
+  } else if constexpr (cat == category::object) {
+    detail::encode_struct(ctx, v);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points
+// ---------------------------------------------------------------------------------------------
+
+// Writes the JCS bytes of `v` into `sink`. On a constraint violation returns the first error
+// (bytes already written to the sink are then not meaningful).
+template <class T, json::sink S>
+result<void> encode_to(S& sink, const T& v) {
+  json::writer<S> w(sink);
+  encode_context<json::writer<S>> ctx{w, {}, {}};
+  ctx.path.reserve(16);
+  encode_value(ctx, v);
+  w.flush();
+  if (!ctx.errs.empty()) return ctx.errs.front();
+  return {};
+}
+
+// Decodes into `out` from a cursor positioned before a value (does not check for trailing
+// content: callers reading one value of a larger document use this).
+template <class T>
+results<void> decode_from(json::cursor& c, T& out, std::size_t max_errors = 1000) {
+  decode_context ctx{c, {}, max_errors};
+  if (!decode_value(ctx, out)) {
+    ctx.errs.items.push_back(c.error());
+    return std::move(ctx.errs);
+  }
+  if (ctx.truncated) {
+    ctx.errs.items.push_back(make_error(errc::invalid_argument, "more errors were found; only the first " +
+                                                                    std::to_string(max_errors) + " are reported"));
+  }
+  if (!ctx.errs.empty()) return std::move(ctx.errs);
+  return {};
+}
+
+}  // namespace assay::reflect
+
+namespace assay {
+
+// Decodes a whole document into T: every violation, or the value.
+template <class T>
+results<T> decode(std::string_view text, const json::limits& lim = {}) {
+  json::cursor c(text, lim);
+  T out{};
+  if (!c.ok()) return errors(c.error());
+  auto r = reflect::decode_from(c, out);
+  if (!r) return r.error();
+  if (!c.finish()) return errors(c.error());
+  return out;
+}
+
+// Decodes a DOM value into T (through its canonical bytes).
+template <class T>
+results<T> decode(const json::value& v) {
+  auto text = json::to_canonical(v);
+  if (!text) return errors(text.error());
+  return decode<T>(*text);
+}
+
+// The JCS bytes of `v`, or every constraint it violates.
+template <class T>
+results<std::string> encode(const T& v) {
+  std::string out;
+  json::string_sink s{&out};
+  {
+    json::writer<json::string_sink> w(s);
+    reflect::encode_context<json::writer<json::string_sink>> ctx{w, {}, {}};
+    reflect::encode_value(ctx, v);
+    if (!ctx.errs.empty()) return std::move(ctx.errs);
+  }
+  return out;
+}
+
+// Every constraint `v` violates (nothing is written anywhere).
+template <class T>
+results<void> validate(const T& v) {
+  json::counting_sink s;
+  json::writer<json::counting_sink> w(s);
+  reflect::encode_context<json::writer<json::counting_sink>> ctx{w, {}, {}};
+  reflect::encode_value(ctx, v);
+  if (!ctx.errs.empty()) return std::move(ctx.errs);
+  return {};
+}
+
+// Indented JSON for people (members in canonical order).
+template <class T>
+results<std::string> encode_pretty(const T& v) {
+  auto c = encode(v);
+  if (!c) return c.error();
+  auto dom = json::parse(*c);
+  if (!dom) return errors(dom.error());
+  return json::to_pretty(*dom);
+}
+
+// Throwing conveniences.
+template <class T>
+T decode_or_throw(std::string_view text, const json::limits& lim = {}) {
+  return decode<T>(text, lim).value();
+}
+template <class T>
+std::string encode_or_throw(const T& v) {
+  return encode(v).value();
+}
+
+}  // namespace assay

@@ -1,0 +1,259 @@
+// assay/reflect/constraints.hpp — value types that carry their JSON Schema constraints.
+//
+// A contract is a plain aggregate whose member types say what JSON is allowed:
+//
+//   const_string<"soak-report-v1">              "const": "soak-report-v1"
+//   one_of<"info", "warning", "error">          "enum": [...]
+//   bounded<std::int64_t, 1>                    "type": "integer", "minimum": 1
+//   bounded<double, 0, 1>                       "type": "number", "minimum": 0, "maximum": 1
+//   str<1>, str<0, "^[a-z]+$">, date_time       "minLength", "pattern", "format": "date-time"
+//   list<T, 1>                                  "minItems": 1 (and an optional maximum)
+//   std::array<T, 2>                            "minItems": 2, "maxItems": 2
+//   std::map<std::string, V>                    "additionalProperties": <schema of V>
+//   std::optional<T>                            member not required, omitted when absent
+//   nullable<T>                                 "type": [..., "null"]
+//   json::value                                 any JSON
+//
+// Member-level annotations that are not constraints (a JSON name that is not a C++ identifier,
+// a description, a default) go in a static table on the struct:
+//
+//   static constexpr assay::field_info assay_fields[] = {
+//     {.field = "x_assay", .json_name = "x-assay"},
+//     {.field = "suite", .description = "Optional tier/name."},
+//   };
+//
+// Type-level annotations are static members: `schema_name` (the type is emitted once under
+// $defs and referenced), `schema_description`, and for a root contract `schema_id`,
+// `schema_title`. Cross-field rules go in `void check_rules(assay::rules&) const`.
+//
+// Values built from constants are checked at compile time (a constexpr `bounded<int, 1>{0}` or
+// a `one_of<"a","b">` made from "c" does not compile). Values set at run time are checked when
+// encoded or validated: an encode of a value that breaks its type's constraints is an error.
+#pragma once
+
+#include "assay/error.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace assay {
+
+// A string usable as a template argument: const_string<"v1">.
+template <std::size_t N>
+struct fixed_string {
+  char data[N]{};
+  constexpr fixed_string(const char (&s)[N]) noexcept {  // NOLINT: implicit on purpose
+    for (std::size_t i = 0; i < N; ++i) data[i] = s[i];
+  }
+  constexpr std::string_view view() const noexcept { return {data, N - 1}; }
+  constexpr std::size_t size() const noexcept { return N - 1; }
+  constexpr bool empty() const noexcept { return N <= 1; }
+};
+
+namespace detail {
+// Called only when a compile-time check fails: not constexpr, so the constant evaluation stops
+// here and the compiler names this function in its diagnostic.
+inline void constraint_violated_in_constant_expression() {}
+}  // namespace detail
+
+// --- constant strings ----------------------------------------------------------------------
+
+template <fixed_string V>
+struct const_string {
+  static constexpr std::string_view value = V.view();
+  constexpr std::string_view get() const noexcept { return value; }
+  constexpr operator std::string_view() const noexcept { return value; }  // NOLINT
+  friend constexpr bool operator==(const_string, const_string) noexcept { return true; }
+  friend constexpr bool operator==(const_string, std::string_view s) noexcept { return s == value; }
+};
+
+// --- enumerations of strings ---------------------------------------------------------------
+
+template <fixed_string... Vs>
+class one_of {
+  static_assert(sizeof...(Vs) > 0, "one_of needs at least one allowed string");
+
+ public:
+  static constexpr std::array<std::string_view, sizeof...(Vs)> values{Vs.view()...};
+
+  constexpr one_of() noexcept = default;  // the first allowed value
+
+  // From a literal: checked at compile time.
+  template <std::size_t N>
+  consteval one_of(const char (&s)[N]) : index_(find_or_fail(std::string_view(s, N - 1))) {}  // NOLINT
+
+  // From a run-time string: nullopt when not allowed.
+  static constexpr std::optional<one_of> parse(std::string_view s) noexcept {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (values[i] == s) {
+        one_of r;
+        r.index_ = static_cast<std::uint16_t>(i);
+        return r;
+      }
+    }
+    return std::nullopt;
+  }
+
+  constexpr std::string_view value() const noexcept { return values[index_]; }
+  constexpr std::size_t index() const noexcept { return index_; }
+  constexpr operator std::string_view() const noexcept { return value(); }  // NOLINT
+
+  friend constexpr bool operator==(one_of a, one_of b) noexcept { return a.index_ == b.index_; }
+  friend constexpr bool operator==(one_of a, std::string_view s) noexcept { return a.value() == s; }
+
+ private:
+  static consteval std::uint16_t find_or_fail(std::string_view s) {
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (values[i] == s) return static_cast<std::uint16_t>(i);
+    detail::constraint_violated_in_constant_expression();  // the literal is not an allowed value
+    return 0;
+  }
+  std::uint16_t index_ = 0;
+};
+
+// --- bounded numbers -------------------------------------------------------------------------
+
+inline constexpr long long no_minimum = std::numeric_limits<long long>::min();
+inline constexpr long long no_maximum = std::numeric_limits<long long>::max();
+
+// An integer or floating-point value with optional inclusive bounds (integral bounds: the
+// schemas we model only need those, and every compiler we support takes them as template
+// arguments).
+template <class T, long long Min = no_minimum, long long Max = no_maximum>
+class bounded {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "bounded<T> needs a number type");
+  static_assert(Min <= Max, "bounded: minimum above maximum");
+
+ public:
+  using value_type = T;
+  static constexpr bool has_minimum = Min != no_minimum;
+  static constexpr bool has_maximum = Max != no_maximum;
+  static constexpr long long minimum = Min;
+  static constexpr long long maximum = Max;
+
+  static constexpr bool in_range(T v) noexcept {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (v != v) return false;  // NaN is in no range
+    }
+    if constexpr (has_minimum) {
+      if constexpr (std::is_unsigned_v<T>) {
+        if (Min > 0 && v < static_cast<unsigned long long>(Min)) return false;
+      } else {
+        if (v < static_cast<T>(Min)) return false;
+      }
+    }
+    if constexpr (has_maximum) {
+      if constexpr (std::is_unsigned_v<T>) {
+        if (Max < 0 || v > static_cast<unsigned long long>(Max)) return false;
+      } else {
+        if (v > static_cast<T>(Max)) return false;
+      }
+    }
+    return true;
+  }
+
+  constexpr bounded() noexcept = default;
+  constexpr bounded(T v) : v_(v) {  // NOLINT: implicit on purpose
+    if (std::is_constant_evaluated() && !in_range(v)) {
+      detail::constraint_violated_in_constant_expression();  // constant out of bounds
+    }
+  }
+
+  constexpr T value() const noexcept { return v_; }
+  constexpr operator T() const noexcept { return v_; }  // NOLINT
+  constexpr bounded& operator=(T v) noexcept {
+    v_ = v;
+    return *this;
+  }
+
+ private:
+  T v_{};
+};
+
+// --- constrained strings ---------------------------------------------------------------------
+
+// A string with a minimum length (in code points), an ECMA-262 pattern and a format
+// ("date-time" is checked as RFC 3339). It is a std::string with that extra meaning.
+template <std::size_t MinLength = 0, fixed_string Pattern = "", fixed_string Format = "">
+struct str : std::string {
+  static constexpr std::size_t min_length = MinLength;
+  static constexpr std::string_view pattern = Pattern.view();
+  static constexpr std::string_view format = Format.view();
+  static_assert(Format.empty() || Format.view() == "date-time", "str: the only supported format is date-time");
+
+  using std::string::string;
+  str() = default;
+  str(const std::string& s) : std::string(s) {}        // NOLINT
+  str(std::string&& s) : std::string(std::move(s)) {}  // NOLINT
+  str(std::string_view s) : std::string(s) {}          // NOLINT
+  using std::string::operator=;
+};
+
+using non_empty = str<1>;
+template <fixed_string P>
+using pattern = str<0, P>;
+using date_time = str<0, "", "date-time">;
+
+// --- arrays ------------------------------------------------------------------------------------
+
+inline constexpr std::size_t unbounded = static_cast<std::size_t>(-1);
+
+template <class T, std::size_t MinItems = 0, std::size_t MaxItems = unbounded>
+struct list : std::vector<T> {
+  static_assert(MinItems <= MaxItems, "list: minimum above maximum");
+  static constexpr std::size_t min_items = MinItems;
+  static constexpr std::size_t max_items = MaxItems;
+  using std::vector<T>::vector;
+  list() = default;
+  list(const std::vector<T>& v) : std::vector<T>(v) {}        // NOLINT
+  list(std::vector<T>&& v) : std::vector<T>(std::move(v)) {}  // NOLINT
+};
+
+// --- null --------------------------------------------------------------------------------------
+
+// A required member whose value may be null (an std::optional that is written as null).
+template <class T>
+struct nullable : std::optional<T> {
+  using std::optional<T>::optional;
+  using std::optional<T>::operator=;
+  nullable() = default;
+};
+
+// --- member annotations ------------------------------------------------------------------------
+
+struct field_info {
+  std::string_view field;              // the C++ member name
+  std::string_view json_name = {};     // the JSON member name when it is not the C++ name
+  std::string_view description = {};  // schema "description"
+  std::string_view default_json = {};  // schema "default", as JSON text
+};
+
+// --- cross-field rules -------------------------------------------------------------------------
+
+// Collects the violations of a contract's cross-field rules. `member` is a JSON Pointer relative
+// to the object the rule belongs to ("" for the object itself).
+class rules {
+ public:
+  void fail(std::string_view member, std::string message) {
+    violations_.push_back({std::string(member), std::move(message)});
+  }
+  struct violation {
+    std::string member;
+    std::string message;
+  };
+  const std::vector<violation>& violations() const noexcept { return violations_; }
+
+ private:
+  std::vector<violation> violations_;
+};
+
+}  // namespace assay

@@ -1,0 +1,170 @@
+// assay/reflect/schema.hpp — JSON Schema 2020-12 generated from a reflected type.
+//
+// The same types that drive decoding and encoding drive the schema, so the three cannot drift.
+// Types with a static `schema_name` are emitted once under "$defs" and referenced with "$ref";
+// all others are inlined. A root contract adds `schema_id` and `schema_title`.
+#pragma once
+
+#include "assay/json/value.hpp"
+#include "assay/reflect/codec.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace assay::reflect {
+
+struct schema_context {
+  json::value defs = json::object{};
+};
+
+template <class T>
+json::value schema_value(schema_context& ctx);
+
+namespace detail {
+
+inline json::value typed(std::string_view type) {
+  json::value v = json::object{};
+  v.set("type", type);
+  return v;
+}
+
+inline json::value parse_default(std::string_view text) {
+  auto v = json::parse(text);
+  if (!v) throw std::logic_error("assay: field_info::default_json is not valid JSON: " + std::string(text));
+  return std::move(*v);
+}
+
+template <class T>
+json::value struct_schema(schema_context& ctx) {
+  using info = struct_info<T>;
+  json::value s = typed("object");
+  s.set("additionalProperties", false);
+  json::array required;
+  for (std::size_t i = 0; i < info::size; ++i)
+    if (info::required[i]) required.emplace_back(info::json_names[i]);
+  if (!required.empty()) s.set("required", std::move(required));
+  json::value props = json::object{};
+  for_each_index<T>([&](auto I) {
+    using F = field_type<T, I.value>;
+    json::value p;
+    if constexpr (is_std_optional<F>::value) {
+      p = schema_value<typename F::value_type>(ctx);
+    } else {
+      p = schema_value<F>(ctx);
+    }
+    if (const field_info* f = info::find_info(info::cpp_names[I.value])) {
+      if (!f->description.empty()) p.set("description", f->description);
+      if (!f->default_json.empty()) p.set("default", parse_default(f->default_json));
+    }
+    props.set(info::json_names[I.value], std::move(p));
+  });
+  s.set("properties", std::move(props));
+  return s;
+}
+
+// The schema of T itself, never a reference.
+template <class T>
+json::value inline_schema(schema_context& ctx) {
+  constexpr category cat = category_of<T>();
+  static_assert(cat != category::unsupported, "assay: this type cannot be mapped to JSON");
+  json::value s;
+  if constexpr (cat == category::any) {
+    s = json::object{};
+  } else if constexpr (cat == category::boolean) {
+    s = typed("boolean");
+  } else if constexpr (cat == category::integer) {
+    s = typed("integer");
+  } else if constexpr (cat == category::number) {
+    s = typed("number");
+  } else if constexpr (cat == category::bounded) {
+    s = typed(std::is_integral_v<typename T::value_type> ? "integer" : "number");
+    if constexpr (T::has_minimum) s.set("minimum", static_cast<double>(T::minimum));
+    if constexpr (T::has_maximum) s.set("maximum", static_cast<double>(T::maximum));
+  } else if constexpr (cat == category::const_string) {
+    s = typed("string");
+    s.set("const", T::value);
+  } else if constexpr (cat == category::one_of) {
+    s = typed("string");
+    json::array values;
+    for (auto v : T::values) values.emplace_back(v);
+    s.set("enum", std::move(values));
+  } else if constexpr (cat == category::string) {
+    s = typed("string");
+    if constexpr (requires { T::min_length; }) {
+      if (T::min_length > 0) s.set("minLength", static_cast<double>(T::min_length));
+      if (!T::pattern.empty()) s.set("pattern", T::pattern);
+      if (!T::format.empty()) s.set("format", T::format);
+    }
+  } else if constexpr (cat == category::nullable) {
+    s = schema_value<typename T::value_type>(ctx);
+    json::value* type = s.find("type");
+    if (type != nullptr && type->is_string()) {
+      *type = json::array{*type, json::value("null")};
+      if (json::value* e = s.find("enum")) e->as_array().emplace_back(nullptr);
+    } else {
+      json::value any = json::object{};
+      any.set("anyOf", json::array{std::move(s), typed("null")});
+      s = std::move(any);
+    }
+  } else if constexpr (cat == category::fixed_array) {
+    s = typed("array");
+    s.set("minItems", static_cast<double>(std::tuple_size_v<T>));
+    s.set("maxItems", static_cast<double>(std::tuple_size_v<T>));
+    s.set("items", schema_value<typename T::value_type>(ctx));
+  } else if constexpr (cat == category::array) {
+    s = typed("array");
+    if constexpr (requires { T::min_items; }) {
+      if (T::min_items > 0) s.set("minItems", static_cast<double>(T::min_items));
+      if (T::max_items != unbounded) s.set("maxItems", static_cast<double>(T::max_items));
+    }
+    s.set("items", schema_value<typename T::value_type>(ctx));
+  } else if constexpr (cat == category::map) {
+    s = typed("object");
+    s.set("additionalProperties", schema_value<typename T::mapped_type>(ctx));
+  } else if constexpr (cat == category::object) {
+    s = struct_schema<T>(ctx);
+  }
+  if constexpr (has_schema_description<T>) s.set("description", std::string_view(T::schema_description));
+  return s;
+}
+
+}  // namespace detail
+
+// The schema of T as it appears where T is used: a "$ref" for named types.
+template <class T>
+json::value schema_value(schema_context& ctx) {
+  if constexpr (has_schema_name<T>) {
+    const std::string_view def = T::schema_name;
+    if (ctx.defs.find(def) == nullptr) {
+      ctx.defs.set(def, json::value(nullptr));  // placeholder: recursion stops here
+      json::value body = detail::inline_schema<T>(ctx);
+      ctx.defs.set(def, std::move(body));
+    }
+    json::value ref = json::object{};
+    ref.set("$ref", "#/$defs/" + std::string(def));
+    return ref;
+  } else {
+    return detail::inline_schema<T>(ctx);
+  }
+}
+
+}  // namespace assay::reflect
+
+namespace assay {
+
+// The JSON Schema 2020-12 of a contract type.
+template <class T>
+json::value schema() {
+  reflect::schema_context ctx;
+  json::value body = reflect::detail::inline_schema<T>(ctx);
+  json::value root = json::object{};
+  root.set("$schema", "https://json-schema.org/draft/2020-12/schema");
+  if constexpr (requires { T::schema_id; }) root.set("$id", std::string_view(T::schema_id));
+  if constexpr (requires { T::schema_title; }) root.set("title", std::string_view(T::schema_title));
+  for (auto& m : body.as_object()) root.set(m.name, std::move(m.value));
+  if (!ctx.defs.as_object().empty()) root.set("$defs", std::move(ctx.defs));
+  return root;
+}
+
+}  // namespace assay

@@ -1,0 +1,41 @@
+// Shared helpers for the tests: file reading and the location of the external conformance data.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace assay_test {
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot open " << p.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::filesystem::path source_root() {
+  const char* s = std::getenv("ASSAY_SOURCE_ROOT");
+  return s ? std::filesystem::path(s) : std::filesystem::path(".");
+}
+
+// The external conformance data (../shared/conformance in CI). Returns an empty path when it is
+// absent; the caller then skips with a message, or fails when ASSAY_REQUIRE_CONFORMANCE=1.
+inline std::filesystem::path conformance_dir() {
+  const char* d = std::getenv("ASSAY_CONFORMANCE_DIR");
+  std::filesystem::path p = d ? std::filesystem::path(d) : std::filesystem::path();
+  if (!p.empty() && std::filesystem::is_directory(p)) return p;
+  const char* req = std::getenv("ASSAY_REQUIRE_CONFORMANCE");
+  if (req && std::string(req) == "1") {
+    FAIL("conformance data required but absent at '" << p.string() << "'");
+  }
+  MESSAGE("conformance data absent at '" << p.string() << "': conformance checks skipped");
+  return {};
+}
+
+}  // namespace assay_test
