@@ -20,8 +20,8 @@ struct pack_ref {
   static constexpr std::string_view schema_name = "pack_ref";
   non_empty name;
   non_empty version;
-  std::optional<non_empty> kind;
-  std::optional<non_empty> digest;
+  std::optional<non_empty> kind{};
+  std::optional<non_empty> digest{};
 };
 
 // A canonical signal key of the registry (SPEC §10).
@@ -35,15 +35,15 @@ struct signal : pattern<"^[a-z0-9][a-z0-9_.-]*[a-z0-9]$"> {
 struct commitment {
   non_empty alg;
   non_empty digest;
-  std::optional<bounded<std::int64_t, 0>> size_bytes;
+  std::optional<bounded<std::int64_t, 0>> size_bytes{};
 };
 
 struct signal_detail {
   static constexpr std::string_view schema_name = "signal_detail";
   one_of<"captured", "redacted", "missing", "unknown"> status;
-  std::optional<std::string> reason;
-  std::optional<std::vector<non_empty>> evidence_paths;
-  std::optional<struct commitment> commitment;
+  std::optional<std::string> reason{};
+  std::optional<std::vector<non_empty>> evidence_paths{};
+  std::optional<struct commitment> commitment{};
   static constexpr field_info assay_fields[] = {
       {.field = "evidence_paths", .description = "JSON pointer(s) or path hints where the signal should be found."},
       {.field = "commitment",
@@ -57,7 +57,7 @@ struct completeness {
   std::vector<signal> captured;
   std::vector<signal> redacted;
   std::vector<signal> unknown;
-  std::optional<std::map<std::string, signal_detail>> by_signal;
+  std::optional<std::map<std::string, signal_detail>> by_signal{};
   static constexpr field_info assay_fields[] = {
       {.field = "by_signal", .description = "Optional per-signal detail (why missing, where expected)."},
   };
@@ -88,8 +88,8 @@ struct closure {
   one_of<"low", "medium", "high"> confidence;
   std::vector<signal> captured;
   std::vector<signal> missing;
-  std::optional<std::vector<non_empty>> uncontrolled_dependencies;
-  std::optional<struct scoring> scoring;
+  std::optional<std::vector<non_empty>> uncontrolled_dependencies{};
+  std::optional<struct scoring> scoring{};
   static constexpr field_info assay_fields[] = {
       {.field = "uncontrolled_dependencies",
        .description = "Optional: known nondeterministic inputs (network, live tools) that prevent hermetic replay."},
@@ -104,9 +104,9 @@ struct closure_report {
   static constexpr std::string_view schema_title = "Assay Completeness + Closure v1";
 
   const_string<"closure-v1"> schema_version;
-  std::optional<date_time> generated_at;
-  std::optional<non_empty> bundle_digest;
-  std::optional<std::vector<closure_v1::pack_ref>> pack_context;
+  std::optional<date_time> generated_at{};
+  std::optional<non_empty> bundle_digest{};
+  std::optional<std::vector<closure_v1::pack_ref>> pack_context{};
   closure_v1::completeness completeness;
   closure_v1::closure closure;
 

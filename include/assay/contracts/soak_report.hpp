@@ -31,9 +31,9 @@ struct pack_ref {
   static constexpr std::string_view schema_name = "pack_ref";
   non_empty name;
   non_empty version;
-  std::optional<non_empty> kind;
-  std::optional<non_empty> digest;
-  std::optional<std::string> source;
+  std::optional<non_empty> kind{};
+  std::optional<non_empty> digest{};
+  std::optional<std::string> source{};
   static constexpr field_info assay_fields[] = {
       {.field = "source", .description = "Optional URI/path for provenance (built-in, local, url)."},
   };
@@ -43,8 +43,8 @@ using severity = one_of<"info", "warning", "error">;
 
 struct decision_policy {
   severity pass_on_severity_at_or_above;
-  std::optional<bool> stop_on_first_failure;
-  std::optional<bounded<std::int64_t, 1>> max_failures;
+  std::optional<bool> stop_on_first_failure{};
+  std::optional<bounded<std::int64_t, 1>> max_failures{};
   static constexpr field_info assay_fields[] = {
       {.field = "pass_on_severity_at_or_above",
        .description = "Defines what counts as a failing rule severity threshold."},
@@ -60,10 +60,10 @@ struct results {
   bounded<std::int64_t, 0> infra_errors;
   bounded<double, 0, 1> pass_rate;
   bool pass_all = false;
-  std::optional<nullable<bounded<std::int64_t, 1>>> first_failure_at;
-  std::optional<std::map<std::string, bounded<std::int64_t, 1>>> violations_by_rule;
-  std::optional<std::map<std::string, bounded<std::int64_t, 1>>> infra_errors_by_kind;
-  std::optional<std::array<bounded<double, 0, 1>, 2>> pass_rate_ci95;
+  std::optional<nullable<bounded<std::int64_t, 1>>> first_failure_at{};
+  std::optional<std::map<std::string, bounded<std::int64_t, 1>>> violations_by_rule{};
+  std::optional<std::map<std::string, bounded<std::int64_t, 1>>> infra_errors_by_kind{};
+  std::optional<std::array<bounded<double, 0, 1>, 2>> pass_rate_ci95{};
 
   static constexpr field_info assay_fields[] = {
       {.field = "pass_all", .description = "True iff all runs passed under the decision policy."},
@@ -103,9 +103,9 @@ struct run_result {
   bounded<std::int64_t, 1> index;
   one_of<"pass", "fail", "infra_error"> status;
   bounded<std::int64_t, 0> duration_ms;
-  std::optional<std::vector<non_empty>> violated_rules;
-  std::optional<non_empty> infra_error_kind;
-  std::optional<std::string> infra_error_message;
+  std::optional<std::vector<non_empty>> violated_rules{};
+  std::optional<non_empty> infra_error_kind{};
+  std::optional<std::string> infra_error_message{};
   static constexpr field_info assay_fields[] = {
       {.field = "violated_rules", .description = "Canonical rule ids (pack@ver:rule) that violated in this run."},
   };
@@ -119,17 +119,17 @@ struct soak_report {
 
   const_string<"soak-report-v1"> schema_version;
   const_string<"soak"> mode;
-  std::optional<date_time> generated_at;
-  std::optional<non_empty> assay_version;
-  std::optional<non_empty> suite;
+  std::optional<date_time> generated_at{};
+  std::optional<non_empty> assay_version{};
+  std::optional<non_empty> suite{};
   bounded<std::int64_t, 1> iterations;
   bounded<std::uint64_t, 0> seed;
   bounded<std::int64_t, 1> time_budget_secs;
   soak::limits limits;
   list<soak::pack_ref, 1> packs;
-  std::optional<soak::decision_policy> decision_policy;
+  std::optional<soak::decision_policy> decision_policy{};
   soak::results results;
-  std::optional<std::vector<soak::run_result>> runs;
+  std::optional<std::vector<soak::run_result>> runs{};
 
   static constexpr field_info assay_fields[] = {
       {.field = "suite", .description = "Optional tier/name, e.g. quick/nightly or a named soak profile."},

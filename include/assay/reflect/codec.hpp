@@ -857,7 +857,7 @@ results<T> decode(std::string_view text, const json::limits& lim = {}) {
 
 // Decodes a DOM value into T (through its canonical bytes).
 template <class T>
-results<T> decode(const json::value& v) {
+results<T> from_value(const json::value& v) {
   auto text = json::to_canonical(v);
   if (!text) return errors(text.error());
   return decode<T>(*text);

@@ -1,0 +1,59 @@
+// assay/contracts/registry.hpp — every contract by its name (SPEC §17), type-erased, so that
+// tools can list, validate and print schemas of contracts chosen at run time.
+#pragma once
+
+#include "assay/contracts/closure.hpp"
+#include "assay/contracts/soak_report.hpp"
+#include "assay/error.hpp"
+#include "assay/json/value.hpp"
+#include "assay/reflect/codec.hpp"
+#include "assay/reflect/schema.hpp"
+
+#include <array>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace assay::contracts {
+
+struct contract {
+  std::string_view name;                                             // "soak-report-v1"
+  json::value (*schema)();                                           // generated JSON Schema
+  results<void> (*validate)(std::string_view text, const json::limits& lim);  // strict decode
+};
+
+template <class T>
+constexpr contract make_contract(std::string_view name) {
+  return contract{
+      name,
+      [] { return assay::schema<T>(); },
+      [](std::string_view text, const json::limits& lim) -> results<void> {
+        auto r = assay::decode<T>(text, lim);
+        if (!r) return r.error();
+        return {};
+      },
+  };
+}
+
+inline std::span<const contract> all() {
+  static const std::array<contract, 2> list{
+      make_contract<closure_report>("closure-v1"),
+      make_contract<soak_report>("soak-report-v1"),
+  };
+  return list;
+}
+
+inline const contract* find(std::string_view name) {
+  for (const contract& c : all())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+// True for the codes that mean "this is not JSON at all" (syntax and reader limits), as
+// opposed to a JSON document that breaks the contract.
+constexpr bool is_syntax_error(errc code) noexcept {
+  const auto v = static_cast<unsigned>(code);
+  return v >= 100 && v < 200;
+}
+
+}  // namespace assay::contracts

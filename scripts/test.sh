@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds assay and runs every test. Usage: scripts/test.sh [gcc|clang|sanitize]   (default gcc)
+# Installs the Debian packages it needs first. Ends with a line "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant="${1:-gcc}"
+bash scripts/deps.sh
+opts=(-Drequire_conformance="${ASSAY_REQUIRE_CONFORMANCE:-false}")
+case "$variant" in
+  gcc) export CXX=g++ ;;
+  clang) export CXX=clang++ ;;
+  sanitize) export CXX=clang++; opts+=(-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized) ;;
+  *) echo "usage: scripts/test.sh [gcc|clang|sanitize]" >&2; exit 2 ;;
+esac
+dir="build-$variant"
+if [ ! -f "$dir/build.ninja" ]; then
+  meson setup "$dir" "${opts[@]}" >/dev/null
+else
+  meson configure "$dir" "${opts[@]}" >/dev/null
+fi
+ninja -C "$dir" >/dev/null
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export ASAN_OPTIONS="detect_leaks=1"
+status=0
+meson test -C "$dir" --print-errorlogs --num-processes 2 >"$dir/test-output.txt" 2>&1 || status=$?
+tail -n 25 "$dir/test-output.txt"
+python3 scripts/summarize.py "$dir/meson-logs/testlog.json"
+exit $status

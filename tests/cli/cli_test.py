@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Tests of the reference CLI `assay` as outside scripts use it: exact stdout, stderr and exit
+codes (SPEC §17), and `assay jcs` over every external RFC 8785 vector.
+
+usage: cli_test.py ASSAY_BINARY SOURCE_ROOT CONFORMANCE_DIR REQUIRE(0|1)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ASSAY, ROOT, CONF, REQUIRE = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+passed = failed = 0
+
+
+def run(args, stdin=b""):
+    p = subprocess.run([ASSAY] + args, input=stdin, capture_output=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}")
+
+
+def expect(name, args, stdin=b"", rc=0, out=None, err=None, err_contains=None):
+    code, o, e = run(args, stdin)
+    ok = code == rc
+    if out is not None:
+        ok = ok and o == out
+    if err is not None:
+        ok = ok and e == err
+    if err_contains is not None:
+        ok = ok and err_contains.encode() in e
+    check(name, ok, f"rc={code} stdout={o[:300]!r} stderr={e[:300]!r}")
+
+
+def tmpfile(data):
+    f = tempfile.NamedTemporaryFile(delete=False)
+    f.write(data)
+    f.close()
+    return f.name
+
+
+# --- jcs -------------------------------------------------------------------------------------
+expect("jcs stdin", ["jcs"], b'{"b":1e21,"a":[1.50,"\\u00e9\\n",-0]}\n', 0, '{"a":[1.5,"\u00e9\\n",0],"b":1e+21}'.encode())
+expect("jcs file", ["jcs", tmpfile(b' { "z" : null , "a" : true } ')], b"", 0, b'{"a":true,"z":null}')
+expect("jcs duplicate", ["jcs"], b'{"a":1,"a":2}', 2, b"",
+       b'assay jcs: <stdin>: line 1, column 8 (byte 7) at /a: duplicate member name "a"\n')
+expect("jcs not json", ["jcs"], b"[1,]", 2, b"", err_contains="trailing comma")
+expect("jcs bom", ["jcs"], b"\xef\xbb\xbf{}", 2, b"", err_contains="byte-order mark")
+expect("jcs missing file", ["jcs", "/nonexistent/x.json"], b"", 3, b"", err_contains="cannot open /nonexistent/x.json")
+expect("jcs overflow", ["jcs"], b"[1e400]", 2, b"", err_contains="too large")
+
+# --- schema ----------------------------------------------------------------------------------
+code, out, _ = run(["schema", "--list"])
+names = out.decode().split()
+check("schema --list", code == 0 and "soak-report-v1" in names and "closure-v1" in names, out)
+for n in names:
+    code, out, err = run(["schema", n])
+    path = os.path.join(ROOT, "schemas", n + ".schema.json")
+    check(f"schema {n} equals schemas/{n}.schema.json",
+          code == 0 and os.path.exists(path) and open(path, "rb").read() == out, err)
+expect("schema unknown", ["schema", "nope"], b"", 2, b"", err_contains='unknown contract "nope"')
+expect("schema no name", ["schema"], b"", 2, b"", err_contains="--list")
+
+# --- validate --------------------------------------------------------------------------------
+good_closure = (b'{"schema_version":"closure-v1","completeness":{"required":["a-b"],"captured":["a-b"],'
+                b'"redacted":[],"unknown":[]},"closure":{"score":1,"confidence":"high","captured":[],"missing":[]}}')
+expect("validate ok", ["validate", "closure-v1"], good_closure, 0, b"<stdin>: valid closure-v1\n", b"")
+bad_closure = (b'{"schema_version":"closure-v1","completeness":{"required":["a-b"],"captured":[],"redacted":[],'
+               b'"unknown":["a-b"]},"closure":{"score":1.5,"confidence":"hi","captured":["X"],"missing":[]},"extra":1}')
+expect("validate errors", ["validate", "closure-v1"], bad_closure, 1, b"",
+       b"/closure/score: 1.5 is greater than the maximum 1\n"
+       b'/closure/confidence: "hi" is not one of "low", "medium", "high"\n'
+       b'/closure/captured/0: "X" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$\n'
+       b'/extra: unknown member "extra" (not allowed here)\n')
+expect("validate missing member", ["validate", "closure-v1"], b'{"schema_version":"closure-v1"}', 1, b"",
+       b'/completeness: required member "completeness" is missing\n'
+       b'/closure: required member "closure" is missing\n')
+expect("validate not json", ["validate", "closure-v1"], b"{", 2, b"", err_contains="is not valid JSON")
+expect("validate unknown", ["validate", "nope"], b"{}", 2, b"", err_contains='unknown contract "nope"')
+expect("validate io", ["validate", "closure-v1", "/nonexistent/f"], b"", 3, b"", err_contains="cannot open")
+expect("usage", [], b"", 2, b"", err_contains="subcommand")
+expect("unknown command", ["frobnicate"], b"", 2, b"")
+
+# --- external vectors: assay jcs byte for byte ---------------------------------------------------
+if CONF and os.path.isdir(CONF):
+    jcs_in = os.path.join(CONF, "jcs", "input")
+    for name in sorted(os.listdir(jcs_in)):
+        want = open(os.path.join(CONF, "jcs", "output", name), "rb").read()
+        code, out, err = run(["jcs", os.path.join(jcs_in, name)])
+        check(f"jcs vector {name}", code == 0 and out == want, err)
+    code, out, err = run(["jcs", os.path.join(CONF, "jcs", "sorting-3.2.3.input.json")])
+    check("jcs sorting 3.2.3", code == 0 and out == open(os.path.join(CONF, "jcs", "sorting-3.2.3.output.json"), "rb").read())
+    vectors = json.load(open(os.path.join(CONF, "assay-upstream", "rfc8785-vectors.json"), encoding="utf-8"))
+    for key, v in vectors.items():
+        if key == "_about":
+            continue
+        code, out, err = run(["jcs"], v["input"].encode("utf-8"))
+        check(f"rfc8785 vector {key}", code == 0 and out == v["expected"].encode("utf-8"), f"{out!r} {err!r}")
+elif REQUIRE:
+    check("conformance data present", False, CONF)
+else:
+    print(f"conformance data absent at {CONF}: vector checks skipped")
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
