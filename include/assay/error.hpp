@@ -60,6 +60,34 @@ enum class errc : std::uint16_t {
   // JSON Pointer (RFC 6901)
   invalid_pointer = 300,
   no_such_value,
+  // Evidence bundle verification (SPEC §7): the reference verifier's names
+  IntegrityGzip = 500,
+  IntegrityTar,
+  IntegrityManifestHash,
+  IntegrityEventHash,
+  IntegrityFileSizeMismatch,
+  IntegrityRunRootMismatch,
+  ContractMissingManifest,
+  ContractSchemaVersion,
+  ContractFileOrder,
+  ContractMissingFile,
+  ContractDuplicateFile,
+  ContractUnexpectedFile,
+  ContractRunIdMismatch,
+  ContractSequenceGap,
+  ContractSequenceStart,
+  ContractInvalidJson,
+  ContractInvalidEvent,
+  ContractBundleIdMismatch,
+  LimitPathLength,
+  LimitFileSize,
+  LimitTotalEvents,
+  LimitLineBytes,
+  LimitJsonDepth,
+  LimitBundleBytes,
+  LimitDecodeBytes,
+  SecurityPathTraversal,
+  SecurityAbsolutePath,
   // Environment
   io_error = 400,
   invalid_argument,
@@ -105,11 +133,49 @@ constexpr std::string_view name(errc c) noexcept {
     case errc::unknown_contract: return "unknown_contract";
     case errc::invalid_pointer: return "invalid_pointer";
     case errc::no_such_value: return "no_such_value";
+    case errc::IntegrityGzip: return "IntegrityGzip";
+    case errc::IntegrityTar: return "IntegrityTar";
+    case errc::IntegrityManifestHash: return "IntegrityManifestHash";
+    case errc::IntegrityEventHash: return "IntegrityEventHash";
+    case errc::IntegrityFileSizeMismatch: return "IntegrityFileSizeMismatch";
+    case errc::IntegrityRunRootMismatch: return "IntegrityRunRootMismatch";
+    case errc::ContractMissingManifest: return "ContractMissingManifest";
+    case errc::ContractSchemaVersion: return "ContractSchemaVersion";
+    case errc::ContractFileOrder: return "ContractFileOrder";
+    case errc::ContractMissingFile: return "ContractMissingFile";
+    case errc::ContractDuplicateFile: return "ContractDuplicateFile";
+    case errc::ContractUnexpectedFile: return "ContractUnexpectedFile";
+    case errc::ContractRunIdMismatch: return "ContractRunIdMismatch";
+    case errc::ContractSequenceGap: return "ContractSequenceGap";
+    case errc::ContractSequenceStart: return "ContractSequenceStart";
+    case errc::ContractInvalidJson: return "ContractInvalidJson";
+    case errc::ContractInvalidEvent: return "ContractInvalidEvent";
+    case errc::ContractBundleIdMismatch: return "ContractBundleIdMismatch";
+    case errc::LimitPathLength: return "LimitPathLength";
+    case errc::LimitFileSize: return "LimitFileSize";
+    case errc::LimitTotalEvents: return "LimitTotalEvents";
+    case errc::LimitLineBytes: return "LimitLineBytes";
+    case errc::LimitJsonDepth: return "LimitJsonDepth";
+    case errc::LimitBundleBytes: return "LimitBundleBytes";
+    case errc::LimitDecodeBytes: return "LimitDecodeBytes";
+    case errc::SecurityPathTraversal: return "SecurityPathTraversal";
+    case errc::SecurityAbsolutePath: return "SecurityAbsolutePath";
     case errc::io_error: return "io_error";
     case errc::invalid_argument: return "invalid_argument";
     case errc::unsupported: return "unsupported";
   }
   return "unknown";
+}
+
+// The class of a bundle verification code (SPEC §7): Integrity, Contract, Limits or Security;
+// "" for the other codes.
+constexpr std::string_view error_class(errc c) noexcept {
+  const std::string_view n = name(c);
+  for (std::string_view k : {"Integrity", "Contract", "Limits", "Security"}) {
+    const std::string_view prefix = k == "Limits" ? std::string_view("Limit") : k;
+    if (static_cast<unsigned>(c) >= 500 && n.substr(0, prefix.size()) == prefix) return k;
+  }
+  return {};
 }
 
 struct error {

@@ -1,0 +1,111 @@
+// assay/evidence/content_hash.hpp — content hash v1 of an evidence event (SPEC §4).
+//
+//   content hash = "sha256:" hex(sha256(JCS({data, datacontenttype, specversion, subject?, type})))
+//
+// subject is left out when absent or null (an empty string is kept). Nothing else of the
+// event is covered. The JCS bytes of the projection stream straight into the hash: the member
+// names are written in their fixed canonical order and only `data` is canonicalized.
+#pragma once
+
+#include "assay/error.hpp"
+#include "assay/hash/hash.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/document.hpp"
+#include "assay/json/value.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace assay::evidence {
+
+namespace detail {
+
+inline error missing(std::string_view member, std::string_view why) {
+  return make_error(errc::missing_member, "event member \"" + std::string(member) + "\" " + std::string(why),
+                    "/" + std::string(member));
+}
+
+}  // namespace detail
+
+// From a DOM event.
+inline result<std::string> content_hash(const json::value& event) {
+  if (!event.is_object()) return make_error(errc::type_mismatch, "an event must be a JSON object");
+  const json::value* data = event.find("data");
+  const json::value* dct = event.find("datacontenttype");
+  const json::value* spec = event.find("specversion");
+  const json::value* subject = event.find("subject");
+  const json::value* type = event.find("type");
+  if (data == nullptr) return detail::missing("data", "is required");
+  if (dct == nullptr || !dct->is_string()) return detail::missing("datacontenttype", "must be a string");
+  if (spec == nullptr || !spec->is_string()) return detail::missing("specversion", "must be a string");
+  if (type == nullptr || !type->is_string()) return detail::missing("type", "must be a string");
+  if (subject != nullptr && !subject->is_string() && !subject->is_null()) {
+    return make_error(errc::type_mismatch, "event member \"subject\" must be a string or null", "/subject");
+  }
+  hash::hash_sink<hash::sha256> sink(hash::sink_options{static_cast<std::size_t>(-1)});
+  {
+    json::writer<hash::hash_sink<hash::sha256>> w(sink);
+    w.write("{\"data\":", 8);
+    auto r = json::write_canonical(w, *data);
+    if (!r) {
+      error e = r.error();
+      e.pointer = "/data" + e.pointer;
+      return e;
+    }
+    w.write(",\"datacontenttype\":", 19);
+    json::write_string(w, dct->as_string());
+    w.write(",\"specversion\":", 15);
+    json::write_string(w, spec->as_string());
+    if (subject != nullptr && subject->is_string()) {
+      w.write(",\"subject\":", 11);
+      json::write_string(w, subject->as_string());
+    }
+    w.write(",\"type\":", 8);
+    json::write_string(w, type->as_string());
+    w.put('}');
+  }
+  return sink.finish().to_string();
+}
+
+// From the event object at node `at` of a parsed document (the verifier's fast path).
+inline result<std::string> content_hash(const json::document& doc, std::size_t at = 0) {
+  const auto& nodes = doc.nodes();
+  if (nodes[at].kind != json::kind::object) return make_error(errc::type_mismatch, "an event must be a JSON object");
+  std::size_t data = 0, dct = 0, spec = 0, subject = 0, type = 0;
+  for (std::size_t j = at + 1; j < nodes[at].payload; j = doc.next(j + 1)) {
+    const std::string_view name = doc.string_at(j);
+    if (name == "data") data = j + 1;
+    else if (name == "datacontenttype") dct = j + 1;
+    else if (name == "specversion") spec = j + 1;
+    else if (name == "subject") subject = j + 1;
+    else if (name == "type") type = j + 1;
+  }
+  auto is_string = [&](std::size_t i) { return i != 0 && nodes[i].kind == json::kind::string; };
+  if (data == 0) return detail::missing("data", "is required");
+  if (!is_string(dct)) return detail::missing("datacontenttype", "must be a string");
+  if (!is_string(spec)) return detail::missing("specversion", "must be a string");
+  if (!is_string(type)) return detail::missing("type", "must be a string");
+  if (subject != 0 && nodes[subject].kind != json::kind::string && nodes[subject].kind != json::kind::null) {
+    return make_error(errc::type_mismatch, "event member \"subject\" must be a string or null", "/subject");
+  }
+  hash::hash_sink<hash::sha256> sink(hash::sink_options{static_cast<std::size_t>(-1)});
+  {
+    json::writer<hash::hash_sink<hash::sha256>> w(sink);
+    w.write("{\"data\":", 8);
+    doc.write_canonical(w, data);
+    w.write(",\"datacontenttype\":", 19);
+    json::write_string(w, doc.string_at(dct));
+    w.write(",\"specversion\":", 15);
+    json::write_string(w, doc.string_at(spec));
+    if (subject != 0 && nodes[subject].kind == json::kind::string) {
+      w.write(",\"subject\":", 11);
+      json::write_string(w, doc.string_at(subject));
+    }
+    w.write(",\"type\":", 8);
+    json::write_string(w, doc.string_at(type));
+    w.put('}');
+  }
+  return sink.finish().to_string();
+}
+
+}  // namespace assay::evidence
