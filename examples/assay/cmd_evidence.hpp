@@ -1,0 +1,136 @@
+// assay evidence bundle | verify — writing and verifying evidence bundles (SPEC §6, §7, §17).
+#pragma once
+
+#include "common.hpp"
+
+#include "assay/evidence/verify.hpp"
+#include "assay/evidence/writer.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/value.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace assay_cli {
+
+inline int evidence_bundle(const std::string& events_path, const std::string& out_path) {
+  auto text = read_input(events_path);
+  if (!text) {
+    print_error("evidence bundle", text.error().message);
+    return exit_io;
+  }
+  std::vector<assay::json::value> events;
+  std::size_t line_no = 0;
+  std::string_view rest = *text;
+  while (!rest.empty()) {
+    const auto nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines separate nothing
+    auto ev = assay::json::parse(line);
+    if (!ev) {
+      print_error("evidence bundle", input_name(events_path) + ": line " + std::to_string(line_no) + ": " + ev.error().format());
+      return exit_usage;
+    }
+    events.push_back(std::move(*ev));
+  }
+  auto gz = assay::evidence::write_bundle(std::move(events));
+  if (!gz) {
+    const auto& e = gz.error();
+    // The pointer's first token is the event's position in the input (0-based).
+    print_error("evidence bundle", std::string(assay::name(e.code)) + ": " + e.format());
+    return exit_failed;
+  }
+  std::FILE* f = std::fopen(out_path.c_str(), "wb");
+  if (f == nullptr || std::fwrite(gz->data(), 1, gz->size(), f) != gz->size() || std::fclose(f) != 0) {
+    print_error("evidence bundle", "cannot write " + out_path);
+    return exit_io;
+  }
+  return exit_ok;
+}
+
+inline std::string json_string(std::string_view s) {
+  std::string out;
+  assay::json::string_sink sink{&out};
+  assay::json::writer<assay::json::string_sink> w(sink);
+  assay::json::write_string(w, s);
+  w.flush();
+  return out;
+}
+
+inline int evidence_verify(const std::string& path, const std::string& limits_path, bool as_json) {
+  assay::evidence::bundle_limits limits;
+  if (!limits_path.empty()) {
+    auto text = read_input(limits_path);
+    if (!text) {
+      print_error("evidence verify", text.error().message);
+      return exit_io;
+    }
+    auto l = assay::evidence::bundle_limits::from_json(*text);
+    if (!l) {
+      print_error("evidence verify", limits_path + ": " + l.error().format());
+      return exit_usage;
+    }
+    limits = *l;
+  }
+  std::FILE* probe = std::fopen(path.c_str(), "rb");
+  if (probe == nullptr) {
+    print_error("evidence verify", "cannot open " + path + ": " + std::strerror(errno));
+    return exit_io;
+  }
+  std::fclose(probe);
+  auto r = assay::evidence::verify_bundle_file(path, limits);
+  if (as_json) {
+    std::string out = "{";
+    if (r) {
+      out += "\"bundle_id\":" + json_string(r->bundle_id) + ",\"class\":null,\"code\":null,\"event_count\":" +
+             std::to_string(r->event_count) + ",\"message\":null,\"ok\":true,\"run_id\":" + json_string(r->run_id);
+    } else {
+      const auto& e = r.error();
+      out += "\"bundle_id\":null,\"class\":" + json_string(assay::error_class(e.code)) + ",\"code\":" +
+             json_string(assay::name(e.code)) + ",\"event_count\":null,\"message\":" + json_string(e.message) +
+             ",\"ok\":false,\"run_id\":null";
+    }
+    out += "}\n";
+    if (write_stdout(out) != exit_ok) return exit_io;
+  } else if (r) {
+    std::printf("verified %s: %llu events, run %s, bundle %s, %s .. %s\n", path.c_str(),
+                static_cast<unsigned long long>(r->event_count), r->run_id.c_str(), r->bundle_id.c_str(),
+                r->time_start.c_str(), r->time_end.c_str());
+  }
+  if (!r) {
+    if (r.error().code == assay::errc::io_error) {
+      print_error("evidence verify", r.error().message);
+      return exit_io;
+    }
+    std::fprintf(stderr, "%s: %s\n", std::string(assay::name(r.error().code)).c_str(), r.error().message.c_str());
+    return exit_failed;
+  }
+  return exit_ok;
+}
+
+inline void add_evidence(command_set& cs) {
+  auto* ev = cs.app.add_subcommand("evidence", "Evidence bundles: write and verify");
+  ev->require_subcommand(1);
+
+  auto* b = ev->add_subcommand("bundle", "Write a bundle from events, one JSON event per line");
+  auto in = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  b->add_option("--events", *in, "Events, one per line (NDJSON)")->required();
+  b->add_option("--out", *out, "The bundle to write (.tar.gz)")->required();
+  cs.on(b, [in, out] { return evidence_bundle(*in, *out); });
+
+  auto* v = ev->add_subcommand("verify", "Verify a bundle (SPEC §7)");
+  auto path = std::make_shared<std::string>();
+  auto limits = std::make_shared<std::string>();
+  auto as_json = std::make_shared<bool>(false);
+  v->add_option("BUNDLE", *path, "The bundle (.tar.gz)")->required();
+  v->add_option("--limits", *limits, "A JSON object with the eight reader limits");
+  v->add_flag("--json", *as_json, "Print the result as one JSON object");
+  cs.on(v, [path, limits, as_json] { return evidence_verify(*path, *limits, *as_json); });
+}
+
+}  // namespace assay_cli
