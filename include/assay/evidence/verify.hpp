@@ -254,6 +254,7 @@ class inflater {
     if (stop_) return nullptr;
     auto b = std::move(free_.back());
     free_.pop_back();
+    b->size = 0;  // a recycled block
     return b;
   }
 
@@ -743,12 +744,13 @@ inline result<verified_bundle> verify_bundle(detail::byte_source& source, const 
     out.time_start = check.time_start();
     out.time_end = check.time_end();
   }
-  if (!seen_manifest) return stream_error(errc::ContractMissingManifest, "the bundle has no manifest.json");
-  if (!seen_events) return stream_error(errc::ContractMissingFile, "the bundle has no events.ndjson");
-  // Read the gzip stream to its end so its CRC and length are checked.
+  // Read the gzip stream to its end so its CRC and length are checked (and a stream that is
+  // all padding, a gzip bomb, meets max_decode_bytes).
   while (!inflate.next().empty()) {
   }
   if (auto e = inflate.failure()) return *e;
+  if (!seen_manifest) return verify_error(errc::ContractMissingManifest, "the bundle has no manifest.json");
+  if (!seen_events) return verify_error(errc::ContractMissingFile, "the bundle has no events.ndjson");
   out.run_id = manifest->run_id;
   out.bundle_id = manifest->bundle_id;
   out.producer = manifest->producer;

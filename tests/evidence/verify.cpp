@@ -1,0 +1,512 @@
+// Bundle verification (SPEC §7): every error code from a crafted bundle, each limit at its
+// boundary, the reference bundles and conformance corpora, and exhaustive tamper detection.
+#include "support.hpp"
+
+#include "assay/evidence/verify.hpp"
+#include "assay/evidence/writer.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ev = assay::evidence;
+namespace json = assay::json;
+using assay::errc;
+
+namespace {
+
+json::value make_event(std::uint64_t seq, const std::string& run = "run-1", const std::string& source = "urn:assay:test") {
+  auto v = json::parse(R"({"specversion":"1.0","type":"assay.test","datacontenttype":"application/json",)"
+                       R"("assaypii":false,"assaysecrets":false,"assayproducer":"assay-test","assayproducerversion":"1.0.0",)"
+                       R"("assaygit":"unknown","time":"2026-01-02T03:04:05Z","data":{"n":1,"s":"x"}})")
+               .value();
+  v.set("source", source);
+  v.set("assayrunid", run);
+  v.set("assayseq", static_cast<double>(seq));
+  v.set("id", run + ":" + std::to_string(seq));
+  v.find("data")->set("n", static_cast<double>(seq));
+  return v;
+}
+
+std::vector<json::value> make_events(std::size_t n) {
+  std::vector<json::value> out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(make_event(i));
+  return out;
+}
+
+// One canonical line per event, content hashes filled in.
+std::string lines_of(std::vector<json::value> events) {
+  std::string out;
+  for (auto& e : events) {
+    e.set("assaycontenthash", ev::content_hash(e).value());
+    out += json::to_canonical(e).value() + "\n";
+  }
+  return out;
+}
+
+// A manifest for `events` bytes, computed the honest way from whatever lines parse.
+json::value manifest_for(const std::string& events) {
+  ev::run_root_builder root;
+  std::uint64_t count = 0;
+  std::string run_id = "run-1";
+  std::istringstream in(events);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    auto v = json::parse(line);
+    if (!v || !v->is_object()) continue;
+    if (const auto* h = v->find("assaycontenthash"); h && h->is_string()) root.add(h->as_string());
+    if (const auto* r = v->find("assayrunid"); r && r->is_string() && count == 0) run_id = r->as_string();
+    ++count;
+  }
+  const std::string rr = root.finish();
+  json::value m = json::parse(R"({"algorithms":{"canon":"jcs-rfc8785","hash":"sha256","root":"x"},"schema_version":1,)"
+                              R"("producer":{"name":"assay-test","version":"1.0.0"}})")
+                      .value();
+  m.set("run_id", run_id);
+  m.set("run_root", rr);
+  m.set("bundle_id", rr);
+  m.set("event_count", static_cast<double>(count));
+  json::value f = json::object{};
+  f.set("bytes", static_cast<double>(events.size()));
+  f.set("path", "events.ndjson");
+  f.set("sha256", assay::hash::digest_bytes<assay::hash::sha256>(events).to_string());
+  json::value files = json::object{};
+  files.set("events.ndjson", std::move(f));
+  m.set("files", std::move(files));
+  return m;
+}
+
+std::string gz(const std::string& tar) { return ev::gzip(tar, 1).value(); }
+
+std::string pack(const std::vector<std::pair<std::string, std::string>>& members) {
+  std::vector<std::pair<std::string_view, std::string_view>> v;
+  for (const auto& [n, b] : members) v.emplace_back(n, b);
+  std::string tar;
+  ev::write_tar(tar, v).value();
+  return gz(tar);
+}
+
+// A bundle of `events` bytes with the honest manifest, after `tweak` edits the manifest.
+std::string bundle(const std::string& events, const std::function<void(json::value&)>& tweak = {}) {
+  json::value m = manifest_for(events);
+  if (tweak) tweak(m);
+  return pack({{"manifest.json", json::to_canonical(m).value()}, {"events.ndjson", events}});
+}
+
+errc code_of(const std::string& gzbytes, const ev::bundle_limits& lim = {}) {
+  auto r = ev::verify_bundle_bytes(gzbytes, lim);
+  return r ? errc::ok : r.error().code;
+}
+
+#define CHECK_CODE(bytes, expected) CHECK_EQ(assay::name(code_of(bytes)), assay::name(expected))
+#define CHECK_CODE_LIM(bytes, lim, expected) CHECK_EQ(assay::name(code_of(bytes, lim)), assay::name(expected))
+
+// A raw tar header with a given type flag and name.
+std::string raw_member(const std::string& name, char type, const std::string& body, const std::string& link = {}) {
+  auto h = ev::tar_header(name, body.size()).value();
+  h[156] = type;
+  std::copy(link.begin(), link.end(), h.begin() + 157);
+  std::fill(h.begin() + 148, h.begin() + 156, ' ');
+  unsigned sum = 0;
+  for (char c : h) sum += static_cast<unsigned char>(c);
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%07o", sum);
+  std::copy(buf, buf + 8, h.begin() + 148);
+  std::string out(h.data(), h.size());
+  out += body;
+  out.append((512 - body.size() % 512) % 512, '\0');
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a written bundle verifies and reports its facts") {
+  auto gzbytes = ev::write_bundle(make_events(3)).value();
+  auto r = ev::verify_bundle_bytes(gzbytes);
+  REQUIRE(r.has_value());
+  CHECK(r->event_count == 3);
+  CHECK(r->run_id == "run-1");
+  CHECK(r->producer.name == "assay-test");
+  CHECK(r->time_start == "2026-01-02T03:04:05Z");
+  CHECK(r->bundle_id.size() == 71);
+  CHECK(ev::write_bundle(make_events(3)).value() == gzbytes);  // deterministic
+}
+
+TEST_CASE("a bundle of many inflate blocks verifies (blocks are recycled)") {
+  auto events = make_events(6000);
+  for (auto& e : events) e.find("data")->set("pad", std::string(200 + e.find("assayseq")->as_number(), 'p'));
+  auto gzbytes = ev::write_bundle(events).value();
+  std::size_t seen = 0;
+  auto r = ev::verify_bundle_bytes(gzbytes, {}, [&](std::string_view, const json::document&) { ++seen; });
+  REQUIRE(r.has_value());
+  CHECK(r->event_count == 6000);
+  CHECK(seen == 6000);
+}
+
+TEST_CASE("the reference determinism vector") {
+  auto e = json::parse(R"({"specversion":"1.0","type":"assay.determinism.test","source":"urn:assay:determinism-test",)"
+                       R"("id":"run_golden_test_12345:0","time":"2023-11-14T22:13:20Z","datacontenttype":"application/json",)"
+                       R"("assayrunid":"run_golden_test_12345","assayseq":0,"assayproducer":"assay-evidence-test",)"
+                       R"("assayproducerversion":"0.1.0-test","assaygit":"abc1234","assaypii":false,"assaysecrets":false,)"
+                       R"("data":{"seq":0,"message":"This is a deterministic test event","nested":{"z_field":3,"a_field":1,"m_field":2}}})")
+               .value();
+  CHECK(ev::content_hash(e).value() == "sha256:0c441e99738e5d82e386f794c1ffc6686723715d85e3c7528936b481b61abf2a");
+  auto files = ev::build_bundle_files({e}).value();
+  CHECK(files.run_root == "sha256:736ad83b9382697228ab6d7ef6e2821f96d9a29ff7ac2adeacbec076d10c5535");
+  CHECK(files.manifest.find("\"producer\":{\"git\":\"abc1234\",\"name\":\"assay-evidence-test\",\"version\":\"0.1.0-test\"}") !=
+        std::string::npos);
+}
+
+TEST_CASE("container errors") {
+  const std::string events = lines_of(make_events(2));
+  const std::string man = json::to_canonical(manifest_for(events)).value();
+  CHECK_CODE(pack({{"manifest.json", man}, {"events.ndjson", events}}), errc::ok);
+  CHECK_CODE(pack({{"events.ndjson", events}, {"manifest.json", man}}), errc::ContractFileOrder);
+  CHECK_CODE(pack({{"manifest.json", man}}), errc::ContractMissingFile);
+  CHECK_CODE(pack({}), errc::ContractMissingManifest);
+  CHECK_CODE(pack({{"manifest.json", man}, {"events.ndjson", events}, {"extra.txt", "x"}}), errc::ContractUnexpectedFile);
+  CHECK_CODE(pack({{"manifest.json", man}, {"manifest.json", man}}), errc::ContractDuplicateFile);
+  CHECK_CODE(pack({{"manifest.json", man}, {"../events.ndjson", events}}), errc::SecurityPathTraversal);
+  CHECK_CODE(pack({{"manifest.json", man}, {"a/../../events.ndjson", events}}), errc::SecurityPathTraversal);
+  CHECK_CODE(pack({{"/manifest.json", man}}), errc::SecurityAbsolutePath);
+  CHECK_CODE(pack({{"./manifest.json", man}}), errc::ContractUnexpectedFile);
+  // links, directories, devices
+  std::string end(1024, '\0');
+  CHECK_CODE(gz(raw_member("manifest.json", '2', "", "/etc/passwd") + end), errc::SecurityPathTraversal);
+  CHECK_CODE(gz(raw_member("manifest.json", '0', man) + raw_member("events.ndjson", '1', "", "manifest.json") + end),
+             errc::SecurityPathTraversal);
+  CHECK_CODE(gz(raw_member("manifest.json", '5', "") + end), errc::ContractUnexpectedFile);
+  CHECK_CODE(gz(raw_member("manifest.json", '3', "") + end), errc::ContractUnexpectedFile);
+  // a tar header whose checksum is wrong
+  std::string bad = raw_member("manifest.json", '0', man) + end;
+  bad[148] = '7';
+  CHECK_CODE(gz(bad), errc::IntegrityTar);
+}
+
+TEST_CASE("gzip errors: truncation, CRC, length, trailing bytes, not gzip") {
+  const std::string good = bundle(lines_of(make_events(2)));
+  REQUIRE(code_of(good) == errc::ok);
+  for (std::size_t cut : {std::size_t{1}, std::size_t{9}, std::size_t{20}, good.size() / 2, good.size() - 8, good.size() - 1}) {
+    CAPTURE(cut);
+    CHECK_CODE(good.substr(0, cut), errc::IntegrityGzip);
+  }
+  std::string crc = good;
+  crc[crc.size() - 8] ^= 1;  // CRC32
+  CHECK_CODE(crc, errc::IntegrityGzip);
+  std::string len = good;
+  len[len.size() - 1] ^= 1;  // ISIZE
+  CHECK_CODE(len, errc::IntegrityGzip);
+  CHECK_CODE(good + "x", errc::IntegrityGzip);
+  CHECK_CODE(std::string("not a gzip stream at all"), errc::IntegrityGzip);
+  CHECK_CODE(std::string(), errc::IntegrityGzip);
+}
+
+TEST_CASE("manifest errors") {
+  const std::string events = lines_of(make_events(2));
+  CHECK_CODE(pack({{"manifest.json", "{not json"}, {"events.ndjson", events}}), errc::ContractInvalidJson);
+  CHECK_CODE(pack({{"manifest.json", "{\"a\":1,\"a\":1}"}, {"events.ndjson", events}}), errc::ContractInvalidJson);
+  CHECK_CODE(bundle(events, [](json::value& m) { m.set("schema_version", 2); }), errc::ContractSchemaVersion);
+  CHECK_CODE(bundle(events, [](json::value& m) { m.set("run_id", 5); }), errc::ContractInvalidJson);
+  CHECK_CODE(bundle(events, [](json::value& m) { m.find("files")->as_object().clear(); }), errc::ContractMissingFile);
+  std::string deep = "{\"x\":" + std::string(64, '[') + std::string(64, ']') + "}";  // 65 levels
+  CHECK_CODE(pack({{"manifest.json", deep}, {"events.ndjson", events}}), errc::LimitJsonDepth);
+}
+
+TEST_CASE("events errors, in the order of SPEC §7") {
+  const auto evs = make_events(3);
+  const std::string good = lines_of(evs);
+  CHECK_CODE(bundle(good), errc::ok);
+  // declared tar size differs from files.bytes
+  CHECK_CODE(bundle(good, [](json::value& m) {
+               auto* f = m.find("files")->find("events.ndjson");
+               f->set("bytes", f->find("bytes")->as_number() + 1);
+             }),
+             errc::IntegrityFileSizeMismatch);
+  CHECK_CODE(bundle("\xEF\xBB\xBF" + good), errc::ContractInvalidJson);
+  CHECK_CODE(bundle(good + "\n"), errc::ContractInvalidEvent);  // a blank line
+  CHECK_CODE(bundle("{" + good), errc::ContractInvalidJson);
+  // CRLF and a missing final newline are accepted
+  std::string crlf;
+  for (char c : good) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  CHECK_CODE(bundle(crlf), errc::ok);
+  CHECK_CODE(bundle(good.substr(0, good.size() - 1)), errc::ok);
+
+  auto with = [&](std::size_t i, const std::function<void(json::value&)>& edit, bool rehash = true) {
+    auto copy = evs;
+    edit(copy[i]);
+    std::string out;
+    for (std::size_t k = 0; k < copy.size(); ++k) {
+      if (rehash || k != i) copy[k].set("assaycontenthash", ev::content_hash(copy[k]).value());
+      out += json::to_canonical(copy[k]).value() + "\n";
+    }
+    return out;
+  };
+  CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("specversion", "0.3"); })), errc::ContractSchemaVersion);
+  // content hash: wrong, uppercase, absent
+  CHECK_CODE(bundle(with(1, [](json::value& e) { e.find("data")->set("n", 99); }, false)), errc::IntegrityEventHash);
+  {
+    auto copy = evs;
+    for (auto& e : copy) e.set("assaycontenthash", ev::content_hash(e).value());
+    std::string h = copy[1].find("assaycontenthash")->as_string();
+    for (std::size_t i = 7; i < h.size(); ++i) h[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(h[i])));
+    copy[1].set("assaycontenthash", h);
+    std::string out;
+    for (auto& e : copy) out += json::to_canonical(e).value() + "\n";
+    CHECK_CODE(bundle(out), errc::IntegrityEventHash);
+    copy[1].as_object().erase(std::find_if(copy[1].as_object().begin(), copy[1].as_object().end(),
+                                           [](const json::member& m) { return m.name == "assaycontenthash"; }));
+    out.clear();
+    for (auto& e : copy) out += json::to_canonical(e).value() + "\n";
+    CHECK_CODE(bundle(out), errc::IntegrityEventHash);
+  }
+  auto reseq = [](std::uint64_t s) {
+    return [s](json::value& e) {
+      e.set("assayseq", static_cast<double>(s));
+      e.set("id", "run-1:" + std::to_string(s));
+    };
+  };
+  CHECK_CODE(bundle(with(0, reseq(1))), errc::ContractSequenceStart);
+  CHECK_CODE(bundle(with(2, reseq(3))), errc::ContractSequenceGap);
+  CHECK_CODE(bundle(with(1, [](json::value& e) {
+               e.set("assayrunid", "run-2");
+               e.set("id", "run-2:1");
+             })),
+             errc::ContractRunIdMismatch);
+  CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("source", "urn:assay:other"); })), errc::ContractInvalidEvent);
+  CHECK_CODE(bundle(with(0, [](json::value& e) { e.set("source", "no-colon"); })), errc::ContractInvalidEvent);
+  CHECK_CODE(bundle(with(0, [](json::value& e) { e.set("source", ":leading"); })), errc::ContractInvalidEvent);
+  CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("id", "run-1:7"); })), errc::ContractInvalidEvent);
+  {
+    std::vector<json::value> colon{make_event(0, "a:b")};
+    CHECK_CODE(bundle(lines_of(colon)), errc::ContractInvalidEvent);
+  }
+  // step 5: bytes and sha256 of the raw file
+  CHECK_CODE(bundle(good, [](json::value& m) {
+               m.find("files")->find("events.ndjson")->set("sha256", "sha256:" + std::string(64, '0'));
+             }),
+             errc::IntegrityManifestHash);
+  CHECK_CODE(bundle(good, [](json::value& m) {
+               auto* f = m.find("files")->find("events.ndjson");
+               f->set("sha256", f->find("sha256")->as_string().substr(7));  // no prefix: accepted
+             }),
+             errc::ok);
+  {
+    auto* f = +[](json::value& m) {
+      auto* s = m.find("files")->find("events.ndjson");
+      std::string h = s->find("sha256")->as_string();
+      for (std::size_t i = 7; i < h.size(); ++i) h[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(h[i])));
+      s->set("sha256", h);
+    };
+    CHECK_CODE(bundle(good, f), errc::IntegrityManifestHash);
+  }
+  // step 6
+  CHECK_CODE(bundle("", [](json::value& m) { m.set("event_count", 0); }), errc::ContractInvalidEvent);
+  CHECK_CODE(bundle(good, [](json::value& m) { m.set("event_count", 4); }), errc::ContractSequenceGap);
+  CHECK_CODE(bundle(good, [](json::value& m) {
+               m.set("run_root", "sha256:" + std::string(64, 'a'));
+               m.set("bundle_id", "sha256:" + std::string(64, 'a'));
+             }),
+             errc::IntegrityRunRootMismatch);
+  CHECK_CODE(bundle(good, [](json::value& m) { m.set("bundle_id", "sha256:" + std::string(64, 'b')); }),
+             errc::ContractBundleIdMismatch);
+}
+
+TEST_CASE("each limit at its boundary") {
+  const std::string events = lines_of(make_events(3));
+  const std::string man = json::to_canonical(manifest_for(events)).value();
+  const std::string b = pack({{"manifest.json", man}, {"events.ndjson", events}});
+  ev::bundle_limits lim;
+
+  lim = {};
+  lim.max_bundle_bytes = b.size();
+  CHECK_CODE_LIM(b, lim, errc::ok);
+  lim.max_bundle_bytes = b.size() - 1;
+  CHECK_CODE_LIM(b, lim, errc::LimitBundleBytes);
+
+  const std::size_t decoded = man.size() + events.size() + 512 * 2 + (512 - man.size() % 512) % 512 +
+                              (512 - events.size() % 512) % 512 + 1024;
+  lim = {};
+  lim.max_decode_bytes = decoded;
+  CHECK_CODE_LIM(b, lim, errc::ok);
+  lim.max_decode_bytes = decoded - 1;
+  CHECK_CODE_LIM(b, lim, errc::LimitDecodeBytes);
+
+  lim = {};
+  lim.max_path_len = 13;  // "manifest.json", "events.ndjson"
+  CHECK_CODE_LIM(b, lim, errc::ok);
+  lim.max_path_len = 12;
+  CHECK_CODE_LIM(b, lim, errc::LimitPathLength);
+
+  lim = {};
+  lim.max_manifest_bytes = man.size();
+  CHECK_CODE_LIM(b, lim, errc::ok);
+  lim.max_manifest_bytes = man.size() - 1;
+  CHECK_CODE_LIM(b, lim, errc::LimitFileSize);
+
+  lim = {};
+  lim.max_events_bytes = events.size();
+  CHECK_CODE_LIM(b, lim, errc::ok);
+  lim.max_events_bytes = events.size() - 1;
+  CHECK_CODE_LIM(b, lim, errc::LimitFileSize);
+
+  lim = {};
+  lim.max_events = 3;
+  CHECK_CODE_LIM(b, lim, errc::ok);
+  lim.max_events = 2;
+  CHECK_CODE_LIM(b, lim, errc::LimitTotalEvents);
+
+  std::size_t longest = 0;
+  for (std::size_t start = 0; start < events.size();) {
+    const std::size_t nl = events.find('\n', start);
+    longest = std::max(longest, nl - start);
+    start = nl + 1;
+  }
+  lim = {};
+  lim.max_line_bytes = longest;
+  CHECK_CODE_LIM(b, lim, errc::ok);
+  lim.max_line_bytes = longest - 1;
+  CHECK_CODE_LIM(b, lim, errc::LimitLineBytes);
+
+  // json depth: data nested to 63 arrays inside the event object = 64 levels
+  auto nested = [](int levels) {
+    auto e = make_event(0);
+    json::value v = json::array{};
+    for (int i = 1; i < levels; ++i) v = json::array{std::move(v)};
+    e.set("data", std::move(v));
+    return lines_of({e});
+  };
+  CHECK_CODE(bundle(nested(63)), errc::ok);
+  CHECK_CODE(bundle(nested(64)), errc::LimitJsonDepth);
+
+  // a gzip bomb stops at max_decode_bytes with flat memory
+  std::string zeros(64 << 20, '\0');
+  std::string bomb = gz(zeros);
+  lim = {};
+  lim.max_decode_bytes = 1 << 20;
+  CHECK_CODE_LIM(bomb, lim, errc::LimitDecodeBytes);
+}
+
+TEST_CASE("limits from JSON: exactly the eight members") {
+  auto ok = ev::bundle_limits::from_json(
+      R"({"max_bundle_bytes":1,"max_decode_bytes":2,"max_manifest_bytes":3,"max_events_bytes":4,"max_events":5,)"
+      R"("max_line_bytes":6,"max_path_len":7,"max_json_depth":8})");
+  REQUIRE(ok.has_value());
+  CHECK(ok->max_events == 5);
+  CHECK(ok->max_json_depth == 8);
+  CHECK(ev::bundle_limits::from_json(R"({"max_events":5})").error().code == errc::missing_member);
+  CHECK(ev::bundle_limits::from_json(
+            R"({"max_bundle_bytes":1,"max_decode_bytes":2,"max_manifest_bytes":3,"max_events_bytes":4,"max_events":5,)"
+            R"("max_line_bytes":6,"max_path_len":7,"max_json_depth":8,"other":1})")
+            .error()
+            .code == errc::unknown_member);
+  CHECK(ev::bundle_limits::from_json(
+            R"({"max_bundle_bytes":0,"max_decode_bytes":2,"max_manifest_bytes":3,"max_events_bytes":4,"max_events":5,)"
+            R"("max_line_bytes":6,"max_path_len":7,"max_json_depth":8})")
+            .error()
+            .pointer == "/max_bundle_bytes");
+}
+
+TEST_CASE("tamper: flipping any single byte of events.ndjson is detected") {
+  const std::string events = lines_of(make_events(2));
+  const std::string man = json::to_canonical(manifest_for(events)).value();
+  REQUIRE(code_of(pack({{"manifest.json", man}, {"events.ndjson", events}})) == errc::ok);
+  std::size_t undetected = 0;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    for (unsigned char bit : {0x01, 0x20, 0x80}) {
+      std::string t = events;
+      t[i] = static_cast<char>(t[i] ^ bit);
+      if (code_of(pack({{"manifest.json", man}, {"events.ndjson", t}})) == errc::ok) ++undetected;
+    }
+  }
+  CHECK(undetected == 0);
+}
+
+TEST_CASE("the reference's bundles and conformance corpora") {
+  const auto dir = assay_test::conformance_dir();
+  if (dir.empty()) return;
+  const auto up = dir / "assay-upstream";
+  CHECK(ev::verify_bundle_file((up / "bundles" / "test-bundle.tar.gz").string()).has_value());
+  CHECK(ev::verify_bundle_file((up / "bundles" / "demo-bundle.tar.gz").string()).has_value());
+  CHECK(ev::verify_bundle_file((up / "bundles" / "invalid-manifest.bundle.tar.gz").string()).error().code ==
+        errc::ContractInvalidJson);
+  std::size_t vectors = 0;
+  for (const char* corpus : {"conformance-v0", "conformance-v1"}) {
+    auto manifest = json::parse(assay_test::read_file(up / corpus / "MANIFEST.json")).value();
+    for (const auto& v : manifest.find("vectors")->as_array()) {
+      const std::string id = v.find("id")->as_string();
+      const std::string want = v.find("expected")->find("bundle_integrity")->as_string();
+      auto r = ev::verify_bundle_file((up / corpus / (id + ".bundle.tar.gz")).string());
+      CAPTURE(id);
+      CHECK((r ? "pass" : "fail") == want);
+      if (id == "bad-101-tampered-bundle") CHECK(r.error().code == errc::IntegrityEventHash);
+      if (id == "bad-109-bundle-id-mismatch") CHECK(r.error().code == errc::ContractBundleIdMismatch);
+      ++vectors;
+    }
+  }
+  CHECK(vectors == 21);
+}
+
+TEST_CASE("every reference event stream recomputes and re-bundles") {
+  const auto dir = assay_test::conformance_dir();
+  if (dir.empty()) return;
+  std::size_t files = 0, lines = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir / "assay-upstream" / "ndjson")) {
+    std::vector<json::value> events;
+    std::istringstream in(assay_test::read_file(f.path()));
+    std::string line;
+    while (std::getline(in, line)) {
+      auto d = json::document::parse(line).value();
+      auto v = json::parse(line).value();
+      CHECK(ev::content_hash(d).value() == v.find("assaycontenthash")->as_string());
+      CHECK(ev::content_hash(v).value() == v.find("assaycontenthash")->as_string());
+      CHECK(json::to_canonical(v).value() == line);  // the lines are canonical
+      events.push_back(std::move(v));
+      ++lines;
+    }
+    auto gzbytes = ev::write_bundle(events);
+    REQUIRE(gzbytes.has_value());
+    CHECK(ev::verify_bundle_bytes(*gzbytes).has_value());
+    ++files;
+  }
+  CHECK(files == 33);
+  CHECK(lines > 33);
+}
+
+TEST_CASE("the reference's own bundles re-written give the same manifest and events bytes") {
+  const auto dir = assay_test::conformance_dir();
+  if (dir.empty()) return;
+  for (const char* name : {"test-bundle.tar.gz", "demo-bundle.tar.gz"}) {
+    std::string manifest, events_bytes;
+    std::vector<json::value> events;
+    auto r = ev::verify_bundle_file((dir / "assay-upstream" / "bundles" / name).string(), {},
+                                    [&](std::string_view line, const json::document&) {
+                                      events.push_back(json::parse(line).value());
+                                      events_bytes.append(line).append("\n");
+                                    });
+    REQUIRE(r.has_value());
+    auto files = ev::build_bundle_files(events).value();
+    CAPTURE(name);
+    CHECK(files.manifest == r->manifest);
+    CHECK(files.events == events_bytes);
+  }
+}
+
+TEST_CASE("the writer refuses what the verifier would reject") {
+  auto evs = make_events(3);
+  evs[1].set("assaycontenthash", "sha256:" + std::string(64, '0'));
+  auto r = ev::write_bundle(evs);
+  REQUIRE(!r.has_value());
+  CHECK(r.error().code == errc::IntegrityEventHash);
+  CHECK(r.error().pointer == "/1/assaycontenthash");
+
+  evs = make_events(3);
+  evs[2].set("assayseq", 5);
+  CHECK(ev::write_bundle(evs).error().code == errc::ContractSequenceGap);
+  evs = make_events(3);
+  std::swap(evs[0], evs[2]);  // out of order in the input: sorted by seq
+  CHECK(ev::write_bundle(evs).value() == ev::write_bundle(make_events(3)).value());
+  CHECK(ev::write_bundle({}).error().code == errc::ContractInvalidEvent);
+}
