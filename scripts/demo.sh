@@ -9,6 +9,23 @@ ninja -C "$dir" >/dev/null
 assay="$dir/examples/assay"
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+say "A C++ agent runtime records a session as evidence and verifies the bundle it wrote"
+"$dir/examples/record_session" "$work/session.tar.gz"
+tar -tvzf "$work/session.tar.gz"
+
+say "assay evidence verify: the same checks the Rust assay runs (SPEC §7)"
+"$assay" evidence verify "$work/session.tar.gz"
+"$assay" evidence verify --json "$work/session.tar.gz"
+
+say "One byte of one event changed and re-packed with the original manifest: caught"
+mkdir "$work/x" && tar -xzf "$work/session.tar.gz" -C "$work/x"
+sed -i 's/"read_file"/"reaD_file"/' "$work/x/events.ndjson"
+tar --format=gnu --owner=0 --group=0 -czf "$work/tampered.tar.gz" -C "$work/x" manifest.json events.ndjson
+"$assay" evidence verify "$work/tampered.tar.gz" || echo "exit code $?"
+
 say "RFC 8785 canonical form of a messy document (assay jcs)"
 doc='{ "tool": "read_file", "args": {"path": "/tmp/x", "mode": "r"}, "score": 1.50, "big": 1e21, "note": "caf\u00e9" }'
 echo "$doc"
