@@ -385,16 +385,17 @@ std::string string_violation(std::string_view s, errc& code) {
 
 template <class T>
 std::string bounds_violation(typename T::value_type v, errc& code) {
+  if constexpr (std::is_floating_point_v<typename T::value_type>) {
+    // Before the range test: infinity can be inside a one-sided range, and has no JSON form.
+    if (!std::isfinite(v)) {
+      code = errc::not_finite;
+      return v != v ? "NaN is not a number JSON can hold" : "infinity is not a number JSON can hold";
+    }
+  }
   if (T::in_range(v)) return {};
   const std::string shown = std::is_floating_point_v<typename T::value_type>
                                 ? number_text(static_cast<double>(v))
                                 : std::to_string(v);
-  if constexpr (std::is_floating_point_v<typename T::value_type>) {
-    if (v != v) {
-      code = errc::not_finite;
-      return "NaN is not a number JSON can hold";
-    }
-  }
   if constexpr (T::has_minimum) {
     bool below = false;
     if constexpr (std::is_unsigned_v<typename T::value_type>) {
@@ -447,11 +448,17 @@ bool decode_struct(decode_context& ctx, T& out) {
   const std::size_t at = c.value_offset();
   if (!c.enter_object()) return false;
   static constexpr auto decoders = field_decoders<T>();
+  const std::size_t errors_before = ctx.errs.size();
   std::bitset<info::size == 0 ? 1 : info::size> seen;
+  std::vector<std::string> unknown;  // names of unknown members, for duplicate detection
   std::string_view name;
   while (c.next_member(name)) {
     const std::size_t i = info::find(name);
     if (i == info::npos) {
+      if (std::find(unknown.begin(), unknown.end(), name) != unknown.end()) {
+        return c.fail(c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + quoted(name)));
+      }
+      unknown.emplace_back(name);
       ctx.report_at(errc::unknown_member, c.name_offset(), "unknown member " + quoted(name) + " (not allowed here)",
                     c.pointer());
       if (!json::skip_value(c)) return false;
@@ -482,7 +489,13 @@ bool decode_struct(decode_context& ctx, T& out) {
     }
   }
   if constexpr (has_rules<T>) {
-    if (complete) {
+    // Cross-field rules need every member present and valid: a member that failed to decode
+    // holds a default value, and a rule over it would report a violation that is not there.
+    // (A nested object's rule violation leaves its values intact, so it does not count.)
+    bool members_valid = complete && !ctx.truncated;
+    for (std::size_t k = errors_before; members_valid && k < ctx.errs.size(); ++k)
+      members_valid = ctx.errs.items[k].code == errc::rule_violation;
+    if (members_valid) {
       rules r;
       out.check_rules(r);
       for (const auto& v : r.violations()) ctx.report_at(errc::rule_violation, at, v.message, object_pointer() + v.member);
@@ -533,8 +546,15 @@ bool decode_value(decode_context& ctx, T& out) {
         double d = 0;
         if (!c.read_number(d)) return false;
         if (!detail::integer_from_double(d, v)) {
-          ctx.report(errc::not_an_integer, d == std::trunc(d) ? detail::number_text(d) + " is out of range for this member"
-                                                               : "expected an integer, found " + detail::number_text(d));
+          if (d == std::trunc(d) && T::has_minimum && d < static_cast<double>(T::minimum)) {
+            ctx.report(errc::below_minimum, detail::number_text(d) + " is less than the minimum " + std::to_string(T::minimum));
+          } else if (d == std::trunc(d) && T::has_maximum && d > static_cast<double>(T::maximum)) {
+            ctx.report(errc::above_maximum,
+                       detail::number_text(d) + " is greater than the maximum " + std::to_string(T::maximum));
+          } else {
+            ctx.report(errc::not_an_integer, d == std::trunc(d) ? detail::number_text(d) + " is out of range for this member"
+                                                                 : "expected an integer, found " + detail::number_text(d));
+          }
           return true;
         }
       } else {
@@ -660,6 +680,19 @@ void encode_value(encode_context<W>& ctx, const T& v);
 
 namespace detail {
 
+// Every JSON number is a double (SPEC §2): an integer beyond 2^53 is written as the double it
+// rounds to. Returns false when that double is outside I, so that decoding the bytes would fail
+// (2^64 - 1 rounds to 2^64): such a value cannot be encoded faithfully and is refused.
+template <class I>
+bool integer_survives_json(I v) {
+  const double d = static_cast<double>(v);
+  if constexpr (std::is_signed_v<I>) {
+    return d >= static_cast<double>(std::numeric_limits<I>::min()) && d < -static_cast<double>(std::numeric_limits<I>::min());
+  } else {
+    return d < 2.0 * (static_cast<double>(std::numeric_limits<I>::max() / 2) + 1.0);
+  }
+}
+
 template <class W, class I>
 void write_integer(W& w, I v) {
   constexpr long long limit = 9007199254740992LL;
@@ -729,6 +762,9 @@ void encode_value(encode_context<W>& ctx, const T& v) {
       w.write("false", 5);
     }
   } else if constexpr (cat == category::integer) {
+    if (!detail::integer_survives_json(v)) {
+      ctx.report(errc::above_maximum, std::to_string(v) + " rounds to a JSON number outside this member's type");
+    }
     detail::write_integer(w, v);
   } else if constexpr (cat == category::number) {
     if (!json::write_number(w, static_cast<double>(v))) {
@@ -738,11 +774,15 @@ void encode_value(encode_context<W>& ctx, const T& v) {
   } else if constexpr (cat == category::bounded) {
     errc code{};
     std::string msg = detail::bounds_violation<T>(v.value(), code);
-    if (!msg.empty()) ctx.report(code, std::move(msg));
+    const bool violated = !msg.empty();
+    if (violated) ctx.report(code, std::move(msg));
     if constexpr (std::is_integral_v<typename T::value_type>) {
+      if (!violated && !detail::integer_survives_json(v.value())) {
+        ctx.report(errc::above_maximum, std::to_string(v.value()) + " rounds to a JSON number outside this member's type");
+      }
       detail::write_integer(w, v.value());
     } else if (!json::write_number(w, static_cast<double>(v.value()))) {
-      if (msg.empty()) ctx.report(errc::not_finite, "NaN and infinity have no JSON form");
+      if (!violated) ctx.report(errc::not_finite, "NaN and infinity have no JSON form");
       w.put('0');
     }
   } else if constexpr (cat == category::const_string) {

@@ -1,0 +1,332 @@
+// json_bench — throughput of the JSON core and the typed codec (Google Benchmark).
+//
+//   baseline_byte_scan   one pass over the document counting quotes and backslashes: the
+//                        floor any reader pays; every other line is also shown as a ratio to it
+//   parse                json::parse of a ~25 MiB evidence document (bench/evidence_doc.hpp)
+//   canonicalize         json::canonicalize of the same document (parse + JCS to a string)
+//   write_canonical      json::to_canonical of the already parsed document (the writer alone)
+//   document_parse       json::document::parse (the flat read-only tape), when the header exists
+//   document_canonicalize  json::document::parse + canonical(): the tape path of `assay jcs`
+//   encode_soak_report   assay::encode of a soak_report with 100,000 runs
+//   decode_soak_report   assay::decode<soak_report> of that report's bytes
+//
+// Throughput is bytes of JSON text per second (input for the readers, output for the writers),
+// through state.SetBytesProcessed. Inputs are generated with a fixed seed, so every run and
+// every machine measures the same bytes.
+#include "evidence_doc.hpp"
+
+#include "assay/contracts/soak_report.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/value.hpp"
+#include "assay/reflect/codec.hpp"
+#if __has_include("assay/json/document.hpp")
+#include "assay/json/document.hpp"
+#define ASSAY_BENCH_HAS_DOCUMENT 1
+#endif
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <unistd.h>
+
+namespace {
+
+namespace json = assay::json;
+namespace soak = assay::contracts::soak;
+
+const std::string& document() {
+  static const std::string doc = assay_bench::make_evidence_document();
+  return doc;
+}
+
+[[noreturn]] void die(const std::string& what) {
+  std::fprintf(stderr, "json_bench: %s\n", what.c_str());
+  std::exit(1);
+}
+
+// --- the soak report ------------------------------------------------------------------------
+
+assay::contracts::soak_report make_soak_report(std::int64_t n) {
+  assay_bench::prng r(assay_bench::default_seed);
+  static const char* const rules[] = {"core@1.0.0:E001", "core@1.0.0:E002", "core@1.0.0:W010", "privacy@2.1.0:P003",
+                                      "replay@0.3.0:R001"};
+  assay::contracts::soak_report rep;
+  rep.generated_at = std::string("2025-06-01T12:00:00Z");
+  rep.assay_version = std::string("0.1.0");
+  rep.suite = std::string("nightly");
+  rep.iterations = n;
+  rep.seed = 20250601u;
+  rep.time_budget_secs = 86400;
+  rep.limits = {104857600, 1073741824, 10485760, 1073741824, 100000, 1048576, 256, 64};
+  rep.packs.push_back({std::string("core"), std::string("1.0.0"), std::string("compliance"),
+                       std::string("sha256:" + std::string(64, 'a')), std::string("built-in")});
+  rep.packs.push_back({std::string("privacy"), std::string("2.1.0"), std::nullopt, std::nullopt, std::nullopt});
+  rep.decision_policy = soak::decision_policy{"error", false, std::nullopt};
+
+  std::vector<soak::run_result> runs;
+  runs.reserve(static_cast<std::size_t>(n));
+  std::int64_t passes = 0, failures = 0, infra = 0;
+  std::optional<std::int64_t> first_failure;
+  std::map<std::string, assay::bounded<std::int64_t, 1>> by_rule;
+  for (std::int64_t i = 1; i <= n; ++i) {
+    soak::run_result run;
+    run.index = i;
+    run.duration_ms = static_cast<std::int64_t>(r.below(5000));
+    const auto roll = r.below(100);
+    if (roll < 88) {
+      run.status = "pass";
+      ++passes;
+    } else if (roll < 98) {
+      run.status = "fail";
+      ++failures;
+      std::vector<assay::non_empty> violated;
+      const std::size_t k = 1 + r.below(3);
+      for (std::size_t j = 0; j < k; ++j) {
+        const char* rule = rules[(j + r.below(5)) % 5];
+        bool dup = false;
+        for (const auto& v : violated)
+          dup = dup || v == rule;
+        if (dup)
+          continue;
+        violated.emplace_back(rule);
+        auto [it, inserted] = by_rule.try_emplace(rule, 1);
+        if (!inserted)
+          it->second = it->second.value() + 1;
+      }
+      run.violated_rules = std::move(violated);
+    } else {
+      run.status = "infra_error";
+      ++infra;
+      run.infra_error_kind = std::string("subprocess_failed");
+      run.infra_error_message = std::string("exit status 2: \"bundle\" not written");
+    }
+    if (!first_failure && roll >= 88)
+      first_failure = i;
+    runs.push_back(std::move(run));
+  }
+  rep.runs = std::move(runs);
+  rep.results.runs = n;
+  rep.results.passes = passes;
+  rep.results.failures = failures;
+  rep.results.infra_errors = infra;
+  rep.results.pass_rate = static_cast<double>(passes) / static_cast<double>(n);
+  rep.results.pass_all = false;
+  rep.results.first_failure_at = first_failure ? assay::nullable<assay::bounded<std::int64_t, 1>>(*first_failure)
+                                               : assay::nullable<assay::bounded<std::int64_t, 1>>();
+  rep.results.violations_by_rule = std::move(by_rule);
+  rep.results.infra_errors_by_kind = std::map<std::string, assay::bounded<std::int64_t, 1>>{};
+  if (infra > 0)
+    rep.results.infra_errors_by_kind->emplace("subprocess_failed", infra);
+  return rep;
+}
+
+constexpr std::int64_t soak_runs = 100000;
+
+const assay::contracts::soak_report& soak_report() {
+  static const auto rep = make_soak_report(soak_runs);
+  return rep;
+}
+
+const std::string& soak_report_bytes() {
+  static const std::string bytes = [] {
+    auto e = assay::encode(soak_report());
+    if (!e)
+      die("the benchmark soak report does not encode: " + e.error().format());
+    return std::move(*e);
+  }();
+  return bytes;
+}
+
+// --- benchmarks -----------------------------------------------------------------------------
+
+void baseline_byte_scan(benchmark::State& state) {
+  const std::string& doc = document();
+  for (auto _ : state) {
+    std::size_t specials = 0;
+    for (char c : doc)
+      specials += static_cast<std::size_t>(c == '"') + static_cast<std::size_t>(c == '\\');
+    benchmark::DoNotOptimize(specials);
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(doc.size()));
+}
+
+void parse(benchmark::State& state) {
+  const std::string& doc = document();
+  for (auto _ : state) {
+    auto v = json::parse(doc);
+    if (!v) {
+      state.SkipWithError(v.error().format().c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(v);
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(doc.size()));
+}
+
+void canonicalize(benchmark::State& state) {
+  const std::string& doc = document();
+  std::size_t out_size = 0;
+  for (auto _ : state) {
+    auto c = json::canonicalize(doc);
+    if (!c) {
+      state.SkipWithError(c.error().format().c_str());
+      break;
+    }
+    out_size = c->size();
+    benchmark::DoNotOptimize(c);
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(doc.size()));
+  state.counters["out_bytes"] = static_cast<double>(out_size);
+}
+
+void write_canonical(benchmark::State& state) {
+  auto v = json::parse(document());
+  if (!v)
+    die("the benchmark document does not parse: " + v.error().format());
+  std::size_t out_size = 0;
+  for (auto _ : state) {
+    auto c = json::to_canonical(*v);
+    out_size = c->size();
+    benchmark::DoNotOptimize(c);
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(out_size));
+}
+
+#ifdef ASSAY_BENCH_HAS_DOCUMENT
+void document_parse(benchmark::State& state) {
+  const std::string& doc = document();
+  for (auto _ : state) {
+    auto d = json::document::parse(doc);
+    if (!d) {
+      state.SkipWithError(d.error().format().c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(d);
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(doc.size()));
+}
+
+void document_canonicalize(benchmark::State& state) {
+  const std::string& doc = document();
+  for (auto _ : state) {
+    auto d = json::document::parse(doc);
+    if (!d) {
+      state.SkipWithError(d.error().format().c_str());
+      break;
+    }
+    auto c = d->canonical();
+    benchmark::DoNotOptimize(c);
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(doc.size()));
+}
+#endif
+
+void encode_soak_report(benchmark::State& state) {
+  const auto& rep = soak_report();
+  std::size_t out_size = 0;
+  for (auto _ : state) {
+    auto e = assay::encode(rep);
+    if (!e) {
+      state.SkipWithError(e.error().format().c_str());
+      break;
+    }
+    out_size = e->size();
+    benchmark::DoNotOptimize(e);
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(out_size));
+  state.counters["runs"] = static_cast<double>(soak_runs);
+}
+
+void decode_soak_report(benchmark::State& state) {
+  const std::string& bytes = soak_report_bytes();
+  for (auto _ : state) {
+    auto d = assay::decode<assay::contracts::soak_report>(bytes);
+    if (!d) {
+      state.SkipWithError(d.error().format().c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(d);
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes.size()));
+  state.counters["runs"] = static_cast<double>(soak_runs);
+}
+
+BENCHMARK(baseline_byte_scan)->Unit(benchmark::kMillisecond);
+BENCHMARK(parse)->Unit(benchmark::kMillisecond);
+BENCHMARK(canonicalize)->Unit(benchmark::kMillisecond);
+BENCHMARK(write_canonical)->Unit(benchmark::kMillisecond);
+#ifdef ASSAY_BENCH_HAS_DOCUMENT
+BENCHMARK(document_parse)->Unit(benchmark::kMillisecond);
+BENCHMARK(document_canonicalize)->Unit(benchmark::kMillisecond);
+#endif
+BENCHMARK(encode_soak_report)->Unit(benchmark::kMillisecond);
+BENCHMARK(decode_soak_report)->Unit(benchmark::kMillisecond);
+
+// Console output as usual, then a summary: MB/s of each benchmark and its ratio to the
+// baseline measured in the same run.
+class ratio_reporter : public benchmark::ConsoleReporter {
+ public:
+  explicit ratio_reporter(bool color) : ConsoleReporter(color ? OO_ColorTabular : OO_Tabular) {}
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const auto& r : runs) {
+      if (r.error_occurred)
+        continue;
+      // With repetitions, keep the mean; without, the single run.
+      if (r.run_type == Run::RT_Aggregate && r.aggregate_name != "mean")
+        continue;
+      auto it = r.counters.find("bytes_per_second");
+      if (it == r.counters.end())
+        continue;
+      rates_[r.run_name.function_name] = it->second.value;
+      if (std::find(order_.begin(), order_.end(), r.run_name.function_name) == order_.end())
+        order_.push_back(r.run_name.function_name);
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    auto base = rates_.find("baseline_byte_scan");
+    std::ostringstream out;
+    out << "\nsummary: throughput over CPU time, MB = 10^6 bytes (document " << document().size()
+        << " bytes; soak report " << soak_runs << " runs)\n";
+    out << std::left << std::setw(22) << "benchmark" << std::right << std::setw(12) << "MB/s" << std::setw(16)
+        << "x baseline"
+        << "\n";
+    for (const auto& name : order_) {
+      const double rate = rates_[name];
+      out << std::left << std::setw(22) << name << std::right << std::setw(12) << std::fixed << std::setprecision(1)
+          << rate / 1e6;
+      if (base != rates_.end() && base->second > 0)
+        out << std::setw(16) << std::setprecision(3) << rate / base->second;
+      out << "\n";
+    }
+    GetOutputStream() << out.str();
+  }
+
+ private:
+  std::map<std::string, double> rates_;
+  std::vector<std::string> order_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  // Colour only on a terminal, as the default reporter does (and never with NO_COLOR set).
+  ratio_reporter reporter(isatty(fileno(stdout)) != 0 && std::getenv("NO_COLOR") == nullptr);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
