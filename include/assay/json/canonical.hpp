@@ -23,7 +23,9 @@
 namespace assay::json {
 
 template <class S>
-concept sink = requires(S& s, const char* p, std::size_t n) { s.write(p, n); };
+concept sink = requires(S& s, const char* p, std::size_t n) {
+  s.write(p, n);
+};
 
 // Appends to a std::string.
 struct string_sink {
@@ -55,7 +57,8 @@ class writer {
   ~writer() { flush(); }
 
   void put(char c) {
-    if (n_ == buffer_size) flush();
+    if (n_ == buffer_size)
+      flush();
     buf_[n_++] = c;
   }
   void write(const char* p, std::size_t len) {
@@ -73,7 +76,8 @@ class writer {
 
   // Room for `len` bytes (len <= buffer_size); commit with advance().
   char* reserve(std::size_t len) {
-    if (len > buffer_size - n_) flush();
+    if (len > buffer_size - n_)
+      flush();
     return buf_ + n_;
   }
   void advance(std::size_t len) noexcept { n_ += len; }
@@ -93,38 +97,75 @@ class writer {
   char buf_[buffer_size];
 };
 
+namespace detail {
+
+// The writer interface (put/write/reserve/advance) straight onto a std::string: no buffer of its
+// own, so it costs no stack and copies each byte once.
+struct string_writer {
+  std::string* out;
+  std::size_t reserved_at = 0;
+
+  void put(char c) { out->push_back(c); }
+  void write(const char* p, std::size_t len) { out->append(p, len); }
+  void write(std::string_view s) { out->append(s); }
+  char* reserve(std::size_t len) {
+    reserved_at = out->size();
+    out->resize(reserved_at + len);
+    return out->data() + reserved_at;
+  }
+  void advance(std::size_t len) { out->resize(reserved_at + len); }
+};
+
+}  // namespace detail
+
 // --- strings ------------------------------------------------------------------------------
 
-// Writes `s` as a JCS string literal. Returns false (writing nothing further) if `s` is not
-// valid UTF-8.
+// Writes `s` as a JCS string literal. Returns false if `s` is not valid UTF-8; the literal
+// is then left unfinished. Runs of characters that need no escape (valid multi-byte
+// sequences included) reach the writer in one piece.
 template <class W>
 bool write_string(W& w, std::string_view s) {
   w.put('"');
   const char* p = s.data();
   const char* end = p + s.size();
+  const char* run = p;  // start of the bytes not yet written
   while (p < end) {
-    const std::size_t n = detail::plain_run(p, end);
-    w.write(p, n);
-    p += n;
-    if (p == end) break;
+    p += detail::plain_run(p, end);
+    if (p == end)
+      break;
     const auto c = static_cast<unsigned char>(*p);
     if (c >= 0x80) {
       std::uint32_t cp = 0;
       const int len = detail::decode_utf8(reinterpret_cast<const unsigned char*>(p),
                                           reinterpret_cast<const unsigned char*>(end), cp);
-      if (len == 0) return false;
-      w.write(p, static_cast<std::size_t>(len));
+      if (len == 0)
+        return false;
       p += len;
       continue;
     }
+    w.write(run, static_cast<std::size_t>(p - run));
     switch (c) {
-      case '"': w.write("\\\"", 2); break;
-      case '\\': w.write("\\\\", 2); break;
-      case '\b': w.write("\\b", 2); break;
-      case '\t': w.write("\\t", 2); break;
-      case '\n': w.write("\\n", 2); break;
-      case '\f': w.write("\\f", 2); break;
-      case '\r': w.write("\\r", 2); break;
+      case '"':
+        w.write("\\\"", 2);
+        break;
+      case '\\':
+        w.write("\\\\", 2);
+        break;
+      case '\b':
+        w.write("\\b", 2);
+        break;
+      case '\t':
+        w.write("\\t", 2);
+        break;
+      case '\n':
+        w.write("\\n", 2);
+        break;
+      case '\f':
+        w.write("\\f", 2);
+        break;
+      case '\r':
+        w.write("\\r", 2);
+        break;
       default: {
         static constexpr char hex[] = "0123456789abcdef";
         const char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
@@ -132,7 +173,9 @@ bool write_string(W& w, std::string_view s) {
       }
     }
     ++p;
+    run = p;
   }
+  w.write(run, static_cast<std::size_t>(p - run));
   w.put('"');
   return true;
 }
@@ -148,7 +191,8 @@ inline bool is_valid_utf8(std::string_view s) noexcept {
     }
     std::uint32_t cp = 0;
     const int len = detail::decode_utf8(p, end, cp);
-    if (len == 0) return false;
+    if (len == 0)
+      return false;
     p += len;
   }
   return true;
@@ -159,7 +203,8 @@ inline bool is_valid_utf8(std::string_view s) noexcept {
 // Writes the ECMAScript form of `v`. Returns false for NaN or infinity.
 template <class W>
 bool write_number(W& w, double v) {
-  if (!std::isfinite(v)) return false;
+  if (!std::isfinite(v))
+    return false;
   char* out = w.reserve(max_number_chars);
   w.advance(static_cast<std::size_t>(format_number(v, out) - out));
   return true;
@@ -171,8 +216,10 @@ bool write_number(W& w, double v) {
 constexpr bool utf16_less(std::string_view a, std::string_view b) noexcept {
   const std::size_t n = a.size() < b.size() ? a.size() : b.size();
   std::size_t i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  if (i == n) return a.size() < b.size();
+  while (i < n && a[i] == b[i])
+    ++i;
+  if (i == n)
+    return a.size() < b.size();
   const auto ca = static_cast<unsigned char>(a[i]);
   const auto cb = static_cast<unsigned char>(b[i]);
   // Byte order equals code point order; it differs from UTF-16 order only when one side is a
@@ -184,8 +231,10 @@ constexpr bool utf16_less(std::string_view a, std::string_view b) noexcept {
   if (sa != sb) {
     const bool high_bmp_a = ca == 0xEE || ca == 0xEF;
     const bool high_bmp_b = cb == 0xEE || cb == 0xEF;
-    if (sa && high_bmp_b) return true;   // surrogate < U+E000..FFFF
-    if (sb && high_bmp_a) return false;
+    if (sa && high_bmp_b)
+      return true;  // surrogate < U+E000..FFFF
+    if (sb && high_bmp_a)
+      return false;
   }
   return ca < cb;
 }
@@ -194,85 +243,148 @@ constexpr bool utf16_less(std::string_view a, std::string_view b) noexcept {
 
 namespace detail {
 
+// Why and where writing a DOM failed.
+struct write_failure {
+  errc code = errc::ok;
+  std::string name;     // the repeated name, for duplicate_member
+  std::string pointer;  // RFC 6901 pointer of the value (or member name) concerned
+};
+
+// Writes `root` in JCS form. Containers are kept on a heap-allocated stack, not by recursion,
+// so any depth the reader accepted can be written. `scratch` holds the sorted members of the
+// open objects.
 template <class W>
-bool write_value(W& w, const value& v, std::vector<const member*>& scratch, std::string* bad_path) {
-  switch (v.kind()) {
-    case kind::null: w.write("null", 4); return true;
-    case kind::boolean:
-      if (v.as_bool()) {
-        w.write("true", 4);
-      } else {
-        w.write("false", 5);
-      }
-      return true;
-    case kind::number:
-      if (!write_number(w, v.as_number())) {
-        if (bad_path) *bad_path = "\x01";  // marker: not finite
-        return false;
-      }
-      return true;
-    case kind::string:
-      if (!write_string(w, v.as_string())) {
-        if (bad_path) *bad_path = "\x02";  // marker: invalid UTF-8
-        return false;
-      }
-      return true;
-    case kind::array: {
-      w.put('[');
-      const auto& arr = v.as_array();
-      for (std::size_t i = 0; i < arr.size(); ++i) {
-        if (i != 0) w.put(',');
-        if (!write_value(w, arr[i], scratch, bad_path)) {
-          if (bad_path) bad_path->insert(1, "/" + std::to_string(i));
-          return false;
+bool write_value(W& w, const value& root, std::vector<const member*>& scratch, write_failure* failure) {
+  struct level {
+    const value* container;
+    std::size_t base;  // objects: where their sorted members start in `scratch`
+    std::size_t next;  // index of the next element or member to write
+  };
+  std::vector<level> stack;
+  const std::size_t scratch_size = scratch.size();
+  // Records a failure at the current position (plus `last`, a token already escaped).
+  auto fail = [&](errc code, std::string_view last = {}, bool has_last = false) {
+    if (failure) {
+      failure->code = code;
+      failure->pointer.clear();
+      for (const level& l : stack) {
+        failure->pointer += '/';
+        if (l.container->is_array()) {
+          failure->pointer += std::to_string(l.next - 1);
+        } else {
+          failure->pointer += escape_pointer_token(scratch[l.base + l.next - 1]->name);
         }
       }
-      w.put(']');
-      return true;
+      if (has_last) {
+        failure->pointer += '/';
+        failure->pointer += last;
+      }
     }
-    case kind::object: {
-      const auto& obj = v.as_object();
-      const std::size_t base = scratch.size();
-      for (const auto& m : obj) scratch.push_back(&m);
-      auto first = scratch.begin() + static_cast<std::ptrdiff_t>(base);
-      auto less = [](const member* a, const member* b) { return utf16_less(a->name, b->name); };
-      if (!std::is_sorted(first, scratch.end(), less)) std::sort(first, scratch.end(), less);
-      w.put('{');
-      for (std::size_t i = base; i < scratch.size(); ++i) {
-        const member* m = scratch[i];
-        if (i != base) w.put(',');
-        if (!write_string(w, m->name)) {
-          if (bad_path) *bad_path = "\x02/" + escape_pointer_token(m->name);
-          scratch.resize(base);
-          return false;
+    scratch.resize(scratch_size);
+    return false;
+  };
+  const value* v = &root;
+  for (;;) {
+    switch (v->kind()) {
+      case kind::null:
+        w.write("null", 4);
+        break;
+      case kind::boolean:
+        if (v->as_bool()) {
+          w.write("true", 4);
+        } else {
+          w.write("false", 5);
         }
+        break;
+      case kind::number:
+        if (!write_number(w, v->as_number()))
+          return fail(errc::not_finite);
+        break;
+      case kind::string:
+        if (!write_string(w, v->as_string()))
+          return fail(errc::invalid_utf8);
+        break;
+      case kind::array:
+        w.put('[');
+        stack.push_back(level{v, 0, 0});
+        break;
+      case kind::object: {
+        const auto& obj = v->as_object();
+        const std::size_t base = scratch.size();
+        for (const auto& m : obj)
+          scratch.push_back(&m);
+        auto first = scratch.begin() + static_cast<std::ptrdiff_t>(base);
+        auto less = [](const member* a, const member* b) { return utf16_less(a->name, b->name); };
+        if (!std::is_sorted(first, scratch.end(), less))
+          std::sort(first, scratch.end(), less);
+        // A hand-built object may repeat a name; its output would be neither I-JSON nor
+        // deterministic (the sort is not stable). Sorted, repeats are neighbours.
+        for (std::size_t i = base + 1; i < scratch.size(); ++i) {
+          if (scratch[i - 1]->name == scratch[i]->name) {
+            if (failure)
+              failure->name = scratch[i]->name;
+            return fail(errc::duplicate_member, escape_pointer_token(scratch[i]->name), true);
+          }
+        }
+        w.put('{');
+        stack.push_back(level{v, base, 0});
+        break;
+      }
+    }
+    // The next value to write: the next element or member of the innermost open container,
+    // closing those that are complete.
+    v = nullptr;
+    while (v == nullptr && !stack.empty()) {
+      level& top = stack.back();
+      if (top.container->is_array()) {
+        const auto& arr = top.container->as_array();
+        if (top.next < arr.size()) {
+          if (top.next != 0)
+            w.put(',');
+          v = &arr[top.next++];
+        } else {
+          w.put(']');
+          stack.pop_back();
+        }
+      } else if (top.next < top.container->as_object().size()) {
+        if (top.next != 0)
+          w.put(',');
+        const member* m = scratch[top.base + top.next++];
+        if (!write_string(w, m->name))
+          return fail(errc::invalid_utf8);
         w.put(':');
-        if (!write_value(w, m->value, scratch, bad_path)) {
-          if (bad_path) bad_path->insert(1, "/" + escape_pointer_token(m->name));
-          scratch.resize(base);
-          return false;
-        }
+        v = &m->value;
+      } else {
+        w.put('}');
+        scratch.resize(top.base);
+        stack.pop_back();
       }
-      w.put('}');
-      scratch.resize(base);
-      return true;
     }
+    if (v == nullptr)
+      return true;
   }
-  return false;
 }
 
 }  // namespace detail
 
-// Writes the JCS form of `v` through `w`. Fails on NaN/infinity or invalid UTF-8, naming where.
+// Writes the JCS form of `v` through `w`. Fails, naming where, on NaN/infinity
+// (errc::not_finite), invalid UTF-8 (errc::invalid_utf8) or a name repeated in one object
+// (errc::duplicate_member). Bytes written before the failure stay written.
 template <class W>
 result<void> write_canonical(W& w, const value& v) {
   std::vector<const member*> scratch;
-  std::string bad;
-  if (detail::write_value(w, v, scratch, &bad)) return {};
-  const bool not_finite = !bad.empty() && bad[0] == '\x01';
-  std::string ptr = bad.empty() ? std::string() : bad.substr(1);
-  return make_error(not_finite ? errc::not_finite : errc::invalid_utf8,
-                    not_finite ? "NaN and infinity have no JSON form" : "string is not valid UTF-8", ptr);
+  detail::write_failure failure;
+  if (detail::write_value(w, v, scratch, &failure))
+    return {};
+  switch (failure.code) {
+    case errc::not_finite:
+      return make_error(errc::not_finite, "NaN and infinity have no JSON form", failure.pointer);
+    case errc::duplicate_member:
+      return make_error(errc::duplicate_member, "duplicate member name " + detail::quoted_for_message(failure.name),
+                        failure.pointer);
+    default:
+      return make_error(errc::invalid_utf8, "string is not valid UTF-8", failure.pointer);
+  }
 }
 
 // Writes the JCS form of `v` to any sink.
@@ -285,19 +397,18 @@ result<void> to_sink(Sink& s, const value& v) {
 // The JCS bytes of `v`.
 inline result<std::string> to_canonical(const value& v) {
   std::string out;
-  string_sink s{&out};
-  {
-    writer<string_sink> w(s);
-    auto r = write_canonical(w, v);
-    if (!r) return r.error();
-  }
+  detail::string_writer w{&out};
+  auto r = write_canonical(w, v);
+  if (!r)
+    return r.error();
   return out;
 }
 
 // Parses `text` strictly and returns its JCS bytes.
 inline result<std::string> canonicalize(std::string_view text, const limits& lim = {}) {
   auto v = parse(text, lim);
-  if (!v) return v.error();
+  if (!v)
+    return v.error();
   return to_canonical(*v);
 }
 
@@ -310,7 +421,7 @@ inline void pretty(std::string& out, const value& v, int indent) {
     out += '\n';
     out.append(static_cast<std::size_t>(level) * 2, ' ');
   };
-  string_sink s{&out};
+  string_writer w{&out};
   switch (v.kind()) {
     case kind::array: {
       const auto& arr = v.as_array();
@@ -320,7 +431,8 @@ inline void pretty(std::string& out, const value& v, int indent) {
       }
       out += '[';
       for (std::size_t i = 0; i < arr.size(); ++i) {
-        if (i != 0) out += ',';
+        if (i != 0)
+          out += ',';
         newline(indent + 1);
         pretty(out, arr[i], indent + 1);
       }
@@ -335,17 +447,16 @@ inline void pretty(std::string& out, const value& v, int indent) {
         return;
       }
       std::vector<const member*> order;
-      for (const auto& m : obj) order.push_back(&m);
+      for (const auto& m : obj)
+        order.push_back(&m);
       std::sort(order.begin(), order.end(),
                 [](const member* a, const member* b) { return utf16_less(a->name, b->name); });
       out += '{';
       for (std::size_t i = 0; i < order.size(); ++i) {
-        if (i != 0) out += ',';
+        if (i != 0)
+          out += ',';
         newline(indent + 1);
-        {
-          writer<string_sink> w(s);
-          write_string(w, order[i]->name);
-        }
+        write_string(w, order[i]->name);
         out += ": ";
         pretty(out, order[i]->value, indent + 1);
       }
@@ -354,7 +465,6 @@ inline void pretty(std::string& out, const value& v, int indent) {
       return;
     }
     default: {
-      writer<string_sink> w(s);
       std::vector<const member*> scratch;
       write_value(w, v, scratch, nullptr);
     }

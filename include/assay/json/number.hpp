@@ -24,7 +24,8 @@ inline char* format_number(double v, char* out) noexcept {
   // Integers that a double holds exactly and that print without exponent: the common case.
   if (v >= -9007199254740992.0 && v <= 9007199254740992.0) {
     const auto i = static_cast<std::int64_t>(v);
-    if (static_cast<double>(i) == v) return std::to_chars(out, out + max_number_chars, i).ptr;
+    if (static_cast<double>(i) == v)
+      return std::to_chars(out, out + max_number_chars, i).ptr;
   }
   if (v < 0) {
     *out++ = '-';
@@ -37,22 +38,27 @@ inline char* format_number(double v, char* out) noexcept {
   char digits[20];
   int k = 0;
   while (p < r.ptr && *p != 'e') {
-    if (*p != '.') digits[k++] = *p;
+    if (*p != '.')
+      digits[k++] = *p;
     ++p;
   }
   int exp10 = 0;  // value = d1.d2..dk × 10^exp10
   {
     ++p;  // 'e'
     bool neg = false;
-    if (*p == '-' || *p == '+') neg = (*p++ == '-');
-    while (p < r.ptr) exp10 = exp10 * 10 + (*p++ - '0');
-    if (neg) exp10 = -exp10;
+    if (*p == '-' || *p == '+')
+      neg = (*p++ == '-');
+    while (p < r.ptr)
+      exp10 = exp10 * 10 + (*p++ - '0');
+    if (neg)
+      exp10 = -exp10;
   }
   const int n = exp10 + 1;  // value = 0.d1..dk × 10^n
   if (k <= n && n <= 21) {
     std::memcpy(out, digits, static_cast<std::size_t>(k));
     out += k;
-    for (int i = k; i < n; ++i) *out++ = '0';
+    for (int i = k; i < n; ++i)
+      *out++ = '0';
   } else if (0 < n && n <= 21) {
     std::memcpy(out, digits, static_cast<std::size_t>(n));
     out += n;
@@ -62,7 +68,8 @@ inline char* format_number(double v, char* out) noexcept {
   } else if (-6 < n && n <= 0) {
     *out++ = '0';
     *out++ = '.';
-    for (int i = 0; i < -n; ++i) *out++ = '0';
+    for (int i = 0; i < -n; ++i)
+      *out++ = '0';
     std::memcpy(out, digits, static_cast<std::size_t>(k));
     out += k;
   } else {
@@ -82,7 +89,8 @@ inline char* format_number(double v, char* out) noexcept {
 
 // The ECMAScript form as a string; an empty string for NaN or infinity.
 inline std::string number_to_string(double v) {
-  if (!std::isfinite(v)) return {};
+  if (!std::isfinite(v))
+    return {};
   char buf[max_number_chars];
   return std::string(buf, format_number(v, buf));
 }

@@ -36,7 +36,8 @@ class pointer {
   // by '0' or '1'.
   static result<pointer> parse(std::string_view text) {
     pointer p;
-    if (text.empty()) return p;
+    if (text.empty())
+      return p;
     if (text.front() != '/') {
       return make_error(errc::invalid_pointer, "a JSON Pointer must be empty or start with '/'");
     }
@@ -84,11 +85,14 @@ class pointer {
   // An array index token: "0" or [1-9][0-9]*, fitting in size_t. "-" (past the end) is not an
   // index that resolves.
   static bool parse_index(std::string_view t, std::size_t& out) noexcept {
-    if (t.empty() || t.size() > 19) return false;
-    if (t.size() > 1 && t.front() == '0') return false;
+    if (t.empty() || t.size() > 19)
+      return false;
+    if (t.size() > 1 && t.front() == '0')
+      return false;
     std::size_t v = 0;
     for (char c : t) {
-      if (c < '0' || c > '9') return false;
+      if (c < '0' || c > '9')
+        return false;
       v = v * 10 + static_cast<std::size_t>(c - '0');
     }
     out = v;

@@ -7,12 +7,15 @@
 #include "assay/json/pointer.hpp"
 #include "assay/json/reader.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <memory>
+#include <random>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -28,12 +31,18 @@ enum class kind : std::uint8_t { null, boolean, number, string, array, object };
 
 constexpr std::string_view name(kind k) noexcept {
   switch (k) {
-    case kind::null: return "null";
-    case kind::boolean: return "boolean";
-    case kind::number: return "number";
-    case kind::string: return "string";
-    case kind::array: return "array";
-    case kind::object: return "object";
+    case kind::null:
+      return "null";
+    case kind::boolean:
+      return "boolean";
+    case kind::number:
+      return "number";
+    case kind::string:
+      return "string";
+    case kind::array:
+      return "array";
+    case kind::object:
+      return "object";
   }
   return "?";
 }
@@ -57,6 +66,14 @@ class value {
   value(const char* s);
   value(json::array a) noexcept;
   value(json::object o) noexcept;
+
+  value(const value&);
+  value(value&&) noexcept;
+  value& operator=(const value&);
+  value& operator=(value&&) noexcept;
+  // Takes nested containers apart with a worklist instead of recursion, so destroying a very
+  // deep document (limits::max_depth raised far above the default) cannot exhaust the stack.
+  ~value();
 
   json::kind kind() const noexcept { return static_cast<json::kind>(v_.index()); }
   bool is_null() const noexcept { return kind() == json::kind::null; }
@@ -109,18 +126,64 @@ inline value::value(std::string_view s) : v_(std::string(s)) {}
 inline value::value(const char* s) : v_(std::string(s)) {}
 inline value::value(json::array a) noexcept : v_(std::move(a)) {}
 inline value::value(json::object o) noexcept : v_(std::move(o)) {}
+inline value::value(const value&) = default;
+inline value::value(value&&) noexcept = default;
+inline value& value::operator=(const value&) = default;
+inline value& value::operator=(value&&) noexcept = default;
+
+namespace detail {
+// Moves the non-empty containers directly inside `v` to `out`, leaving empty ones behind.
+inline void take_nested(value& v, std::vector<value>& out) {
+  auto take = [&](value& child) {
+    if ((child.is_array() && !child.as_array().empty()) || (child.is_object() && !child.as_object().empty())) {
+      out.push_back(std::move(child));
+    }
+  };
+  if (v.is_array()) {
+    for (auto& e : v.as_array())
+      take(e);
+  } else if (v.is_object()) {
+    for (auto& m : v.as_object())
+      take(m.value);
+  }
+}
+}  // namespace detail
+
+inline value::~value() {
+  if (is_array() ? as_array().empty() : !is_object() || as_object().empty())
+    return;
+  // Containers being destroyed on this thread's stack. The first levels recurse, as usual;
+  // past them the rest of the tree is taken apart with a worklist.
+  thread_local std::size_t depth = 0;
+  if (depth < 128) {
+    ++depth;
+    v_ = nullptr;  // destroys the children here
+    --depth;
+    return;
+  }
+  std::vector<value> pending;
+  detail::take_nested(*this, pending);
+  while (!pending.empty()) {
+    value v = std::move(pending.back());
+    pending.pop_back();
+    detail::take_nested(v, pending);
+  }  // each `v` dies holding only scalars and empty containers: no deeper recursion
+}
 
 inline const value* value::find(std::string_view name) const noexcept {
-  if (!is_object()) return nullptr;
+  if (!is_object())
+    return nullptr;
   for (const auto& m : as_object())
-    if (m.name == name) return &m.value;
+    if (m.name == name)
+      return &m.value;
   return nullptr;
 }
 inline value* value::find(std::string_view name) noexcept {
   return const_cast<value*>(static_cast<const value*>(this)->find(name));
 }
 inline value& value::set(std::string_view name, value v) {
-  if (!is_object()) v_ = json::object{};
+  if (!is_object())
+    v_ = json::object{};
   if (value* existing = find(name)) {
     *existing = std::move(v);
     return *existing;
@@ -130,65 +193,190 @@ inline value& value::set(std::string_view name, value v) {
   return obj.back().value;
 }
 
-// Structural equality: objects compare as sets of members (order does not matter).
-inline bool operator==(const value& a, const value& b) noexcept {
-  if (a.kind() != b.kind()) return false;
-  switch (a.kind()) {
-    case kind::null: return true;
-    case kind::boolean: return a.as_bool() == b.as_bool();
-    case kind::number: return a.as_number() == b.as_number();
-    case kind::string: return a.as_string() == b.as_string();
-    case kind::array: return a.as_array() == b.as_array();
-    case kind::object: {
-      const auto& x = a.as_object();
-      const auto& y = b.as_object();
-      if (x.size() != y.size()) return false;
-      for (const auto& m : x) {
-        const value* other = b.find(m.name);
-        if (other == nullptr || !(*other == m.value)) return false;
+namespace detail {
+
+// Objects compare as multisets of members: the same (name, value) pairs, in any order. Small
+// objects are matched directly; larger ones are sorted by name first, so the cost stays
+// O(n log n) rather than quadratic.
+inline bool members_equal(const json::object& x, const json::object& y) noexcept {
+  const std::size_t n = x.size();
+  if (n != y.size())
+    return false;
+  if (n <= 32) {
+    std::uint32_t used = 0;
+    for (const auto& m : x) {
+      bool found = false;
+      for (std::size_t j = 0; j < n && !found; ++j) {
+        if ((used >> j & 1u) == 0 && y[j].name == m.name && y[j].value == m.value) {
+          used |= std::uint32_t{1} << j;
+          found = true;
+        }
       }
-      return true;
+      if (!found)
+        return false;
     }
+    return true;
+  }
+  std::vector<const member*> xs;
+  std::vector<const member*> ys;
+  xs.reserve(n);
+  ys.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    xs.push_back(&x[i]);
+    ys.push_back(&y[i]);
+  }
+  auto by_name = [](const member* a, const member* b) { return a->name < b->name; };
+  std::sort(xs.begin(), xs.end(), by_name);
+  std::sort(ys.begin(), ys.end(), by_name);
+  for (std::size_t i = 0; i < n; ++i)
+    if (xs[i]->name != ys[i]->name)
+      return false;
+  // Runs of equal names line up; within a run (only hand-built objects have one) match values.
+  std::vector<bool> used;
+  for (std::size_t i = 0; i < n;) {
+    std::size_t e = i + 1;
+    while (e < n && xs[e]->name == xs[i]->name)
+      ++e;
+    if (e == i + 1) {
+      if (!(xs[i]->value == ys[i]->value))
+        return false;
+    } else {
+      used.assign(e - i, false);
+      for (std::size_t a = i; a < e; ++a) {
+        bool found = false;
+        for (std::size_t b = i; b < e && !found; ++b) {
+          if (!used[b - i] && xs[a]->value == ys[b]->value) {
+            used[b - i] = true;
+            found = true;
+          }
+        }
+        if (!found)
+          return false;
+      }
+    }
+    i = e;
+  }
+  return true;
+}
+
+}  // namespace detail
+
+// Structural equality: objects compare as sets of members (order does not matter). Like
+// copying and to_pretty(), it recurses once per nesting level.
+inline bool operator==(const value& a, const value& b) noexcept {
+  if (a.kind() != b.kind())
+    return false;
+  switch (a.kind()) {
+    case kind::null:
+      return true;
+    case kind::boolean:
+      return a.as_bool() == b.as_bool();
+    case kind::number:
+      return a.as_number() == b.as_number();
+    case kind::string:
+      return a.as_string() == b.as_string();
+    case kind::array:
+      return a.as_array() == b.as_array();
+    case kind::object:
+      return detail::members_equal(a.as_object(), b.as_object());
   }
   return false;
 }
 
 namespace detail {
 
-// Checks the member just appended to `obj` against the ones before it.
+// A per-process random key for the duplicate guard's table positions, so that nobody can
+// prepare names that all land in one run of slots.
+inline std::uint64_t duplicate_guard_key() noexcept {
+  static const std::uint64_t key = [] {
+    std::uint64_t k = reinterpret_cast<std::uintptr_t>(&k) ^ 0x9E3779B97F4A7C15ULL;
+    try {
+      std::random_device rd;
+      k ^= (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+    } catch (...) {
+      // no entropy source: the address (ASLR) alone
+    }
+    return k;
+  }();
+  return key;
+}
+
+// Checks the member just appended to `obj` against the ones before it. Up to 16 members a
+// linear scan; past that an open-addressing table of (hash, index), filled once and grown by
+// doubling, so an object of n members costs O(n) hashes and comparisons in all.
 class duplicate_guard {
  public:
-  explicit duplicate_guard(const json::object& obj) : obj_(obj) {}
+  // Forgets the previous object (keeps the table's memory for the next one).
+  void reset() noexcept { slots_.clear(); }
 
-  // True when obj_.back().name already occurs earlier.
-  bool last_is_duplicate() {
-    const std::size_t n = obj_.size() - 1;
-    const std::string& name = obj_[n].name;
+  // True when obj.back().name already occurs earlier in `obj`. Call it after every member
+  // appended to the same object.
+  bool last_is_duplicate(const json::object& obj) {
+    obj_ = &obj;
+    const std::size_t n = obj.size() - 1;
+    const std::string& name = (*obj_)[n].name;
     if (n < linear_limit) {
       for (std::size_t i = 0; i < n; ++i)
-        if (obj_[i].name == name) return true;
+        if ((*obj_)[i].name == name)
+          return true;
       return false;
     }
-    if (set_.empty()) {
-      set_ = index_set(64, hasher{&obj_}, equal{&obj_});
-      for (std::size_t i = 0; i < n; ++i) set_.insert(i);
+    if (slots_.empty()) {
+      slots_.assign(64, slot{0, 0});
+      for (std::size_t i = 0; i < n; ++i)
+        insert(hash((*obj_)[i].name), i);
+    } else if ((n + 1) * 2 > slots_.size()) {
+      grow();
     }
-    return !set_.insert(n).second;
+    return !insert(hash(name), n);
   }
 
  private:
   static constexpr std::size_t linear_limit = 16;
-  struct hasher {
-    const json::object* o;
-    std::size_t operator()(std::size_t i) const noexcept { return std::hash<std::string_view>{}((*o)[i].name); }
+  struct slot {
+    std::uint64_t hash;
+    std::size_t index_plus_one;  // 0: empty
   };
-  struct equal {
-    const json::object* o;
-    bool operator()(std::size_t a, std::size_t b) const noexcept { return (*o)[a].name == (*o)[b].name; }
-  };
-  using index_set = std::unordered_set<std::size_t, hasher, equal>;
-  const json::object& obj_;
-  index_set set_{0, hasher{nullptr}, equal{nullptr}};
+
+  static std::uint64_t hash(std::string_view s) noexcept {
+    return static_cast<std::uint64_t>(std::hash<std::string_view>{}(s));
+  }
+  // Table position of a hash: a keyed 64-bit finalizer (splitmix64).
+  static std::size_t position(std::uint64_t h) noexcept {
+    std::uint64_t z = h ^ duplicate_guard_key();
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return static_cast<std::size_t>(z ^ (z >> 31));
+  }
+  // Inserts member `i`; false when an equal name is already there.
+  bool insert(std::uint64_t h, std::size_t i) {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t p = position(h) & mask;; p = (p + 1) & mask) {
+      slot& s = slots_[p];
+      if (s.index_plus_one == 0) {
+        s = slot{h, i + 1};
+        return true;
+      }
+      if (s.hash == h && (*obj_)[s.index_plus_one - 1].name == (*obj_)[i].name)
+        return false;
+    }
+  }
+  void grow() {
+    std::vector<slot> old(slots_.size() * 2, slot{0, 0});
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    for (const slot& s : old) {
+      if (s.index_plus_one == 0)
+        continue;
+      std::size_t p = position(s.hash) & mask;
+      while (slots_[p].index_plus_one != 0)
+        p = (p + 1) & mask;
+      slots_[p] = s;
+    }
+  }
+
+  const json::object* obj_ = nullptr;
+  std::vector<slot> slots_;
 };
 
 inline std::string quoted_for_message(std::string_view s) {
@@ -211,63 +399,111 @@ inline std::string quoted_for_message(std::string_view s) {
 
 }  // namespace detail
 
-// Reads one value at the cursor into `out`. On failure the cursor holds the error.
+// Reads one value at the cursor into `out`. On failure the cursor holds the error. Open
+// containers are kept on a heap-allocated stack, not by recursion: the depth is
+// limits::max_depth, whatever it is set to.
 inline bool read_value(cursor& c, value& out) {
-  switch (c.expect_value()) {
-    case token::object: {
-      if (!c.enter_object()) return false;
-      json::object obj;
-      detail::duplicate_guard guard(obj);
-      std::string_view name;
-      while (c.next_member(name)) {
-        obj.push_back(member{std::string(name), value{}});
-        if (guard.last_is_duplicate()) {
-          return c.fail(c.make_error(errc::duplicate_member, c.name_offset(),
-                                     "duplicate member name " + detail::quoted_for_message(name)));
+  struct level {
+    bool is_object = false;
+    json::array arr;
+    json::object obj;
+    detail::duplicate_guard guard;
+  };
+  // levels[0, depth) are open; the ones above are kept for reuse (their containers are empty).
+  std::vector<level> levels;
+  std::size_t depth = 0;
+  // Puts a scalar where it goes: `out`, the last member of the innermost object, or a new
+  // element of the innermost array.
+  auto put = [&](auto&& x) {
+    if (depth == 0) {
+      out = value(std::forward<decltype(x)>(x));
+    } else if (levels[depth - 1].is_object) {
+      levels[depth - 1].obj.back().value = value(std::forward<decltype(x)>(x));
+    } else {
+      levels[depth - 1].arr.emplace_back(std::forward<decltype(x)>(x));
+    }
+  };
+  for (;;) {
+    const token t = c.expect_value();
+    switch (t) {
+      case token::object:
+      case token::array: {
+        const bool is_object = t == token::object;
+        if (!(is_object ? c.enter_object() : c.enter_array()))
+          return false;
+        if (depth != 0 && !levels[depth - 1].is_object)
+          levels[depth - 1].arr.emplace_back();  // its place
+        if (depth == levels.size())
+          levels.emplace_back();
+        level& l = levels[depth++];
+        l.is_object = is_object;
+        l.guard.reset();
+        break;
+      }
+      case token::string: {
+        std::string_view s;
+        if (!c.read_string(s))
+          return false;
+        put(std::string(s));
+        break;
+      }
+      case token::number: {
+        double d = 0;
+        if (!c.read_number(d))
+          return false;
+        put(d);
+        break;
+      }
+      case token::boolean: {
+        bool b = false;
+        if (!c.read_bool(b))
+          return false;
+        put(b);
+        break;
+      }
+      case token::null:
+        if (!c.read_null())
+          return false;
+        put(nullptr);
+        break;
+      case token::end:
+      case token::error:
+        return false;
+    }
+    // Move on to the next value to read, closing every container that ends here.
+    for (;;) {
+      if (depth == 0)
+        return true;
+      level& top = levels[depth - 1];
+      if (top.is_object) {
+        std::string_view name;
+        if (c.next_member(name)) {
+          top.obj.push_back(member{std::string(name), value{}});
+          if (top.guard.last_is_duplicate(top.obj)) {
+            return c.fail(c.make_error(errc::duplicate_member, c.name_offset(),
+                                       "duplicate member name " + detail::quoted_for_message(name)));
+          }
+          break;
         }
-        if (!read_value(c, obj.back().value)) return false;
+      } else if (c.next_element()) {
+        break;
       }
-      if (!c.ok()) return false;
-      out = value(std::move(obj));
-      return true;
-    }
-    case token::array: {
-      if (!c.enter_array()) return false;
-      json::array arr;
-      while (c.next_element()) {
-        arr.emplace_back();
-        if (!read_value(c, arr.back())) return false;
+      if (!c.ok())
+        return false;
+      --depth;
+      // Its place: `out`, the parent's last member, or the element reserved when it opened.
+      value& dest = depth == 0                    ? out
+                    : levels[depth - 1].is_object ? levels[depth - 1].obj.back().value
+                                                  : levels[depth - 1].arr.back();
+      if (top.is_object) {
+        dest = value(std::move(top.obj));
+        top.obj = json::object();
+      } else {
+        dest = value(std::move(top.arr));
+        top.arr = json::array();
       }
-      if (!c.ok()) return false;
-      out = value(std::move(arr));
-      return true;
     }
-    case token::string: {
-      std::string_view s;
-      if (!c.read_string(s)) return false;
-      out = value(std::string(s));
-      return true;
-    }
-    case token::number: {
-      double d = 0;
-      if (!c.read_number(d)) return false;
-      out = value(d);
-      return true;
-    }
-    case token::boolean: {
-      bool b = false;
-      if (!c.read_bool(b)) return false;
-      out = value(b);
-      return true;
-    }
-    case token::null:
-      if (!c.read_null()) return false;
-      out = value(nullptr);
-      return true;
-    case token::end:
-    case token::error: return false;
   }
-  return false;
 }
 
 // Validates and discards the value at the cursor (the same strict rules as reading it).
@@ -280,7 +516,8 @@ inline bool skip_value(cursor& c) {
 inline result<value> parse(std::string_view text, const limits& lim = {}) {
   cursor c(text, lim);
   value v;
-  if (!read_value(c, v) || !c.finish()) return c.error();
+  if (!read_value(c, v) || !c.finish())
+    return c.error();
   return v;
 }
 
@@ -292,12 +529,14 @@ inline const value* find(const value& root, const pointer& ptr) noexcept {
       cur = cur->find(token);
     } else if (cur->is_array()) {
       std::size_t i = 0;
-      if (!pointer::parse_index(token, i) || i >= cur->as_array().size()) return nullptr;
+      if (!pointer::parse_index(token, i) || i >= cur->as_array().size())
+        return nullptr;
       cur = &cur->as_array()[i];
     } else {
       return nullptr;
     }
-    if (cur == nullptr) return nullptr;
+    if (cur == nullptr)
+      return nullptr;
   }
   return cur;
 }
@@ -305,7 +544,8 @@ inline const value* find(const value& root, const pointer& ptr) noexcept {
 // Resolves a pointer given as text; errors name what is wrong.
 inline result<const value*> find(const value& root, std::string_view ptr_text) {
   auto p = pointer::parse(ptr_text);
-  if (!p) return p.error();
+  if (!p)
+    return p.error();
   const value* v = find(root, *p);
   if (v == nullptr) {
     return make_error(errc::no_such_value, "no value at " + std::string(ptr_text), std::string(ptr_text));

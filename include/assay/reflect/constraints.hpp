@@ -109,6 +109,12 @@ class one_of {
 
   friend constexpr bool operator==(one_of a, one_of b) noexcept { return a.index_ == b.index_; }
   friend constexpr bool operator==(one_of a, std::string_view s) noexcept { return a.value() == s; }
+  // `v == "error"`: without this, the literal converts both to one_of and to std::string_view
+  // and the comparison is ambiguous.
+  template <std::size_t N>
+  friend constexpr bool operator==(one_of a, const char (&s)[N]) noexcept {
+    return a.value() == std::string_view(s);
+  }
 
  private:
   static consteval std::uint16_t find_or_fail(std::string_view s) {

@@ -2,8 +2,8 @@
 //
 // Count and access are Boost.PFR's. Names come from boost::pfr::get_name where Boost >= 1.84
 // provides it; otherwise from the same technique done here: the compiler's pretty function
-// name for a template instantiated with a pointer to the field of an object that is declared
-// but never defined, from which the field's identifier is cut.
+// name for a template instantiated with a pointer to the field of an object that is never
+// constructed, from which the field's identifier is cut.
 #pragma once
 
 #include <boost/pfr.hpp>
@@ -47,23 +47,29 @@ struct field_pointer {
   const T* p;
 };
 
-#if defined(__clang__)
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wundefined-var-template"
-#pragma clang diagnostic ignored "-Wundefined-internal"
-#endif
-
-// Declared, never defined: only addresses of its members are formed, in constant expressions.
+// Storage for a T that is never constructed: only addresses of its members are formed, in
+// constant expressions. It is a definition (not an extern declaration), so types without
+// linkage, declared in an anonymous namespace or inside a function, work too; an undefined
+// extern variable of such a type is a hard error on both compilers.
 template <class T>
-extern const T never_defined_object;
+union never_constructed {
+  char unused;
+  T object;
+  constexpr never_constructed() noexcept : unused() {}
+  ~never_constructed() {}
+};
+
+template <class T>
+inline never_constructed<T> never_constructed_object{};
 
 template <auto P>
 consteval std::string_view pretty_name_of() {
   return __PRETTY_FUNCTION__;
 }
 
-// From "...{(& never_defined_object<S>.S::alpha)}..." (gcc) or "...{&never_defined_object.alpha}]"
-// (clang): the identifier before the closing brace.
+// From "...{((const int*)(& never_constructed_object<S>.never_constructed<S>::object.S::alpha))}..."
+// (gcc) or "...{&never_constructed_object.object.alpha}]" (clang): the identifier before the
+// closing brace.
 consteval std::string_view cut_field_name(std::string_view s) {
   std::size_t end = s.rfind('}');
   while (end > 0 && (s[end - 1] == ')' || s[end - 1] == ' ')) --end;
@@ -79,13 +85,9 @@ consteval std::string_view cut_field_name(std::string_view s) {
 
 template <class T, std::size_t I>
 consteval std::string_view field_name_impl() {
-  using F = std::remove_cvref_t<decltype(boost::pfr::get<I>(never_defined_object<T>))>;
-  return cut_field_name(pretty_name_of<field_pointer<F>{&boost::pfr::get<I>(never_defined_object<T>)}>());
+  using F = std::remove_cvref_t<decltype(boost::pfr::get<I>(never_constructed_object<T>.object))>;
+  return cut_field_name(pretty_name_of<field_pointer<F>{&boost::pfr::get<I>(never_constructed_object<T>.object)}>());
 }
-
-#if defined(__clang__)
-#pragma clang diagnostic pop
-#endif
 
 #endif
 

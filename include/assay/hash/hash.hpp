@@ -1,0 +1,788 @@
+// assay/hash/hash.hpp — hash policies, digest strings, and hashing canonical JSON (SPEC §3).
+//
+//   using namespace assay::hash;
+//   auto d = digest_of<sha256>(dom);            // result<digest<sha256>>: hash of the JCS bytes
+//   d->to_string();                             // "sha256:e3b0c442…"
+//   auto p = digest<sha256>::parse(text);       // exact: uppercase hex is an error
+//   evidence_digest<> e = *d;                   // only cryptographic policies may form one
+//   auto k = digest_bytes<xxh3_64>(raw);        // raw bytes, no canonicalization
+//   auto s = digest_string_of("sha512", dom);   // algorithm chosen at run time (the CLI)
+//
+// Policies: sha256, sha512, blake2b_512 (Botan) and xxh3_64, xxh3_128 (xxHash; printed
+// big-endian, xxHash's canonical form). The xxh3 policies are not cryptographic: they serve
+// deduplication and cache keys, and `evidence_digest` refuses them at compile time.
+//
+// `hash_sink<P>` is a JSON sink (json/canonical.hpp) that streams bytes into a hash state.
+// Once a stream grows past a threshold (1 MiB by default) hashing moves to a helper thread
+// that consumes filled buffers while the caller keeps serializing into the next one; shorter
+// streams never start a thread. The digest is the same either way.
+//
+// For typed (reflected) values include "assay/hash/digest_of.hpp".
+#pragma once
+
+#include "assay/error.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/value.hpp"
+
+#include <botan/hash.h>
+#include <xxhash.h>
+
+#include <array>
+#include <compare>
+#include <concepts>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace assay::hash {
+
+// ---------------------------------------------------------------------------------------------
+// Concepts
+// ---------------------------------------------------------------------------------------------
+
+// A hash policy: a name (the digest-string prefix), an output size in bytes, whether it is
+// cryptographic, and a default-constructible `state` that absorbs bytes with update() and
+// yields the digest with final(). final() returns the state to its initial (empty) condition.
+template <class P>
+concept hash_policy =
+    requires {
+      { P::name } -> std::convertible_to<std::string_view>;
+      { P::size } -> std::convertible_to<std::size_t>;
+      { P::cryptographic } -> std::convertible_to<bool>;
+      typename P::state;
+    } && (P::size > 0) && std::default_initializable<typename P::state> &&
+    requires(typename P::state& s, const void* p, std::size_t n) {
+      s.update(p, n);
+      { s.final() } -> std::same_as<std::array<std::uint8_t, P::size>>;
+    };
+
+namespace detail {
+// Spelled out so that a failed constraint names the reason.
+template <class P>
+inline constexpr bool policy_is_cryptographic = static_cast<bool>(P::cryptographic);
+}  // namespace detail
+
+// A policy fit for evidence integrity (SPEC §3): sha256, sha512, blake2b-512; never xxh3.
+template <class P>
+concept cryptographic_hash = hash_policy<P> && detail::policy_is_cryptographic<P>;
+
+// ---------------------------------------------------------------------------------------------
+// States
+// ---------------------------------------------------------------------------------------------
+
+namespace detail {
+
+// A Botan hash. One prototype per algorithm is created by name on first use (and its output
+// size checked); each state is a clone of it, which skips the name lookup.
+template <class Policy>
+class botan_state {
+ public:
+  botan_state() : h_(prototype().clone()) {}
+  botan_state(botan_state&&) noexcept = default;
+  botan_state& operator=(botan_state&&) noexcept = default;
+  botan_state(const botan_state&) = delete;
+  botan_state& operator=(const botan_state&) = delete;
+  ~botan_state() = default;
+
+  void update(const void* p, std::size_t n) { h_->update(static_cast<const std::uint8_t*>(p), n); }
+
+  std::array<std::uint8_t, Policy::size> final() {
+    std::array<std::uint8_t, Policy::size> out;
+    h_->final(out.data());  // also resets the state
+    return out;
+  }
+
+  // Botan's implementation in use, e.g. "shani" for SHA-256 on a CPU with the SHA extensions.
+  std::string provider() const { return h_->provider(); }
+
+ private:
+  static const Botan::HashFunction& prototype() {
+    static const std::unique_ptr<Botan::HashFunction> proto = [] {
+      auto h = Botan::HashFunction::create_or_throw(std::string(Policy::botan_name));
+      if (h->output_length() != Policy::size) {
+        throw std::logic_error("assay::hash: Botan's " + std::string(Policy::botan_name) +
+                               " has an unexpected output length");
+      }
+      return h;
+    }();
+    return *proto;
+  }
+
+  std::unique_ptr<Botan::HashFunction> h_;
+};
+
+struct xxh3_state_deleter {
+  void operator()(XXH3_state_t* s) const noexcept { XXH3_freeState(s); }
+};
+using xxh3_state_ptr = std::unique_ptr<XXH3_state_t, xxh3_state_deleter>;
+
+inline xxh3_state_ptr make_xxh3_state() {
+  xxh3_state_ptr s(XXH3_createState());
+  if (!s) throw std::bad_alloc();
+  return s;
+}
+
+class xxh3_64_state {
+ public:
+  xxh3_64_state() : s_(make_xxh3_state()) { XXH3_64bits_reset(s_.get()); }
+
+  void update(const void* p, std::size_t n) {
+    if (n != 0) XXH3_64bits_update(s_.get(), p, n);
+  }
+
+  std::array<std::uint8_t, 8> final() {
+    XXH64_canonical_t c;
+    XXH64_canonicalFromHash(&c, XXH3_64bits_digest(s_.get()));
+    XXH3_64bits_reset(s_.get());
+    std::array<std::uint8_t, 8> out;
+    std::memcpy(out.data(), c.digest, out.size());
+    return out;
+  }
+
+ private:
+  xxh3_state_ptr s_;
+};
+
+class xxh3_128_state {
+ public:
+  xxh3_128_state() : s_(make_xxh3_state()) { XXH3_128bits_reset(s_.get()); }
+
+  void update(const void* p, std::size_t n) {
+    if (n != 0) XXH3_128bits_update(s_.get(), p, n);
+  }
+
+  std::array<std::uint8_t, 16> final() {
+    XXH128_canonical_t c;
+    XXH128_canonicalFromHash(&c, XXH3_128bits_digest(s_.get()));
+    XXH3_128bits_reset(s_.get());
+    std::array<std::uint8_t, 16> out;
+    std::memcpy(out.data(), c.digest, out.size());
+    return out;
+  }
+
+ private:
+  xxh3_state_ptr s_;
+};
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// Policies
+// ---------------------------------------------------------------------------------------------
+//
+// Besides what hash_policy requires, each policy offers `hash(p, n)`, a one-shot digest of
+// contiguous bytes.
+
+struct sha256 {
+  static constexpr std::string_view name = "sha256";
+  static constexpr std::size_t size = 32;
+  static constexpr bool cryptographic = true;
+  static constexpr std::string_view botan_name = "SHA-256";
+  using state = detail::botan_state<sha256>;
+  static std::array<std::uint8_t, size> hash(const void* p, std::size_t n) {
+    state s;
+    s.update(p, n);
+    return s.final();
+  }
+};
+
+struct sha512 {
+  static constexpr std::string_view name = "sha512";
+  static constexpr std::size_t size = 64;
+  static constexpr bool cryptographic = true;
+  static constexpr std::string_view botan_name = "SHA-512";
+  using state = detail::botan_state<sha512>;
+  static std::array<std::uint8_t, size> hash(const void* p, std::size_t n) {
+    state s;
+    s.update(p, n);
+    return s.final();
+  }
+};
+
+struct blake2b_512 {
+  static constexpr std::string_view name = "blake2b-512";
+  static constexpr std::size_t size = 64;
+  static constexpr bool cryptographic = true;
+  static constexpr std::string_view botan_name = "BLAKE2b(512)";
+  using state = detail::botan_state<blake2b_512>;
+  static std::array<std::uint8_t, size> hash(const void* p, std::size_t n) {
+    state s;
+    s.update(p, n);
+    return s.final();
+  }
+};
+
+// Non-cryptographic: deduplication and cache keys only.
+struct xxh3_64 {
+  static constexpr std::string_view name = "xxh3-64";
+  static constexpr std::size_t size = 8;
+  static constexpr bool cryptographic = false;
+  using state = detail::xxh3_64_state;
+  static std::array<std::uint8_t, size> hash(const void* p, std::size_t n) {
+    XXH64_canonical_t c;
+    XXH64_canonicalFromHash(&c, XXH3_64bits(n != 0 ? p : "", n));
+    std::array<std::uint8_t, size> out;
+    std::memcpy(out.data(), c.digest, size);
+    return out;
+  }
+};
+
+// Non-cryptographic: deduplication and cache keys only.
+struct xxh3_128 {
+  static constexpr std::string_view name = "xxh3-128";
+  static constexpr std::size_t size = 16;
+  static constexpr bool cryptographic = false;
+  using state = detail::xxh3_128_state;
+  static std::array<std::uint8_t, size> hash(const void* p, std::size_t n) {
+    XXH128_canonical_t c;
+    XXH128_canonicalFromHash(&c, XXH3_128bits(n != 0 ? p : "", n));
+    std::array<std::uint8_t, size> out;
+    std::memcpy(out.data(), c.digest, size);
+    return out;
+  }
+};
+
+// Every policy, in the order the valid names are listed in messages.
+using policies = std::tuple<sha256, sha512, blake2b_512, xxh3_64, xxh3_128>;
+inline constexpr std::array<std::string_view, 5> algorithm_names = {
+    sha256::name, sha512::name, blake2b_512::name, xxh3_64::name, xxh3_128::name};
+
+// ---------------------------------------------------------------------------------------------
+// digest<P>
+// ---------------------------------------------------------------------------------------------
+
+namespace detail {
+
+inline constexpr char hex_digits[] = "0123456789abcdef";
+
+inline void append_hex(std::string& out, const std::uint8_t* p, std::size_t n) {
+  const std::size_t base = out.size();
+  out.resize(base + 2 * n);
+  char* o = out.data() + base;
+  for (std::size_t i = 0; i < n; ++i) {
+    o[2 * i] = hex_digits[p[i] >> 4];
+    o[2 * i + 1] = hex_digits[p[i] & 15];
+  }
+}
+
+// Lowercase hex digit value, or -1 (uppercase included: SPEC §3 compares digests exactly).
+constexpr int lower_hex_value(char c) noexcept {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+// A short, printable rendering of untrusted text for a message.
+inline std::string shown(std::string_view s) {
+  constexpr std::size_t max = 80;
+  std::string out = json::detail::quoted_for_message(s.substr(0, max));
+  if (s.size() > max) out += "...";
+  return out;
+}
+
+}  // namespace detail
+
+// The digest of some bytes under policy P. Digests of different policies are different types
+// and never compare. The string form is "<P::name>:<lowercase hex>".
+template <hash_policy P>
+class digest {
+ public:
+  using policy = P;
+  using bytes_type = std::array<std::uint8_t, P::size>;
+  static constexpr std::string_view algorithm = P::name;
+  static constexpr std::size_t size = P::size;
+  static constexpr std::size_t hex_size = 2 * P::size;
+  static constexpr std::size_t string_size = algorithm.size() + 1 + hex_size;
+
+  constexpr digest() noexcept = default;  // all zero bytes
+  constexpr explicit digest(const bytes_type& b) noexcept : bytes_(b) {}
+
+  constexpr const bytes_type& bytes() const noexcept { return bytes_; }
+
+  // Lowercase hex, 2 * size characters.
+  std::string hex() const {
+    std::string out;
+    out.reserve(hex_size);
+    detail::append_hex(out, bytes_.data(), bytes_.size());
+    return out;
+  }
+
+  // "<name>:<lowercase hex>".
+  std::string to_string() const {
+    std::string out;
+    out.reserve(string_size);
+    out.append(algorithm);
+    out += ':';
+    detail::append_hex(out, bytes_.data(), bytes_.size());
+    return out;
+  }
+
+  // True when `text` is exactly this digest's string (no case folding, no whitespace).
+  bool matches(std::string_view text) const noexcept {
+    if (text.size() != string_size || text.substr(0, algorithm.size()) != algorithm ||
+        text[algorithm.size()] != ':') {
+      return false;
+    }
+    const char* h = text.data() + algorithm.size() + 1;
+    for (std::size_t i = 0; i < size; ++i) {
+      if (h[2 * i] != detail::hex_digits[bytes_[i] >> 4] ||
+          h[2 * i + 1] != detail::hex_digits[bytes_[i] & 15]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Parses "<name>:<hex>": the prefix must be this policy's name, the hex exactly 2 * size
+  // lowercase digits. Errors are errc::format_mismatch.
+  static result<digest> parse(std::string_view text) {
+    const std::string_view name = algorithm;
+    if (text.size() <= name.size() || text.substr(0, name.size()) != name || text[name.size()] != ':') {
+      return make_error(errc::format_mismatch, "digest " + detail::shown(text) + " does not start with \"" +
+                                                   std::string(name) + ":\"");
+    }
+    return from_hex(text.substr(name.size() + 1));
+  }
+
+  // Parses the bare hex part (exactly 2 * size lowercase hex digits).
+  static result<digest> from_hex(std::string_view hex) {
+    if (hex.size() != hex_size) {
+      return make_error(errc::format_mismatch, std::string(algorithm) + " digest needs " +
+                                                   std::to_string(hex_size) + " hex digits, found " +
+                                                   std::to_string(hex.size()));
+    }
+    bytes_type b{};
+    for (std::size_t i = 0; i < hex_size; ++i) {
+      const int v = detail::lower_hex_value(hex[i]);
+      if (v < 0) {
+        const char c = hex[i];
+        const bool upper = c >= 'A' && c <= 'F';
+        return make_error(errc::format_mismatch,
+                          upper ? "uppercase hex digit " + detail::shown(std::string_view(&c, 1)) +
+                                      " at index " + std::to_string(i) +
+                                      " of the digest: digests are lowercase and compared exactly"
+                                : "character " + detail::shown(std::string_view(&c, 1)) + " at index " +
+                                      std::to_string(i) + " of the digest is not a hex digit");
+      }
+      b[i / 2] = static_cast<std::uint8_t>(b[i / 2] | (v << ((i % 2 == 0) ? 4 : 0)));
+    }
+    return digest(b);
+  }
+
+  friend constexpr bool operator==(const digest&, const digest&) noexcept = default;
+  friend constexpr std::strong_ordering operator<=>(const digest&, const digest&) noexcept = default;
+
+  friend std::ostream& operator<<(std::ostream& os, const digest& d) { return os << d.to_string(); }
+
+ private:
+  bytes_type bytes_{};
+};
+
+// A digest fit for evidence integrity. It can only be formed from a cryptographic policy:
+// `evidence_digest<xxh3_64>` does not satisfy its constraint, and a digest<xxh3_…> does not
+// convert to any evidence_digest. Evidence uses the default, sha256 (SPEC §3).
+template <cryptographic_hash P = sha256>
+class evidence_digest : public digest<P> {
+ public:
+  using digest<P>::digest;
+  constexpr evidence_digest() noexcept = default;
+  constexpr evidence_digest(const digest<P>& d) noexcept : digest<P>(d) {}  // NOLINT: implicit on purpose
+
+  // Non-cryptographic digests (xxh3) are never evidence.
+  template <hash_policy Q>
+    requires(!cryptographic_hash<Q>)
+  evidence_digest(const digest<Q>&) = delete;  // a non-cryptographic digest is never evidence
+
+  static result<evidence_digest> parse(std::string_view text) {
+    auto r = digest<P>::parse(text);
+    if (!r) return r.error();
+    return evidence_digest(*r);
+  }
+  static result<evidence_digest> from_hex(std::string_view hex) {
+    auto r = digest<P>::from_hex(hex);
+    if (!r) return r.error();
+    return evidence_digest(*r);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// hash_sink<P>
+// ---------------------------------------------------------------------------------------------
+
+// When a hash_sink hands hashing to a helper thread.
+struct sink_options {
+  // Bytes after which hashing moves to the helper thread; SIZE_MAX: never.
+  std::size_t pipeline_threshold = std::size_t{1} << 20;
+  // Size of each buffer handed to the helper, and how many circulate (at least 2).
+  std::size_t chunk_size = std::size_t{256} << 10;
+  unsigned chunks = 3;
+};
+
+// xxh3 hashes far faster than anything can produce canonical JSON: it never pipelines.
+template <hash_policy P>
+inline constexpr sink_options default_sink_options =
+    P::cryptographic ? sink_options{} : sink_options{std::numeric_limits<std::size_t>::max()};
+
+namespace detail {
+
+// memcpy for the many tiny writes a serializer makes: up to 32 bytes inline (two overlapping
+// fixed-size copies), the library call beyond.
+inline void copy_bytes(char* d, const char* s, std::size_t n) noexcept {
+  if (n <= 32) {
+    if (n >= 16) {
+      std::memcpy(d, s, 16);
+      std::memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+      std::memcpy(d, s, 8);
+      std::memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(d, s, 4);
+      std::memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n != 0) {
+      d[0] = s[0];
+      d[n / 2] = s[n / 2];
+      d[n - 1] = s[n - 1];
+    }
+    return;
+  }
+  std::memcpy(d, s, n);
+}
+
+// A single-producer, single-consumer ring of `n` buffers of `chunk` bytes. The caller fills
+// a buffer and publishes it; a helper thread absorbs published buffers into the state in
+// order and returns them to the caller. The state is the helper's alone until close().
+template <class State>
+class hash_pipeline {
+ public:
+  hash_pipeline(State& st, std::size_t chunk, unsigned n)
+      : st_(st), chunk_(chunk), n_(n), mem_(new char[chunk * n]), len_(n) {
+    thread_ = std::thread([this] { run(); });
+  }
+  hash_pipeline(const hash_pipeline&) = delete;
+  hash_pipeline& operator=(const hash_pipeline&) = delete;
+
+  // Abandons the stream (close() not called): the helper stops without hashing the rest.
+  ~hash_pipeline() {
+    if (thread_.joinable()) {
+      {
+        std::lock_guard lk(m_);
+        abort_ = true;
+      }
+      full_.notify_one();
+      thread_.join();
+    }
+  }
+
+  // The buffer the caller fills first.
+  char* first() noexcept { return slot(0); }
+
+  // Publishes the caller's current buffer holding `len` bytes; returns the next one to fill,
+  // waiting while every buffer is still with the helper.
+  char* publish(std::size_t len) {
+    std::unique_lock lk(m_);
+    len_[produced_ % n_] = len;
+    ++produced_;
+    full_.notify_one();
+    free_.wait(lk, [this] { return produced_ - consumed_ < n_; });
+    return slot(produced_ % n_);
+  }
+
+  // Publishes the last buffer, waits for the helper to absorb everything, and rethrows what
+  // the state threw, if anything.
+  void close(std::size_t len) {
+    {
+      std::lock_guard lk(m_);
+      len_[produced_ % n_] = len;
+      ++produced_;
+      closed_ = true;
+    }
+    full_.notify_one();
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  char* slot(std::size_t i) noexcept { return mem_.get() + (i % n_) * chunk_; }
+
+  void run() {
+    for (std::size_t c = 0;; ++c) {
+      std::size_t len = 0;
+      bool last = false;
+      {
+        std::unique_lock lk(m_);
+        full_.wait(lk, [&] { return abort_ || produced_ > c; });
+        if (abort_) return;
+        len = len_[c % n_];
+        last = closed_ && produced_ == c + 1;
+      }
+      if (!error_) {
+        try {
+          st_.update(slot(c), len);
+        } catch (...) {
+          error_ = std::current_exception();  // reported by close(); keep draining
+        }
+      }
+      {
+        std::lock_guard lk(m_);
+        consumed_ = c + 1;
+      }
+      free_.notify_one();
+      if (last) return;
+    }
+  }
+
+  State& st_;
+  const std::size_t chunk_;
+  const unsigned n_;
+  std::unique_ptr<char[]> mem_;
+  std::vector<std::size_t> len_;  // bytes in each published buffer
+  std::mutex m_;
+  std::condition_variable full_;  // helper waits: something published (or abort)
+  std::condition_variable free_;  // caller waits: a buffer came back
+  std::size_t produced_ = 0;      // buffers published (guarded by m_)
+  std::size_t consumed_ = 0;      // buffers absorbed (guarded by m_)
+  bool closed_ = false;
+  bool abort_ = false;
+  std::exception_ptr error_;  // helper-only until joined
+  std::thread thread_;
+};
+
+}  // namespace detail
+
+// A JSON sink (json::sink) that hashes the bytes written to it. Small writes are gathered
+// into a buffer so the hash sees large blocks. Past options.pipeline_threshold bytes, hashing
+// runs on a helper thread over a ring of buffers; the digest is identical. Not copyable or
+// movable (the helper refers to the state). After finish() the sink is empty and reusable.
+template <hash_policy P>
+class hash_sink {
+ public:
+  using policy = P;
+
+  explicit hash_sink(const sink_options& o = default_sink_options<P>) : opt_(o) {
+    if (opt_.chunks < 2) opt_.chunks = 2;
+    if (opt_.chunk_size < 64) opt_.chunk_size = 64;
+  }
+  hash_sink(const hash_sink&) = delete;
+  hash_sink& operator=(const hash_sink&) = delete;
+  ~hash_sink() = default;
+
+  void write(const char* p, std::size_t n) {
+    if (n <= cap_ - fill_) [[likely]] {
+      detail::copy_bytes(buf_ + fill_, p, n);
+      fill_ += n;
+      return;
+    }
+    spill(p, n);
+  }
+  void update(const void* p, std::size_t n) { write(static_cast<const char*>(p), n); }
+  void write(std::string_view s) { write(s.data(), s.size()); }
+
+  // Bytes written since construction or the last finish().
+  std::size_t bytes_written() const noexcept { return done_ + fill_; }
+
+  // True while a helper thread is hashing.
+  bool pipelined() const noexcept { return pipe_ != nullptr; }
+
+  // The digest of everything written; the sink is then empty again.
+  digest<P> finish() {
+    if (pipe_) {
+      auto pipe = std::move(pipe_);
+      const std::size_t last = fill_;
+      buf_ = small_;
+      cap_ = sizeof small_;
+      fill_ = 0;
+      done_ = 0;
+      pipe->close(last);
+    } else {
+      if (fill_ != 0) state_.update(buf_, fill_);
+      fill_ = 0;
+      done_ = 0;
+    }
+    return digest<P>(state_.final());
+  }
+
+ private:
+  void spill(const char* p, std::size_t n) {
+    if (!pipe_ && done_ + fill_ + n > opt_.pipeline_threshold) start_pipeline();
+    if (pipe_) {
+      // Fill and publish whole buffers; the remainder stays in the current one.
+      while (n > cap_ - fill_) {
+        const std::size_t k = cap_ - fill_;
+        std::memcpy(buf_ + fill_, p, k);
+        p += k;
+        n -= k;
+        done_ += cap_;
+        buf_ = pipe_->publish(cap_);
+        fill_ = 0;
+      }
+      if (n != 0) std::memcpy(buf_ + fill_, p, n);
+      fill_ += n;
+      return;
+    }
+    if (fill_ != 0) {
+      state_.update(buf_, fill_);
+      done_ += fill_;
+      fill_ = 0;
+    }
+    if (n >= cap_) {
+      state_.update(p, n);
+      done_ += n;
+    } else {
+      std::memcpy(buf_, p, n);
+      fill_ = n;
+    }
+  }
+
+  void start_pipeline() {
+    if (std::thread::hardware_concurrency() < 2) {
+      opt_.pipeline_threshold = std::numeric_limits<std::size_t>::max();
+      return;
+    }
+    // Bytes gathered so far go to the state here, before the helper owns it.
+    if (fill_ != 0) {
+      state_.update(buf_, fill_);
+      done_ += fill_;
+      fill_ = 0;
+    }
+    try {
+      pipe_ = std::make_unique<detail::hash_pipeline<typename P::state>>(state_, opt_.chunk_size, opt_.chunks);
+    } catch (const std::system_error&) {  // no thread to be had: stay on this one
+      opt_.pipeline_threshold = std::numeric_limits<std::size_t>::max();
+      return;
+    } catch (const std::bad_alloc&) {
+      opt_.pipeline_threshold = std::numeric_limits<std::size_t>::max();
+      return;
+    }
+    buf_ = pipe_->first();
+    cap_ = opt_.chunk_size;
+  }
+
+  static constexpr std::size_t small_size = 8192;
+
+  sink_options opt_;
+  typename P::state state_;
+  std::unique_ptr<detail::hash_pipeline<typename P::state>> pipe_;
+  char* buf_ = small_;
+  std::size_t cap_ = small_size;
+  std::size_t fill_ = 0;  // bytes in buf_
+  std::size_t done_ = 0;  // bytes already passed on (to the state or the helper)
+  char small_[small_size];
+};
+
+// ---------------------------------------------------------------------------------------------
+// Digests of bytes and of DOM values
+// ---------------------------------------------------------------------------------------------
+
+// The digest of raw bytes, as they are (no canonicalization).
+template <hash_policy P>
+digest<P> digest_bytes(const void* p, std::size_t n) {
+  if constexpr (requires { { P::hash(p, n) } -> std::same_as<std::array<std::uint8_t, P::size>>; }) {
+    return digest<P>(P::hash(p, n));
+  } else {
+    typename P::state s;
+    s.update(p, n);
+    return digest<P>(s.final());
+  }
+}
+template <hash_policy P>
+digest<P> digest_bytes(std::string_view bytes) {
+  return digest_bytes<P>(bytes.data(), bytes.size());
+}
+
+// The digest of the canonical (JCS) bytes of `v`, streamed into the hash (SPEC §3). Fails
+// when `v` has no canonical form (NaN/infinity: not_finite; invalid UTF-8: invalid_utf8).
+template <hash_policy P>
+result<digest<P>> digest_of(const json::value& v, const sink_options& o = default_sink_options<P>) {
+  hash_sink<P> sink(o);
+  auto r = json::to_sink(sink, v);
+  if (!r) return r.error();
+  return sink.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Algorithms chosen at run time
+// ---------------------------------------------------------------------------------------------
+
+// Calls f(std::type_identity<P>{}) for the policy named `name`; false when there is none.
+template <class F>
+bool visit_algorithm(std::string_view name, F&& f) {
+  return std::apply(
+      [&]<class... Ps>(Ps...) {
+        return ((name == Ps::name ? (static_cast<void>(f(std::type_identity<Ps>{})), true) : false) || ...);
+      },
+      policies{});
+}
+
+inline bool is_algorithm(std::string_view name) noexcept {
+  for (auto n : algorithm_names) {
+    if (n == name) return true;
+  }
+  return false;
+}
+
+inline error unknown_algorithm(std::string_view name) {
+  std::string valid;
+  for (auto n : algorithm_names) {
+    if (!valid.empty()) valid += ", ";
+    valid += n;
+  }
+  return make_error(errc::invalid_argument,
+                    "unknown digest algorithm " + detail::shown(name) + " (valid: " + valid + ")");
+}
+
+// "<alg>:<hex>" of the canonical bytes of `v` under the algorithm named `alg_name`.
+inline result<std::string> digest_string_of(std::string_view alg_name, const json::value& v) {
+  result<std::string> out = std::string();
+  const bool known = visit_algorithm(alg_name, [&]<class P>(std::type_identity<P>) {
+    auto d = digest_of<P>(v);
+    if (d) {
+      out = d->to_string();
+    } else {
+      out = d.error();
+    }
+  });
+  if (!known) return unknown_algorithm(alg_name);
+  return out;
+}
+
+// "<alg>:<hex>" of raw bytes under the algorithm named `alg_name`.
+inline result<std::string> digest_bytes_string(std::string_view alg_name, std::string_view bytes) {
+  std::string out;
+  const bool known =
+      visit_algorithm(alg_name, [&]<class P>(std::type_identity<P>) { out = digest_bytes<P>(bytes).to_string(); });
+  if (!known) return unknown_algorithm(alg_name);
+  return out;
+}
+
+}  // namespace assay::hash
+
+namespace std {
+template <assay::hash::hash_policy P>
+struct hash<assay::hash::digest<P>> {
+  std::size_t operator()(const assay::hash::digest<P>& d) const noexcept {
+    std::size_t h = 0;
+    const auto& b = d.bytes();
+    std::memcpy(&h, b.data(), b.size() < sizeof h ? b.size() : sizeof h);
+    return h;
+  }
+};
+template <assay::hash::cryptographic_hash P>
+struct hash<assay::hash::evidence_digest<P>> : hash<assay::hash::digest<P>> {};
+}  // namespace std
