@@ -4,7 +4,7 @@
 #include "common.hpp"
 
 #include "assay/json/canonical.hpp"
-#include "assay/json/value.hpp"
+#include "assay/json/document.hpp"
 
 namespace assay_cli {
 
@@ -18,16 +18,16 @@ inline void add_jcs(command_set& cs) {
       print_error("jcs", text.error().message);
       return exit_io;
     }
-    auto doc = assay::json::parse(*text);
+    // The flat document: no allocation per value (parsed input always has a canonical form).
+    auto doc = assay::json::document::parse(*text);
     if (!doc) {
       print_error("jcs", input_name(*file) + ": " + doc.error().format());
       return exit_usage;
     }
     file_sink out{stdout};
-    auto r = assay::json::to_sink(out, *doc);
-    if (!r) {  // cannot happen for parsed input; kept for completeness of the contract
-      print_error("jcs", r.error().format());
-      return exit_failed;
+    {
+      assay::json::writer<file_sink> w(out);
+      doc->write_canonical(w);
     }
     if (out.failed || std::fflush(stdout) != 0) {
       print_error("jcs", "cannot write to standard output");

@@ -46,6 +46,15 @@ inline assay::result<std::string> read_input(const std::string& path) {
     return assay::make_error(assay::errc::io_error, "cannot open " + path + ": " + std::strerror(errno));
   }
   std::string data;
+  // A regular file is read in one call of its size; a pipe in growing chunks.
+  if (!is_stdin && std::fseek(f, 0, SEEK_END) == 0) {
+    const long size = std::ftell(f);
+    std::fseek(f, 0, SEEK_SET);
+    if (size > 0) {
+      data.resize(static_cast<std::size_t>(size));
+      data.resize(std::fread(data.data(), 1, data.size(), f));
+    }
+  }
   char buf[1 << 16];
   for (;;) {
     const std::size_t n = std::fread(buf, 1, sizeof buf, f);
