@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Evidence bundle benchmark (issue: bundles). Ratios against baselines measured in the same run.
+
+  verify  `assay evidence verify B`      vs  `gzip -dc B | sha256sum`   (inflate + one hash pass)
+  write   `assay evidence bundle ...`    vs  `gzip -9` of the same events bytes
+  memory  peak RSS of verify on a bundle and on one 50x larger
+
+usage: bench/bundle_bench.py [ASSAY_BINARY] [--events N] [--repeat K]
+"""
+import argparse
+import hashlib
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def make_events(path, n, seed=11):
+    rnd = random.Random(seed)
+    with open(path, "w", encoding="utf-8") as out:
+        for i in range(n):
+            data = {
+                "tool": rnd.choice(["read_file", "write_file", "shell_exec", "http_get"]),
+                "decision": rnd.choice(["allow", "deny"]),
+                "reason_code": "P_%06d" % rnd.randint(0, 999999),
+                "args": {"path": "/workspace/src/module_%d/file_%d.py" % (i % 97, i), "mode": "r",
+                         "bytes": rnd.randint(0, 10**7), "ratio": rnd.random()},
+                "policy_digest": "sha256:" + hashlib.sha256(str(i).encode()).hexdigest(),
+                "note": "event %d: " % i + "x" * rnd.randint(20, 200),
+                "tags": ["a", "b", "\u00e9"],
+            }
+            ev = {"specversion": "1.0", "type": "assay.tool.decision", "source": "urn:assay:bench",
+                  "id": "run-bench:%d" % i, "time": "2026-01-01T00:00:%02d.%03dZ" % (i % 60, i % 1000),
+                  "datacontenttype": "application/json", "assayrunid": "run-bench", "assayseq": i,
+                  "assayproducer": "bench", "assayproducerversion": "1.0.0", "assaygit": "unknown",
+                  "assaypii": False, "assaysecrets": False, "data": data}
+            out.write(json.dumps(ev) + "\n")
+
+
+def timed(cmd, repeat, shell=False):
+    """Best wall time of `repeat` runs, and the peak RSS (KiB) of the children."""
+    best = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, shell=shell, check=True, stdout=subprocess.DEVNULL)
+        dt = time.perf_counter() - t0
+        best = dt if best is None else min(best, dt)
+    return best
+
+
+def peak_rss_kib(cmd):
+    """Peak RSS of one run of cmd, measured in a fresh child process."""
+    code = ("import resource,subprocess,sys;subprocess.run(sys.argv[1:],check=True,stdout=subprocess.DEVNULL);"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code] + cmd, check=True, capture_output=True, text=True)
+    return int(out.stdout.strip())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("assay", nargs="?", default="build/examples/assay")
+    ap.add_argument("--events", type=int, default=90000)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        ev = os.path.join(d, "events.ndjson")
+        b = os.path.join(d, "bundle.tar.gz")
+        make_events(ev, a.events)
+        subprocess.run([a.assay, "evidence", "bundle", "--events", ev, "--out", b], check=True)
+        canon = os.path.join(d, "events.canon")
+        subprocess.run(f"tar -xzOf {b} events.ndjson > {canon}", shell=True, check=True)
+        mb = os.path.getsize(canon) / 1e6
+
+        t_verify = timed([a.assay, "evidence", "verify", b], a.repeat)
+        t_floor = timed(f"gzip -dc {b} | sha256sum", a.repeat, shell=True)
+        t_write = timed([a.assay, "evidence", "bundle", "--events", ev, "--out", b], a.repeat)
+        t_gzip = timed(f"gzip -9 -c {canon}", a.repeat, shell=True)
+
+        small_ev = os.path.join(d, "small.ndjson")
+        small_b = os.path.join(d, "small.tar.gz")
+        make_events(small_ev, max(1, a.events // 50))
+        subprocess.run([a.assay, "evidence", "bundle", "--events", small_ev, "--out", small_b], check=True)
+        rss_small = peak_rss_kib([a.assay, "evidence", "verify", small_b])
+        rss_big = peak_rss_kib([a.assay, "evidence", "verify", b])
+
+        print(f"events: {a.events}, events.ndjson {mb:.1f} MB, bundle {os.path.getsize(b) / 1e6:.1f} MB")
+        print(f"verify   {t_verify * 1000:8.0f} ms  ({a.events / t_verify:,.0f} events/s, {mb / t_verify:.0f} MB/s)")
+        print(f"floor    {t_floor * 1000:8.0f} ms  gzip -dc | sha256sum")
+        print(f"ratio    {t_verify / t_floor:8.2f}x  (goal <= 1.25x)")
+        print(f"write    {t_write * 1000:8.0f} ms  ({a.events / t_write:,.0f} events/s, {mb / t_write:.0f} MB/s)")
+        print(f"gzip -9  {t_gzip * 1000:8.0f} ms")
+        print(f"ratio    {t_write / t_gzip:8.2f}x  (goal <= 1.2x)")
+        print(f"peak RSS verify: {rss_small / 1024:.1f} MiB ({a.events // 50} events), "
+              f"{rss_big / 1024:.1f} MiB ({a.events} events)")
+
+
+if __name__ == "__main__":
+    main()
