@@ -14,11 +14,16 @@ case "$variant" in
 esac
 dir="build-$variant"
 if [ ! -f "$dir/build.ninja" ]; then
-  meson setup "$dir" "${opts[@]}" >/dev/null
+  meson setup "$dir" "${opts[@]}" >"$dir.setup.txt" 2>&1 || { cat "$dir.setup.txt"; exit 1; }
 else
   meson configure "$dir" "${opts[@]}" >/dev/null
 fi
-ninja -C "$dir" >/dev/null
+if ! ninja -C "$dir" >"$dir/build-output.txt" 2>&1; then
+  grep -E -A12 "error|FAILED" "$dir/build-output.txt" | head -n 80
+  echo "build failed ($variant): see $dir/build-output.txt"
+  python3 scripts/summarize.py /dev/null | sed 's/^0 passed, 0 failed$/0 passed, 1 failed/'
+  exit 1
+fi
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export ASAN_OPTIONS="detect_leaks=1"
 status=0
