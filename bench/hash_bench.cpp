@@ -46,8 +46,8 @@ json::value make_document(std::size_t bytes) {
     e.push_back({"score", json::value(static_cast<double>(i % 1000) / 7.0)});
     e.push_back({"ok", json::value(i % 3 != 0)});
     e.push_back({"tool", json::value("fs.read_file#" + std::to_string(i % 97))});
-    e.push_back({"args", json::value(json::array{json::value("src/main.cpp"), json::value(static_cast<double>(i % 4096)),
-                                                 json::value(nullptr)})});
+    e.push_back({"args", json::value(json::array{json::value("src/main.cpp"),
+                                                 json::value(static_cast<double>(i % 4096)), json::value(nullptr)})});
     e.push_back({"reason", json::value("policy allows reads under the workspace root; path normalized, "
                                        "no symlink escape, size below the limit (\"ok\")")});
     events.push_back(json::value(std::move(e)));
@@ -84,7 +84,8 @@ void feed(hash_sink<sha256>& sink, const std::string& bytes, std::size_t step) {
 
 void sha256_prebuilt(benchmark::State& st) {
   const auto& f = data();
-  for (auto _ : st) benchmark::DoNotOptimize(digest_bytes<sha256>(f.canon));
+  for (auto _ : st)
+    benchmark::DoNotOptimize(digest_bytes<sha256>(f.canon));
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(f.canon.size()));
 }
 
@@ -95,7 +96,8 @@ void sha256_sink(benchmark::State& st, const sink_options& o, std::size_t step) 
     hash_sink<sha256> sink(o);
     feed(sink, f.canon, step);
     auto d = sink.finish();
-    if (d != expect) st.SkipWithError("digest differs from the one-shot digest");
+    if (d != expect)
+      st.SkipWithError("digest differs from the one-shot digest");
     benchmark::DoNotOptimize(d);
   }
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(f.canon.size()));
@@ -106,7 +108,8 @@ void digest_of_dom(benchmark::State& st, const sink_options& o) {
   const auto expect = digest_bytes<sha256>(f.canon);
   for (auto _ : st) {
     auto d = digest_of<sha256>(f.doc, o);
-    if (!d || *d != expect) st.SkipWithError("digest differs from the one-shot digest");
+    if (!d || *d != expect)
+      st.SkipWithError("digest differs from the one-shot digest");
     benchmark::DoNotOptimize(d);
   }
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(f.canon.size()));
@@ -125,13 +128,15 @@ void serialize_dom(benchmark::State& st) {
 // Small values: no helper thread is started, so the sink must cost next to nothing.
 void small_prebuilt(benchmark::State& st) {
   const std::string canon = json::to_canonical(make_document(1)).value();
-  for (auto _ : st) benchmark::DoNotOptimize(digest_bytes<sha256>(canon));
+  for (auto _ : st)
+    benchmark::DoNotOptimize(digest_bytes<sha256>(canon));
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(canon.size()));
 }
 void small_digest_of(benchmark::State& st) {
   const json::value doc = make_document(1);
   const std::size_t n = json::to_canonical(doc).value().size();
-  for (auto _ : st) benchmark::DoNotOptimize(digest_of<sha256>(doc));
+  for (auto _ : st)
+    benchmark::DoNotOptimize(digest_of<sha256>(doc));
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(n));
 }
 
@@ -154,7 +159,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     std::printf("\nreal time relative to its baseline (median of repetitions):\n");
     for (const auto& name : order_) {
       const std::string base = name.rfind("small/", 0) == 0 ? "small/sha256_prebuilt" : "sha256_prebuilt";
-      if (!times_.count(base)) continue;
+      if (!times_.count(base))
+        continue;
       std::printf("  %-28s %6.3f  (baseline %s)\n", name.c_str(), median(times_[name]) / median(times_[base]),
                   base.c_str());
     }
@@ -193,7 +199,8 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("small/digest_of", small_digest_of)->UseRealTime();
 
   benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
   std::printf("input: %zu bytes of canonical JSON\n", data().canon.size());
   ratio_reporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -17,8 +17,8 @@ namespace contracts = assay::contracts;
 // A team's own report type, written without assay's wrapper types. conforms_to proves, at
 // compile time, that it has exactly the contract's JSON members and types.
 struct my_limits {
-  std::int64_t max_bundle_bytes, max_decode_bytes, max_manifest_bytes, max_events_bytes, max_events,
-      max_line_bytes, max_path_len, max_json_depth;
+  std::int64_t max_bundle_bytes, max_decode_bytes, max_manifest_bytes, max_events_bytes, max_events, max_line_bytes,
+      max_path_len, max_json_depth;
 };
 struct my_pack {
   std::string name, version;
@@ -65,10 +65,10 @@ int main() {
   r.seed = 42;
   r.time_budget_secs = 60;
   r.limits = {104857600, 1073741824, 10485760, 524288000, 100000, 1048576, 256, 64};
-  r.packs.push_back({.name = "cicd-starter", .version = "1.0.0", .kind = "quality", .digest = {}, .source = "built-in"});
-  r.decision_policy = contracts::soak::decision_policy{.pass_on_severity_at_or_above = "error",
-                                                       .stop_on_first_failure = {},
-                                                       .max_failures = {}};
+  r.packs.push_back(
+      {.name = "cicd-starter", .version = "1.0.0", .kind = "quality", .digest = {}, .source = "built-in"});
+  r.decision_policy = contracts::soak::decision_policy{
+      .pass_on_severity_at_or_above = "error", .stop_on_first_failure = {}, .max_failures = {}};
   r.results.runs = 3;
   r.results.passes = 2;
   r.results.failures = 1;
@@ -81,11 +81,13 @@ int main() {
   r.runs = std::vector<contracts::soak::run_result>{{.index = 0, .status = "pass", .duration_ms = 12}};
   if (auto bad = assay::encode(r); !bad) {
     std::printf("refused before writing:\n");
-    for (const auto& e : bad.error()) std::printf("  %s\n", e.format_pointer_line().c_str());
+    for (const auto& e : bad.error())
+      std::printf("  %s\n", e.format_pointer_line().c_str());
   }
 
   (*r.runs)[0].index = 1;
-  r.runs->push_back({.index = 2, .status = "fail", .duration_ms = 15, .violated_rules = {{"cicd-starter@1.0.0:events-present"}}});
+  r.runs->push_back(
+      {.index = 2, .status = "fail", .duration_ms = 15, .violated_rules = {{"cicd-starter@1.0.0:events-present"}}});
   r.runs->push_back({.index = 3, .status = "pass", .duration_ms = 11});
   auto bytes = assay::encode(r);
   if (!bytes) {

@@ -28,8 +28,9 @@ int main(int argc, char** argv) {
       std::exit(1);
     }
   };
-  check(run.append(c::profile_started::event_type,
-                   c::profile_started{.profile_name = "coding-agent", .profile_version = "1.2.0", .total_runs_aggregated = 1}),
+  check(run.append(
+            c::profile_started::event_type,
+            c::profile_started{.profile_name = "coding-agent", .profile_version = "1.2.0", .total_runs_aggregated = 1}),
         "profile started");
   check(run.append(c::env_filtered::event_type,
                    c::env_filtered{.mode = "strict",
@@ -40,9 +41,10 @@ int main(int argc, char** argv) {
   c::tool_decision read{.tool = "read_file", .decision = "allow", .reason_code = "P_ALLOW_READ"};
   read.policy_digest = "sha256:1f39a541bdfda88c46f6561084909883101e93f0fc7a5e041b408ce38d340069";
   check(run.append(c::tool_decision::event_type, read, {.subject = "tool:read_file"}), "a tool decision");
-  check(run.append("assay.tool.call",
-                   assay::json::parse(R"({"tool":"read_file","call_id":"c1","arguments":{"path":"src/main.cpp"}})").value(),
-                   {.subject = "tool:read_file"}),
+  check(run.append(
+            "assay.tool.call",
+            assay::json::parse(R"({"tool":"read_file","call_id":"c1","arguments":{"path":"src/main.cpp"}})").value(),
+            {.subject = "tool:read_file"}),
         "a tool call");
   check(run.append(c::tool_decision::event_type,
                    c::tool_decision{.tool = "shell_exec", .decision = "deny", .reason_code = "E_POLICY_DENY"},
@@ -54,11 +56,13 @@ int main(int argc, char** argv) {
   broken.policy_snapshot_digest = "sha256:00";
   if (auto r = run.append(c::tool_decision::event_type, broken); !r) {
     std::printf("refused before it became evidence:\n");
-    for (const auto& e : r.error()) std::printf("  %s\n", e.format_pointer_line().c_str());
+    for (const auto& e : r.error())
+      std::printf("  %s\n", e.format_pointer_line().c_str());
   }
 
   check(run.append(c::profile_finished::event_type,
-                   c::profile_finished{.files_count = 1, .network_count = 0, .processes_count = 0, .sandbox_degradation_count = 0}),
+                   c::profile_finished{
+                       .files_count = 1, .network_count = 0, .processes_count = 0, .sandbox_degradation_count = 0}),
         "profile finished");
 
   auto gz = run.finish();

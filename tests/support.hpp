@@ -29,7 +29,8 @@ inline std::filesystem::path source_root() {
 inline std::filesystem::path conformance_dir() {
   const char* d = std::getenv("ASSAY_CONFORMANCE_DIR");
   std::filesystem::path p = d ? std::filesystem::path(d) : std::filesystem::path();
-  if (!p.empty() && std::filesystem::is_directory(p)) return p;
+  if (!p.empty() && std::filesystem::is_directory(p))
+    return p;
   const char* req = std::getenv("ASSAY_REQUIRE_CONFORMANCE");
   if (req && std::string(req) == "1") {
     FAIL("conformance data required but absent at '" << p.string() << "'");

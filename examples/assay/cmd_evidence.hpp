@@ -28,11 +28,14 @@ inline int evidence_bundle(const std::string& events_path, const std::string& ou
     std::string_view line = rest.substr(0, nl);
     rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
     ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;  // blank lines separate nothing
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos)
+      continue;  // blank lines separate nothing
     auto ev = assay::json::parse(line);
     if (!ev) {
-      print_error("evidence bundle", input_name(events_path) + ": line " + std::to_string(line_no) + ": " + ev.error().format());
+      print_error("evidence bundle",
+                  input_name(events_path) + ": line " + std::to_string(line_no) + ": " + ev.error().format());
       return exit_usage;
     }
     events.push_back(std::move(*ev));
@@ -86,16 +89,18 @@ inline int evidence_verify(const std::string& path, const std::string& limits_pa
   if (as_json) {
     std::string out = "{";
     if (r) {
-      out += "\"bundle_id\":" + json_string(r->bundle_id) + ",\"class\":null,\"code\":null,\"event_count\":" +
-             std::to_string(r->event_count) + ",\"message\":null,\"ok\":true,\"run_id\":" + json_string(r->run_id);
+      out += "\"bundle_id\":" + json_string(r->bundle_id) +
+             ",\"class\":null,\"code\":null,\"event_count\":" + std::to_string(r->event_count) +
+             ",\"message\":null,\"ok\":true,\"run_id\":" + json_string(r->run_id);
     } else {
       const auto& e = r.error();
-      out += "\"bundle_id\":null,\"class\":" + json_string(assay::error_class(e.code)) + ",\"code\":" +
-             json_string(assay::name(e.code)) + ",\"event_count\":null,\"message\":" + json_string(e.message) +
-             ",\"ok\":false,\"run_id\":null";
+      out += "\"bundle_id\":null,\"class\":" + json_string(assay::error_class(e.code)) +
+             ",\"code\":" + json_string(assay::name(e.code)) +
+             ",\"event_count\":null,\"message\":" + json_string(e.message) + ",\"ok\":false,\"run_id\":null";
     }
     out += "}\n";
-    if (write_stdout(out) != exit_ok) return exit_io;
+    if (write_stdout(out) != exit_ok)
+      return exit_io;
   } else if (r) {
     std::printf("verified %s: %llu events, run %s, bundle %s, %s .. %s\n", path.c_str(),
                 static_cast<unsigned long long>(r->event_count), r->run_id.c_str(), r->bundle_id.c_str(),

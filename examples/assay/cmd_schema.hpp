@@ -10,7 +10,8 @@ namespace assay_cli {
 
 inline std::string contract_names() {
   std::string out;
-  for (const auto& c : assay::contracts::all()) out += (out.empty() ? "" : ", ") + std::string(c.name);
+  for (const auto& c : assay::contracts::all())
+    out += (out.empty() ? "" : ", ") + std::string(c.name);
   return out;
 }
 
@@ -23,7 +24,8 @@ inline void add_schema(command_set& cs) {
   cs.on(sub, [name, list]() -> int {
     if (*list) {
       std::string out;
-      for (const auto& c : assay::contracts::all()) out += std::string(c.name) + "\n";
+      for (const auto& c : assay::contracts::all())
+        out += std::string(c.name) + "\n";
       return write_stdout(out);
     }
     if (name->empty()) {

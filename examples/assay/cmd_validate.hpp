@@ -36,7 +36,8 @@ inline void add_validate(command_set& cs) {
       print_error("validate", input_name(*file) + " is not valid JSON: " + errs.front().format());
       return exit_usage;
     }
-    for (const auto& e : errs) std::fprintf(stderr, "%s\n", e.format_pointer_line().c_str());
+    for (const auto& e : errs)
+      std::fprintf(stderr, "%s\n", e.format_pointer_line().c_str());
     return exit_failed;
   });
 }

@@ -16,10 +16,10 @@
 namespace assay_cli {
 
 enum exit_code : int {
-  exit_ok = 0,        // success / pass
-  exit_failed = 1,    // input processed and failed (invalid document, bundle, violations)
-  exit_usage = 2,     // usage error, or input that is not what it should be (not JSON)
-  exit_io = 3,        // I/O error
+  exit_ok = 0,      // success / pass
+  exit_failed = 1,  // input processed and failed (invalid document, bundle, violations)
+  exit_usage = 2,   // usage error, or input that is not what it should be (not JSON)
+  exit_io = 3,      // I/O error
 };
 
 // A command's action returns the process exit code.
@@ -59,11 +59,14 @@ inline assay::result<std::string> read_input(const std::string& path) {
   for (;;) {
     const std::size_t n = std::fread(buf, 1, sizeof buf, f);
     data.append(buf, n);
-    if (n < sizeof buf) break;
+    if (n < sizeof buf)
+      break;
   }
   const bool failed = std::ferror(f) != 0;
-  if (!is_stdin) std::fclose(f);
-  if (failed) return assay::make_error(assay::errc::io_error, "cannot read " + (is_stdin ? std::string("standard input") : path));
+  if (!is_stdin)
+    std::fclose(f);
+  if (failed)
+    return assay::make_error(assay::errc::io_error, "cannot read " + (is_stdin ? std::string("standard input") : path));
   return data;
 }
 
@@ -76,7 +79,8 @@ struct file_sink {
   std::FILE* f;
   bool failed = false;
   void write(const char* p, std::size_t n) {
-    if (std::fwrite(p, 1, n, f) != n) failed = true;
+    if (std::fwrite(p, 1, n, f) != n)
+      failed = true;
   }
 };
 

@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    if (e.get_exit_code() == 0)
+      return app.exit(e);  // --help, --version
     std::fprintf(stderr, "assay: %s\n", e.what());
     std::fprintf(stderr, "run 'assay --help' for usage\n");
     return assay_cli::exit_usage;

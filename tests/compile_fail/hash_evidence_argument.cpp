@@ -5,7 +5,9 @@
 #include "assay/hash/hash.hpp"
 
 namespace {
-int record(const assay::hash::evidence_digest<>& d) { return static_cast<int>(d.bytes()[0]); }
+int record(const assay::hash::evidence_digest<>& d) {
+  return static_cast<int>(d.bytes()[0]);
+}
 }  // namespace
 
 int main() {

@@ -10,4 +10,6 @@ constexpr assay::bounded<int, 1> x{1};
 #endif
 constexpr assay::bounded<double, 0, 1> rate{0.5};
 
-int main() { return x.value() - 1 + static_cast<int>(rate.value() * 2) - 1; }
+int main() {
+  return x.value() - 1 + static_cast<int>(rate.value() * 2) - 1;
+}

@@ -31,4 +31,6 @@ struct my_report {
 
 static_assert(assay::conforms_to<my_report, contract>, "my_report must have the shape of the contract");
 
-int main() { return 0; }
+int main() {
+  return 0;
+}

@@ -18,4 +18,6 @@ struct manifest {
   };
 };
 
-int main() { return assay::decode<manifest>(R"({"x-assay":"a","x-extensions":"b"})").has_value() ? 0 : 1; }
+int main() {
+  return assay::decode<manifest>(R"({"x-assay":"a","x-extensions":"b"})").has_value() ? 0 : 1;
+}

@@ -18,4 +18,6 @@ struct report {
   };
 };
 
-int main() { return assay::encode(report{}).has_value() ? 0 : 1; }
+int main() {
+  return assay::encode(report{}).has_value() ? 0 : 1;
+}

@@ -14,4 +14,6 @@ struct event {
 #endif
 };
 
-int main() { return assay::encode(event{"e", {}}).has_value() ? 0 : 1; }
+int main() {
+  return assay::encode(event{"e", {}}).has_value() ? 0 : 1;
+}

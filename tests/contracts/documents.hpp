@@ -66,9 +66,8 @@ inline const std::string closure_full =
     R"("kind":"compliance","name":"eu-ai-act-baseline","version":"1.0.0"},{"name":"cicd-starter","version":"0.1.0"}],)"
     R"("schema_version":"closure-v1"})";
 
-inline const std::string closure_minimal =
-    R"({"closure":{"captured":[],"confidence":"low","missing":[],"score":0},)"
-    R"("completeness":{"captured":[],"redacted":[],"required":[],"unknown":[]},)"
-    R"("schema_version":"closure-v1"})";
+inline const std::string closure_minimal = R"({"closure":{"captured":[],"confidence":"low","missing":[],"score":0},)"
+                                           R"("completeness":{"captured":[],"redacted":[],"required":[],"unknown":[]},)"
+                                           R"("schema_version":"closure-v1"})";
 
 }  // namespace assay_test::docs

@@ -28,9 +28,11 @@ void round_trips(const std::string& canonical_bytes) {
   REQUIRE(c.has_value());
   REQUIRE(*c == canonical_bytes);
   auto v = assay::decode<T>(canonical_bytes);
-  if (!v) FAIL(v.error().format());
+  if (!v)
+    FAIL(v.error().format());
   auto e = assay::encode(*v);
-  if (!e) FAIL(e.error().format());
+  if (!e)
+    FAIL(e.error().format());
   CHECK(*e == canonical_bytes);
   // Any other spelling of the same document decodes to the same value.
   auto pretty = assay::json::to_pretty(assay::json::parse(canonical_bytes).value());
@@ -95,7 +97,8 @@ TEST_CASE("a soak report built in code encodes to the canonical bytes") {
   r.results.pass_rate = 1.0;
   r.results.pass_all = true;
   auto e = assay::encode(r);
-  if (!e) FAIL(e.error().format());
+  if (!e)
+    FAIL(e.error().format());
   CHECK(*e == docs::soak_minimal);
 }
 
@@ -105,11 +108,10 @@ TEST_CASE("soak rule: runs = passes + failures + infra_errors") {
   auto r = assay::decode<soak_report>(doc);
   REQUIRE_FALSE(r.has_value());
   const std::size_t results_at = doc.find(R"({"failures")");
-  check_errors(r.error(),
-               {{errc::rule_violation, "runs (4) must equal passes + failures + infra_errors (5)", "/results/runs",
-                 results_at, 1, results_at + 1},
-                {errc::rule_violation, "pass_rate must equal passes / runs", "/results/pass_rate", results_at, 1,
-                 results_at + 1}});
+  check_errors(r.error(), {{errc::rule_violation, "runs (4) must equal passes + failures + infra_errors (5)",
+                            "/results/runs", results_at, 1, results_at + 1},
+                           {errc::rule_violation, "pass_rate must equal passes / runs", "/results/pass_rate",
+                            results_at, 1, results_at + 1}});
 }
 
 TEST_CASE("soak rules on results, each with its pointer") {
@@ -141,15 +143,16 @@ TEST_CASE("soak rules across the report: runs and iterations") {
   // Fewer iterations than runs executed.
   auto r = assay::decode<soak_report>(replaced(docs::soak_full, R"("iterations":4)", R"("iterations":3)"));
   REQUIRE_FALSE(r.has_value());
-  check_errors(r.error(), {{errc::rule_violation, "more runs executed than iterations requested", "/results/runs", 0, 1, 1}});
+  check_errors(r.error(),
+               {{errc::rule_violation, "more runs executed than iterations requested", "/results/runs", 0, 1, 1}});
   // pass_all needs every requested iteration to have run (an early stop is not a pass).
   auto p = assay::decode<soak_report>(replaced(docs::soak_minimal, R"("iterations":1)", R"("iterations":2)"));
   REQUIRE_FALSE(p.has_value());
-  check_errors(p.error(),
-               {{errc::rule_violation, "pass_all requires every requested iteration to have run", "/results/pass_all", 0, 1, 1}});
+  check_errors(p.error(), {{errc::rule_violation, "pass_all requires every requested iteration to have run",
+                            "/results/pass_all", 0, 1, 1}});
   // A rule violation inside results does not hide the report-level rules.
-  auto both = assay::decode<soak_report>(
-      replaced(replaced(docs::soak_full, R"("iterations":4)", R"("iterations":3)"), R"("pass_rate":0.5)", R"("pass_rate":0.4)"));
+  auto both = assay::decode<soak_report>(replaced(replaced(docs::soak_full, R"("iterations":4)", R"("iterations":3)"),
+                                                  R"("pass_rate":0.5)", R"("pass_rate":0.4)"));
   REQUIRE_FALSE(both.has_value());
   REQUIRE(both.error().size() == 2);
   CHECK(both.error().items[0].pointer == "/results/pass_rate");
@@ -170,21 +173,23 @@ TEST_CASE("soak rules when encoding") {
   s.results.runs = 5;
   auto e = assay::encode(s);
   REQUIRE_FALSE(e.has_value());
-  check_errors(e.error(), {{errc::rule_violation, "runs (5) must equal passes + failures + infra_errors (4)", "/results/runs"},
-                           {errc::rule_violation, "pass_rate must equal passes / runs", "/results/pass_rate"},
-                           {errc::rule_violation, "more runs executed than iterations requested", "/results/runs"}});
+  check_errors(e.error(),
+               {{errc::rule_violation, "runs (5) must equal passes + failures + infra_errors (4)", "/results/runs"},
+                {errc::rule_violation, "pass_rate must equal passes / runs", "/results/pass_rate"},
+                {errc::rule_violation, "more runs executed than iterations requested", "/results/runs"}});
 }
 
 TEST_CASE("closure rule: captured, redacted and unknown partition required") {
   const std::string message = "captured, redacted and unknown must partition required (each signal exactly once)";
   const std::size_t at = docs::closure_full.find(R"({"by_signal")");
   // A required signal in none of the three.
-  auto none = assay::decode<closure_report>(replaced(docs::closure_full, R"("unknown":["human_approvals"])", R"("unknown":[])"));
+  auto none = assay::decode<closure_report>(
+      replaced(docs::closure_full, R"("unknown":["human_approvals"])", R"("unknown":[])"));
   REQUIRE_FALSE(none.has_value());
   check_errors(none.error(), {{errc::rule_violation, message, "/completeness", at, 1, at + 1}});
   // A signal in two of them.
-  auto twice = assay::decode<closure_report>(
-      replaced(docs::closure_full, R"("captured":["policy_decisions"])", R"("captured":["human_approvals","policy_decisions"])"));
+  auto twice = assay::decode<closure_report>(replaced(docs::closure_full, R"("captured":["policy_decisions"])",
+                                                      R"("captured":["human_approvals","policy_decisions"])"));
   REQUIRE_FALSE(twice.has_value());
   check_errors(twice.error(), {{errc::rule_violation, message, "/completeness", at, 1, at + 1}});
   // A signal that is not required.
@@ -193,8 +198,9 @@ TEST_CASE("closure rule: captured, redacted and unknown partition required") {
   REQUIRE_FALSE(extra.has_value());
   check_errors(extra.error(), {{errc::rule_violation, message, "/completeness", at, 1, at + 1}});
   // Order inside the arrays does not matter to the rule.
-  auto order = assay::decode<closure_report>(replaced(docs::closure_full, R"("required":["human_approvals","policy_decisions","tool_io_bodies"])",
-                                                      R"("required":["tool_io_bodies","human_approvals","policy_decisions"])"));
+  auto order = assay::decode<closure_report>(
+      replaced(docs::closure_full, R"("required":["human_approvals","policy_decisions","tool_io_bodies"])",
+               R"("required":["tool_io_bodies","human_approvals","policy_decisions"])"));
   CHECK(order.has_value());
   // When encoding.
   auto c = assay::decode<closure_report>(docs::closure_full).value();
@@ -222,5 +228,6 @@ TEST_CASE("the registry validates by name") {
   // Names are unique.
   const auto all = assay::contracts::all();
   for (std::size_t i = 0; i < all.size(); ++i)
-    for (std::size_t j = i + 1; j < all.size(); ++j) CHECK(all[i].name != all[j].name);
+    for (std::size_t j = i + 1; j < all.size(); ++j)
+      CHECK(all[i].name != all[j].name);
 }

@@ -49,18 +49,26 @@ class evaluator {
   static std::size_t code_points(const std::string& s) {
     std::size_t n = 0;
     for (unsigned char c : s)
-      if ((c & 0xC0) != 0x80) ++n;
+      if ((c & 0xC0) != 0x80)
+        ++n;
     return n;
   }
 
   static bool is_type(const value& v, const std::string& type) {
-    if (type == "null") return v.is_null();
-    if (type == "boolean") return v.is_bool();
-    if (type == "object") return v.is_object();
-    if (type == "array") return v.is_array();
-    if (type == "string") return v.is_string();
-    if (type == "number") return v.is_number();
-    if (type == "integer") return v.is_number() && std::isfinite(v.as_number()) && std::floor(v.as_number()) == v.as_number();
+    if (type == "null")
+      return v.is_null();
+    if (type == "boolean")
+      return v.is_bool();
+    if (type == "object")
+      return v.is_object();
+    if (type == "array")
+      return v.is_array();
+    if (type == "string")
+      return v.is_string();
+    if (type == "number")
+      return v.is_number();
+    if (type == "integer")
+      return v.is_number() && std::isfinite(v.as_number()) && std::floor(v.as_number()) == v.as_number();
     FAIL("unknown type in schema: " << type);
     return false;
   }
@@ -70,14 +78,18 @@ class evaluator {
     static const boost::regex re(
         R"(^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|[+-]([0-9]{2}):([0-9]{2}))$)");
     boost::smatch m;
-    if (!boost::regex_match(s, m, re)) return false;
+    if (!boost::regex_match(s, m, re))
+      return false;
     auto num = [&](int i) { return std::stoi(m[i].str()); };
     const int y = num(1), mo = num(2), d = num(3), h = num(4), mi = num(5), se = num(6);
-    if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 60) return false;
+    if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 60)
+      return false;
     const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     const int month_days[] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (d > month_days[mo - 1]) return false;
-    if (m[9].matched && (num(9) > 23 || num(10) > 59)) return false;
+    if (d > month_days[mo - 1])
+      return false;
+    if (m[9].matched && (num(9) > 23 || num(10) > 59))
+      return false;
     return true;
   }
 
@@ -105,52 +117,67 @@ class evaluator {
         REQUIRE(ref.rfind("#/", 0) == 0);
         auto target = assay::json::find(root_, ref.substr(1));
         REQUIRE_MESSAGE(target.has_value(), "unresolvable $ref " << ref);
-        if (!check(**target, v, where, why)) return false;
+        if (!check(**target, v, where, why))
+          return false;
       } else if (k == "type") {
         bool ok = false;
         if (a.is_string()) {
           ok = is_type(v, a.as_string());
         } else {
-          for (const auto& t : a.as_array()) ok = ok || is_type(v, t.as_string());
+          for (const auto& t : a.as_array())
+            ok = ok || is_type(v, t.as_string());
         }
-        if (!ok) return fail(why, where, "type");
+        if (!ok)
+          return fail(why, where, "type");
       } else if (k == "const") {
-        if (!(v == a)) return fail(why, where, "const");
+        if (!(v == a))
+          return fail(why, where, "const");
       } else if (k == "enum") {
         bool ok = false;
-        for (const auto& e : a.as_array()) ok = ok || e == v;
-        if (!ok) return fail(why, where, "enum");
+        for (const auto& e : a.as_array())
+          ok = ok || e == v;
+        if (!ok)
+          return fail(why, where, "enum");
       } else if (k == "minimum") {
-        if (v.is_number() && v.as_number() < a.as_number()) return fail(why, where, "minimum");
+        if (v.is_number() && v.as_number() < a.as_number())
+          return fail(why, where, "minimum");
       } else if (k == "maximum") {
-        if (v.is_number() && v.as_number() > a.as_number()) return fail(why, where, "maximum");
+        if (v.is_number() && v.as_number() > a.as_number())
+          return fail(why, where, "maximum");
       } else if (k == "minLength") {
         if (v.is_string() && static_cast<double>(code_points(v.as_string())) < a.as_number())
           return fail(why, where, "minLength");
       } else if (k == "pattern") {
-        if (v.is_string() && !matches(a.as_string(), v.as_string())) return fail(why, where, "pattern");
+        if (v.is_string() && !matches(a.as_string(), v.as_string()))
+          return fail(why, where, "pattern");
       } else if (k == "format") {
         REQUIRE(a.as_string() == "date-time");
-        if (v.is_string() && !is_date_time(v.as_string())) return fail(why, where, "format");
+        if (v.is_string() && !is_date_time(v.as_string()))
+          return fail(why, where, "format");
       } else if (k == "minItems") {
-        if (v.is_array() && static_cast<double>(v.as_array().size()) < a.as_number()) return fail(why, where, "minItems");
+        if (v.is_array() && static_cast<double>(v.as_array().size()) < a.as_number())
+          return fail(why, where, "minItems");
       } else if (k == "maxItems") {
-        if (v.is_array() && static_cast<double>(v.as_array().size()) > a.as_number()) return fail(why, where, "maxItems");
+        if (v.is_array() && static_cast<double>(v.as_array().size()) > a.as_number())
+          return fail(why, where, "maxItems");
       } else if (k == "items") {
         if (v.is_array()) {
           for (std::size_t i = 0; i < v.as_array().size(); ++i)
-            if (!check(a, v.as_array()[i], where + "/" + std::to_string(i), why)) return false;
+            if (!check(a, v.as_array()[i], where + "/" + std::to_string(i), why))
+              return false;
         }
       } else if (k == "required") {
         if (v.is_object()) {
           for (const auto& r : a.as_array())
-            if (v.find(r.as_string()) == nullptr) return fail(why, where, "required " + r.as_string());
+            if (v.find(r.as_string()) == nullptr)
+              return fail(why, where, "required " + r.as_string());
         }
       } else if (k == "properties") {
         if (v.is_object()) {
           for (const auto& m : v.as_object()) {
             if (const value* p = a.find(m.name)) {
-              if (!check(*p, m.value, where + "/" + assay::json::escape_pointer_token(m.name), why)) return false;
+              if (!check(*p, m.value, where + "/" + assay::json::escape_pointer_token(m.name), why))
+                return false;
             }
           }
         }
@@ -158,10 +185,12 @@ class evaluator {
         if (v.is_object()) {
           const value* props = schema.find("properties");
           for (const auto& m : v.as_object()) {
-            if (props != nullptr && props->find(m.name) != nullptr) continue;
+            if (props != nullptr && props->find(m.name) != nullptr)
+              continue;
             const std::string at = where + "/" + assay::json::escape_pointer_token(m.name);
             if (a.is_bool()) {
-              if (!a.as_bool()) return fail(why, at, "additionalProperties");
+              if (!a.as_bool())
+                return fail(why, at, "additionalProperties");
             } else if (!check(a, m.value, at, why)) {
               return false;
             }
@@ -173,7 +202,8 @@ class evaluator {
           std::string ignored;
           ok = ok || check(s, v, where, ignored);
         }
-        if (!ok) return fail(why, where, "anyOf");
+        if (!ok)
+          return fail(why, where, "anyOf");
       } else {
         FAIL("keyword not supported by the test's evaluator: " << k);
       }
@@ -267,7 +297,9 @@ std::string replaced(std::string s, std::string_view from, std::string_view to) 
   return s.replace(at, from.size(), to);
 }
 
-sample ok(std::string label, std::string text) { return {std::move(label), std::move(text), verdict::valid}; }
+sample ok(std::string label, std::string text) {
+  return {std::move(label), std::move(text), verdict::valid};
+}
 sample bad(std::string label, std::string text, errc code) {
   return {std::move(label), std::move(text), verdict::invalid, code};
 }
@@ -287,12 +319,14 @@ std::vector<sample> soak_corpus() {
       ok("minimal", min),
       ok("first_failure_at null", edited(full, {{"/results/first_failure_at", "null"}})),
       ok("stop_on_first_failure true", edited(full, {{"/decision_policy/stop_on_first_failure", "true"}})),
-      ok("policy with threshold only", edited(full, {{"/decision_policy", R"({"pass_on_severity_at_or_above":"info"})"}})),
+      ok("policy with threshold only",
+         edited(full, {{"/decision_policy", R"({"pass_on_severity_at_or_above":"info"})"}})),
       ok("ci95 [0,1]", edited(full, {{"/results/pass_rate_ci95", "[0,1]"}})),
       ok("empty maps", edited(full, {{"/results/violations_by_rule", "{}"}, {"/results/infra_errors_by_kind", "{}"}})),
       ok("runs []", edited(full, {{"/runs", "[]"}})),
       ok("violated_rules []", edited(full, {{"/runs/0/violated_rules", "[]"}})),
-      ok("empty source and message", edited(full, {{"/packs/0/source", R"("")"}, {"/runs/2/infra_error_message", R"("")"}})),
+      ok("empty source and message",
+         edited(full, {{"/packs/0/source", R"("")"}, {"/runs/2/infra_error_message", R"("")"}})),
       ok("date-time with offset", edited(full, {{"/generated_at", R"("2023-11-14T23:13:20.123+01:00")"}})),
       ok("date-time lowercase", edited(full, {{"/generated_at", R"("2023-11-14t22:13:20z")"}})),
       ok("leap second", edited(full, {{"/generated_at", R"("2016-12-31T23:59:60Z")"}})),
@@ -330,7 +364,8 @@ std::vector<sample> soak_corpus() {
       bad("threshold unknown", edited(full, {{"/decision_policy/pass_on_severity_at_or_above", R"("fatal")"}}),
           errc::enum_mismatch),
       bad("policy empty", edited(full, {{"/decision_policy", "{}"}}), errc::missing_member),
-      bad("stop flag string", edited(full, {{"/decision_policy/stop_on_first_failure", R"("yes")"}}), errc::type_mismatch),
+      bad("stop flag string", edited(full, {{"/decision_policy/stop_on_first_failure", R"("yes")"}}),
+          errc::type_mismatch),
       bad("max_failures 0", edited(full, {{"/decision_policy/max_failures", "0"}}), errc::below_minimum),
       bad("runs 0", edited(min, {{"/results/runs", "0"}}), errc::below_minimum),
       bad("passes -1", edited(min, {{"/results/passes", "-1"}}), errc::below_minimum),
@@ -343,7 +378,8 @@ std::vector<sample> soak_corpus() {
       bad("first_failure_at 1.5", edited(full, {{"/results/first_failure_at", "1.5"}}), errc::not_an_integer),
       bad("violations count 0", edited(full, {{"/results/violations_by_rule/x", "0"}}), errc::below_minimum),
       bad("violations not an object", edited(full, {{"/results/violations_by_rule", "[]"}}), errc::type_mismatch),
-      bad("infra kind count string", edited(full, {{"/results/infra_errors_by_kind/x", R"("a")"}}), errc::type_mismatch),
+      bad("infra kind count string", edited(full, {{"/results/infra_errors_by_kind/x", R"("a")"}}),
+          errc::type_mismatch),
       bad("ci95 one item", edited(full, {{"/results/pass_rate_ci95", "[0.5]"}}), errc::too_few_items),
       bad("ci95 three items", edited(full, {{"/results/pass_rate_ci95", "[0,0.5,1]"}}), errc::too_many_items),
       bad("ci95 above 1", edited(full, {{"/results/pass_rate_ci95", "[0.5,2]"}}), errc::above_maximum),
@@ -395,7 +431,8 @@ std::vector<sample> closure_corpus() {
       ok("full", full),
       ok("minimal", min),
       ok("by_signal empty", edited(full, {{"/completeness/by_signal", "{}"}})),
-      ok("commitment without size", edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/size_bytes", std::nullopt}})),
+      ok("commitment without size",
+         edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/size_bytes", std::nullopt}})),
       ok("size_bytes 0", edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/size_bytes", "0"}})),
       ok("empty reason", edited(full, {{"/completeness/by_signal/human_approvals/reason", R"("")"}})),
       ok("missing status", edited(full, {{"/completeness/by_signal/human_approvals/status", R"("missing")"}})),
@@ -425,25 +462,30 @@ std::vector<sample> closure_corpus() {
       bad("signal with inner newline", edited(min, {{"/closure/missing", R"(["ab\ncd"])"}}), errc::pattern_mismatch),
       bad("signal with a space", edited(min, {{"/closure/missing", R"(["ab cd"])"}}), errc::pattern_mismatch),
       bad("signal not a string", edited(min, {{"/closure/missing", "[1]"}}), errc::type_mismatch),
-      bad("required signal invalid", edited(min, {{"/completeness/required", R"(["Ab"])"}, {"/completeness/unknown", R"(["Ab"])"}}),
+      bad("required signal invalid",
+          edited(min, {{"/completeness/required", R"(["Ab"])"}, {"/completeness/unknown", R"(["Ab"])"}}),
           errc::pattern_mismatch),
       bad("status unknown value", edited(full, {{"/completeness/by_signal/policy_decisions/status", R"("present")"}}),
           errc::enum_mismatch),
-      bad("status missing", edited(full, {{"/completeness/by_signal/policy_decisions/status", std::nullopt},
-                                          {"/completeness/by_signal/policy_decisions/reason", R"("r")"}}),
+      bad("status missing",
+          edited(full, {{"/completeness/by_signal/policy_decisions/status", std::nullopt},
+                        {"/completeness/by_signal/policy_decisions/reason", R"("r")"}}),
           errc::missing_member),
-      bad("detail extra member", edited(full, {{"/completeness/by_signal/policy_decisions/weight", "1"}}), errc::unknown_member),
+      bad("detail extra member", edited(full, {{"/completeness/by_signal/policy_decisions/weight", "1"}}),
+          errc::unknown_member),
       bad("by_signal not an object", edited(full, {{"/completeness/by_signal", "[]"}}), errc::type_mismatch),
-      bad("commitment digest missing", edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/digest", std::nullopt}}),
+      bad("commitment digest missing",
+          edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/digest", std::nullopt}}),
           errc::missing_member),
       bad("commitment alg empty", edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/alg", R"("")"}}),
           errc::too_short),
       bad("commitment size -1", edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/size_bytes", "-1"}}),
           errc::below_minimum),
-      bad("commitment size 1.5", edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/size_bytes", "1.5"}}),
+      bad("commitment size 1.5",
+          edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/size_bytes", "1.5"}}),
           errc::not_an_integer),
-      bad("commitment extra member", edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/salt", R"("x")"}}),
-          errc::unknown_member),
+      bad("commitment extra member",
+          edited(full, {{"/completeness/by_signal/tool_io_bodies/commitment/salt", R"("x")"}}), errc::unknown_member),
       bad("evidence path empty", edited(full, {{"/completeness/by_signal/human_approvals/evidence_paths/0", R"("")"}}),
           errc::too_short),
       bad("score above 1", edited(full, {{"/closure/score", "1.01"}}), errc::above_maximum),
@@ -457,21 +499,26 @@ std::vector<sample> closure_corpus() {
       bad("dependency empty", edited(full, {{"/closure/uncontrolled_dependencies/0", R"("")"}}), errc::too_short),
       bad("closure extra member", edited(full, {{"/closure/replayable", "true"}}), errc::unknown_member),
       bad("pack without version", edited(full, {{"/pack_context/1/version", std::nullopt}}), errc::missing_member),
-      bad("pack with source (soak only)", edited(full, {{"/pack_context/0/source", R"("built-in")"}}), errc::unknown_member),
+      bad("pack with source (soak only)", edited(full, {{"/pack_context/0/source", R"("built-in")"}}),
+          errc::unknown_member),
       bad("pack digest empty", edited(full, {{"/pack_context/0/digest", R"("")"}}), errc::too_short),
       bad("bundle_digest empty", edited(full, {{"/bundle_digest", R"("")"}}), errc::too_short),
       bad("generated_at bad", edited(full, {{"/generated_at", R"("yesterday")"}}), errc::format_mismatch),
-      bad("generated_at hour 24", edited(full, {{"/generated_at", R"("2023-11-14T24:00:00Z")"}}), errc::format_mismatch),
+      bad("generated_at hour 24", edited(full, {{"/generated_at", R"("2023-11-14T24:00:00Z")"}}),
+          errc::format_mismatch),
       bad("generated_at offset without colon", edited(full, {{"/generated_at", R"("2023-11-14T22:00:00+0100")"}}),
           errc::format_mismatch),
       bad("unknown top-level member", edited(min, {{"/x-assay", "{}"}}), errc::unknown_member),
       bad("root null", "null", errc::type_mismatch),
-      bad("duplicate member", replaced(min, R"("schema_version":"closure-v1")", R"("schema_version":"closure-v1","schema_version":"closure-v1")"),
+      bad("duplicate member",
+          replaced(min, R"("schema_version":"closure-v1")",
+                   R"("schema_version":"closure-v1","schema_version":"closure-v1")"),
           errc::duplicate_member),
       bad("byte-order mark", "\xEF\xBB\xBF" + min, errc::byte_order_mark),
       // --- rules ---
       rule("required signal in none of the three", edited(full, {{"/completeness/unknown", "[]"}})),
-      rule("signal in two of the three", edited(full, {{"/completeness/captured", R"(["human_approvals","policy_decisions"])"}})),
+      rule("signal in two of the three",
+           edited(full, {{"/completeness/captured", R"(["human_approvals","policy_decisions"])"}})),
       rule("signal that is not required", edited(min, {{"/completeness/captured", R"(["ab"])"}})),
       // --- range ---
       range("size_bytes 2^63", replaced(full, R"("size_bytes":1024)", R"("size_bytes":9223372036854775808)")),
@@ -506,12 +553,13 @@ void check_corpus(const assay::contracts::contract& c, const std::vector<sample>
       case verdict::range:
         CHECK(schema_ok);  // the schema cannot say it
         REQUIRE_FALSE(decoded.has_value());
-        for (const auto& e : decoded.error()) CHECK(std::string(assay::name(e.code)) == std::string(assay::name(s.code)));
+        for (const auto& e : decoded.error())
+          CHECK(std::string(assay::name(e.code)) == std::string(assay::name(s.code)));
         break;
     }
   }
-  MESSAGE(c.name << ": " << counts[0] << " valid, " << counts[1] << " invalid, " << counts[2] << " rule-only, " << counts[3]
-                 << " range-only documents");
+  MESSAGE(c.name << ": " << counts[0] << " valid, " << counts[1] << " invalid, " << counts[2] << " rule-only, "
+                 << counts[3] << " range-only documents");
 }
 
 std::map<std::string, std::vector<sample> (*)()> corpora() {

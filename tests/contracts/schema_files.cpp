@@ -21,23 +21,32 @@ namespace {
 // The normative schemas of the specification (../shared/spec/schemas beside the checkout).
 fs::path normative_dir() {
   const fs::path p = assay_test::source_root() / ".." / "shared" / "spec" / "schemas";
-  if (fs::is_directory(p)) return p;
+  if (fs::is_directory(p))
+    return p;
   const char* req = std::getenv("ASSAY_REQUIRE_CONFORMANCE");
-  if (req && std::string(req) == "1") FAIL("normative schemas required but absent at '" << p.string() << "'");
+  if (req && std::string(req) == "1")
+    FAIL("normative schemas required but absent at '" << p.string() << "'");
   MESSAGE("normative schemas absent at '" << p.string() << "': comparison skipped");
   return {};
 }
 
-fs::path checked_in_dir() { return assay_test::source_root() / "schemas"; }
+fs::path checked_in_dir() {
+  return assay_test::source_root() / "schemas";
+}
 
-std::string file_name(std::string_view contract) { return std::string(contract) + ".schema.json"; }
+std::string file_name(std::string_view contract) {
+  return std::string(contract) + ".schema.json";
+}
 
 // What `assay schema NAME` prints.
-std::string cli_form(const assay::json::value& schema) { return assay::json::to_pretty(schema) + "\n"; }
+std::string cli_form(const assay::json::value& schema) {
+  return assay::json::to_pretty(schema) + "\n";
+}
 
 void check_normative(std::string_view name, const assay::json::value& generated) {
   const fs::path dir = normative_dir();
-  if (dir.empty()) return;
+  if (dir.empty())
+    return;
   const fs::path file = dir / file_name(name);
   REQUIRE_MESSAGE(fs::exists(file), "no normative schema " << file.string());
   auto normative = assay::json::canonicalize(assay_test::read_file(file));
@@ -45,7 +54,8 @@ void check_normative(std::string_view name, const assay::json::value& generated)
   auto ours = assay::json::to_canonical(generated);
   REQUIRE(ours.has_value());
   CHECK_MESSAGE(*ours == *normative, "the schema generated for " << name << " differs from " << file.string()
-                                                                    << "\ngenerated: " << *ours << "\nnormative: " << *normative);
+                                                                 << "\ngenerated: " << *ours
+                                                                 << "\nnormative: " << *normative);
 }
 
 }  // namespace
@@ -60,11 +70,13 @@ TEST_CASE("generated schemas equal the normative schemas of the spec") {
 
 TEST_CASE("every normative schema belongs to a registered contract") {
   const fs::path dir = normative_dir();
-  if (dir.empty()) return;
+  if (dir.empty())
+    return;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
     const std::string suffix = ".schema.json";
-    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
     const std::string contract = name.substr(0, name.size() - suffix.size());
     CAPTURE(contract);
     const auto* c = assay::contracts::find(contract);
@@ -86,8 +98,9 @@ TEST_CASE("checked-in schema files equal the generated schemas byte for byte (dr
                                                   << " > schemas/" << file_name(name) << "`");
     const std::string on_disk = assay_test::read_file(file);
     const std::string generated = cli_form(c.schema());
-    CHECK_MESSAGE(on_disk == generated, "schemas/" << file_name(name) << " is out of date with its type: regenerate it with "
-                                                   << "`assay schema " << name << " > schemas/" << file_name(name) << "`");
+    CHECK_MESSAGE(on_disk == generated, "schemas/"
+                                            << file_name(name) << " is out of date with its type: regenerate it with "
+                                            << "`assay schema " << name << " > schemas/" << file_name(name) << "`");
     // The file is a JSON Schema whose $id, when present, names the file.
     auto parsed = assay::json::parse(on_disk);
     REQUIRE(parsed.has_value());

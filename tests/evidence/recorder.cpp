@@ -56,8 +56,11 @@ TEST_CASE("identifiers") {
 
 TEST_CASE("a recorded run fills every envelope member and verifies") {
   auto t = system_clock::time_point{seconds{1700000000}};
-  ev::recorder run({.source = "urn:assay:test", .run_id = "run-7", .producer = {"rt", "2.0.0", "abc1234"},
-                    .policy_id = "p1", .clock = [&] { return t += milliseconds{1}; }});
+  ev::recorder run({.source = "urn:assay:test",
+                    .run_id = "run-7",
+                    .producer = {"rt", "2.0.0", "abc1234"},
+                    .policy_id = "p1",
+                    .clock = [&] { return t += milliseconds{1}; }});
   auto s0 = run.append(c::profile_started::event_type,
                        c::profile_started{.profile_name = "p", .profile_version = "1", .total_runs_aggregated = 0});
   REQUIRE(s0.has_value());

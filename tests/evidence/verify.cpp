@@ -17,10 +17,12 @@ using assay::errc;
 
 namespace {
 
-json::value make_event(std::uint64_t seq, const std::string& run = "run-1", const std::string& source = "urn:assay:test") {
-  auto v = json::parse(R"({"specversion":"1.0","type":"assay.test","datacontenttype":"application/json",)"
-                       R"("assaypii":false,"assaysecrets":false,"assayproducer":"assay-test","assayproducerversion":"1.0.0",)"
-                       R"("assaygit":"unknown","time":"2026-01-02T03:04:05Z","data":{"n":1,"s":"x"}})")
+json::value make_event(std::uint64_t seq, const std::string& run = "run-1",
+                       const std::string& source = "urn:assay:test") {
+  auto v = json::parse(
+               R"({"specversion":"1.0","type":"assay.test","datacontenttype":"application/json",)"
+               R"("assaypii":false,"assaysecrets":false,"assayproducer":"assay-test","assayproducerversion":"1.0.0",)"
+               R"("assaygit":"unknown","time":"2026-01-02T03:04:05Z","data":{"n":1,"s":"x"}})")
                .value();
   v.set("source", source);
   v.set("assayrunid", run);
@@ -32,7 +34,8 @@ json::value make_event(std::uint64_t seq, const std::string& run = "run-1", cons
 
 std::vector<json::value> make_events(std::size_t n) {
   std::vector<json::value> out;
-  for (std::size_t i = 0; i < n; ++i) out.push_back(make_event(i));
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back(make_event(i));
   return out;
 }
 
@@ -54,11 +57,15 @@ json::value manifest_for(const std::string& events) {
   std::istringstream in(events);
   std::string line;
   while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
     auto v = json::parse(line);
-    if (!v || !v->is_object()) continue;
-    if (const auto* h = v->find("assaycontenthash"); h && h->is_string()) root.add(h->as_string());
-    if (const auto* r = v->find("assayrunid"); r && r->is_string() && count == 0) run_id = r->as_string();
+    if (!v || !v->is_object())
+      continue;
+    if (const auto* h = v->find("assaycontenthash"); h && h->is_string())
+      root.add(h->as_string());
+    if (const auto* r = v->find("assayrunid"); r && r->is_string() && count == 0)
+      run_id = r->as_string();
     ++count;
   }
   const std::string rr = root.finish();
@@ -79,11 +86,14 @@ json::value manifest_for(const std::string& events) {
   return m;
 }
 
-std::string gz(const std::string& tar) { return ev::gzip(tar, 1).value(); }
+std::string gz(const std::string& tar) {
+  return ev::gzip(tar, 1).value();
+}
 
 std::string pack(const std::vector<std::pair<std::string, std::string>>& members) {
   std::vector<std::pair<std::string_view, std::string_view>> v;
-  for (const auto& [n, b] : members) v.emplace_back(n, b);
+  for (const auto& [n, b] : members)
+    v.emplace_back(n, b);
   std::string tar;
   ev::write_tar(tar, v).value();
   return gz(tar);
@@ -92,7 +102,8 @@ std::string pack(const std::vector<std::pair<std::string, std::string>>& members
 // A bundle of `events` bytes with the honest manifest, after `tweak` edits the manifest.
 std::string bundle(const std::string& events, const std::function<void(json::value&)>& tweak = {}) {
   json::value m = manifest_for(events);
-  if (tweak) tweak(m);
+  if (tweak)
+    tweak(m);
   return pack({{"manifest.json", json::to_canonical(m).value()}, {"events.ndjson", events}});
 }
 
@@ -111,7 +122,8 @@ std::string raw_member(const std::string& name, char type, const std::string& bo
   std::copy(link.begin(), link.end(), h.begin() + 157);
   std::fill(h.begin() + 148, h.begin() + 156, ' ');
   unsigned sum = 0;
-  for (char c : h) sum += static_cast<unsigned char>(c);
+  for (char c : h)
+    sum += static_cast<unsigned char>(c);
   char buf[8];
   std::snprintf(buf, sizeof buf, "%07o", sum);
   std::copy(buf, buf + 8, h.begin() + 148);
@@ -137,7 +149,8 @@ TEST_CASE("a written bundle verifies and reports its facts") {
 
 TEST_CASE("a bundle of many inflate blocks verifies (blocks are recycled)") {
   auto events = make_events(6000);
-  for (auto& e : events) e.find("data")->set("pad", std::string(200 + e.find("assayseq")->as_number(), 'p'));
+  for (auto& e : events)
+    e.find("data")->set("pad", std::string(200 + e.find("assayseq")->as_number(), 'p'));
   auto gzbytes = ev::write_bundle(events).value();
   std::size_t seen = 0;
   auto r = ev::verify_bundle_bytes(gzbytes, {}, [&](std::string_view, const json::document&) { ++seen; });
@@ -147,16 +160,19 @@ TEST_CASE("a bundle of many inflate blocks verifies (blocks are recycled)") {
 }
 
 TEST_CASE("the reference determinism vector") {
-  auto e = json::parse(R"({"specversion":"1.0","type":"assay.determinism.test","source":"urn:assay:determinism-test",)"
-                       R"("id":"run_golden_test_12345:0","time":"2023-11-14T22:13:20Z","datacontenttype":"application/json",)"
-                       R"("assayrunid":"run_golden_test_12345","assayseq":0,"assayproducer":"assay-evidence-test",)"
-                       R"("assayproducerversion":"0.1.0-test","assaygit":"abc1234","assaypii":false,"assaysecrets":false,)"
-                       R"("data":{"seq":0,"message":"This is a deterministic test event","nested":{"z_field":3,"a_field":1,"m_field":2}}})")
-               .value();
+  auto e =
+      json::parse(
+          R"({"specversion":"1.0","type":"assay.determinism.test","source":"urn:assay:determinism-test",)"
+          R"("id":"run_golden_test_12345:0","time":"2023-11-14T22:13:20Z","datacontenttype":"application/json",)"
+          R"("assayrunid":"run_golden_test_12345","assayseq":0,"assayproducer":"assay-evidence-test",)"
+          R"("assayproducerversion":"0.1.0-test","assaygit":"abc1234","assaypii":false,"assaysecrets":false,)"
+          R"("data":{"seq":0,"message":"This is a deterministic test event","nested":{"z_field":3,"a_field":1,"m_field":2}}})")
+          .value();
   CHECK(ev::content_hash(e).value() == "sha256:0c441e99738e5d82e386f794c1ffc6686723715d85e3c7528936b481b61abf2a");
   auto files = ev::build_bundle_files({e}).value();
   CHECK(files.run_root == "sha256:736ad83b9382697228ab6d7ef6e2821f96d9a29ff7ac2adeacbec076d10c5535");
-  CHECK(files.manifest.find("\"producer\":{\"git\":\"abc1234\",\"name\":\"assay-evidence-test\",\"version\":\"0.1.0-test\"}") !=
+  CHECK(files.manifest.find(
+            "\"producer\":{\"git\":\"abc1234\",\"name\":\"assay-evidence-test\",\"version\":\"0.1.0-test\"}") !=
         std::string::npos);
 }
 
@@ -167,7 +183,8 @@ TEST_CASE("container errors") {
   CHECK_CODE(pack({{"events.ndjson", events}, {"manifest.json", man}}), errc::ContractFileOrder);
   CHECK_CODE(pack({{"manifest.json", man}}), errc::ContractMissingFile);
   CHECK_CODE(pack({}), errc::ContractMissingManifest);
-  CHECK_CODE(pack({{"manifest.json", man}, {"events.ndjson", events}, {"extra.txt", "x"}}), errc::ContractUnexpectedFile);
+  CHECK_CODE(pack({{"manifest.json", man}, {"events.ndjson", events}, {"extra.txt", "x"}}),
+             errc::ContractUnexpectedFile);
   CHECK_CODE(pack({{"manifest.json", man}, {"manifest.json", man}}), errc::ContractDuplicateFile);
   CHECK_CODE(pack({{"manifest.json", man}, {"../events.ndjson", events}}), errc::SecurityPathTraversal);
   CHECK_CODE(pack({{"manifest.json", man}, {"a/../../events.ndjson", events}}), errc::SecurityPathTraversal);
@@ -189,7 +206,8 @@ TEST_CASE("container errors") {
 TEST_CASE("gzip errors: truncation, CRC, length, trailing bytes, not gzip") {
   const std::string good = bundle(lines_of(make_events(2)));
   REQUIRE(code_of(good) == errc::ok);
-  for (std::size_t cut : {std::size_t{1}, std::size_t{9}, std::size_t{20}, good.size() / 2, good.size() - 8, good.size() - 1}) {
+  for (std::size_t cut :
+       {std::size_t{1}, std::size_t{9}, std::size_t{20}, good.size() / 2, good.size() - 8, good.size() - 1}) {
     CAPTURE(cut);
     CHECK_CODE(good.substr(0, cut), errc::IntegrityGzip);
   }
@@ -220,17 +238,19 @@ TEST_CASE("events errors, in the order of SPEC §7") {
   const std::string good = lines_of(evs);
   CHECK_CODE(bundle(good), errc::ok);
   // declared tar size differs from files.bytes
-  CHECK_CODE(bundle(good, [](json::value& m) {
-               auto* f = m.find("files")->find("events.ndjson");
-               f->set("bytes", f->find("bytes")->as_number() + 1);
-             }),
+  CHECK_CODE(bundle(good,
+                    [](json::value& m) {
+                      auto* f = m.find("files")->find("events.ndjson");
+                      f->set("bytes", f->find("bytes")->as_number() + 1);
+                    }),
              errc::IntegrityFileSizeMismatch);
   CHECK_CODE(bundle("\xEF\xBB\xBF" + good), errc::ContractInvalidJson);
   CHECK_CODE(bundle(good + "\n"), errc::ContractInvalidEvent);  // a blank line
   CHECK_CODE(bundle("{" + good), errc::ContractInvalidJson);
   // CRLF and a missing final newline are accepted
   std::string crlf;
-  for (char c : good) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  for (char c : good)
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   CHECK_CODE(bundle(crlf), errc::ok);
   CHECK_CODE(bundle(good.substr(0, good.size() - 1)), errc::ok);
 
@@ -239,27 +259,34 @@ TEST_CASE("events errors, in the order of SPEC §7") {
     edit(copy[i]);
     std::string out;
     for (std::size_t k = 0; k < copy.size(); ++k) {
-      if (rehash || k != i) copy[k].set("assaycontenthash", ev::content_hash(copy[k]).value());
+      if (rehash || k != i)
+        copy[k].set("assaycontenthash", ev::content_hash(copy[k]).value());
       out += json::to_canonical(copy[k]).value() + "\n";
     }
     return out;
   };
   CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("specversion", "0.3"); })), errc::ContractSchemaVersion);
   // content hash: wrong, uppercase, absent
-  CHECK_CODE(bundle(with(1, [](json::value& e) { e.find("data")->set("n", 99); }, false)), errc::IntegrityEventHash);
+  CHECK_CODE(bundle(with(
+                 1, [](json::value& e) { e.find("data")->set("n", 99); }, false)),
+             errc::IntegrityEventHash);
   {
     auto copy = evs;
-    for (auto& e : copy) e.set("assaycontenthash", ev::content_hash(e).value());
+    for (auto& e : copy)
+      e.set("assaycontenthash", ev::content_hash(e).value());
     std::string h = copy[1].find("assaycontenthash")->as_string();
-    for (std::size_t i = 7; i < h.size(); ++i) h[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(h[i])));
+    for (std::size_t i = 7; i < h.size(); ++i)
+      h[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(h[i])));
     copy[1].set("assaycontenthash", h);
     std::string out;
-    for (auto& e : copy) out += json::to_canonical(e).value() + "\n";
+    for (auto& e : copy)
+      out += json::to_canonical(e).value() + "\n";
     CHECK_CODE(bundle(out), errc::IntegrityEventHash);
     copy[1].as_object().erase(std::find_if(copy[1].as_object().begin(), copy[1].as_object().end(),
                                            [](const json::member& m) { return m.name == "assaycontenthash"; }));
     out.clear();
-    for (auto& e : copy) out += json::to_canonical(e).value() + "\n";
+    for (auto& e : copy)
+      out += json::to_canonical(e).value() + "\n";
     CHECK_CODE(bundle(out), errc::IntegrityEventHash);
   }
   auto reseq = [](std::uint64_t s) {
@@ -270,10 +297,11 @@ TEST_CASE("events errors, in the order of SPEC §7") {
   };
   CHECK_CODE(bundle(with(0, reseq(1))), errc::ContractSequenceStart);
   CHECK_CODE(bundle(with(2, reseq(3))), errc::ContractSequenceGap);
-  CHECK_CODE(bundle(with(1, [](json::value& e) {
-               e.set("assayrunid", "run-2");
-               e.set("id", "run-2:1");
-             })),
+  CHECK_CODE(bundle(with(1,
+                         [](json::value& e) {
+                           e.set("assayrunid", "run-2");
+                           e.set("id", "run-2:1");
+                         })),
              errc::ContractRunIdMismatch);
   CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("source", "urn:assay:other"); })), errc::ContractInvalidEvent);
   CHECK_CODE(bundle(with(0, [](json::value& e) { e.set("source", "no-colon"); })), errc::ContractInvalidEvent);
@@ -284,20 +312,23 @@ TEST_CASE("events errors, in the order of SPEC §7") {
     CHECK_CODE(bundle(lines_of(colon)), errc::ContractInvalidEvent);
   }
   // step 5: bytes and sha256 of the raw file
-  CHECK_CODE(bundle(good, [](json::value& m) {
-               m.find("files")->find("events.ndjson")->set("sha256", "sha256:" + std::string(64, '0'));
-             }),
+  CHECK_CODE(bundle(good,
+                    [](json::value& m) {
+                      m.find("files")->find("events.ndjson")->set("sha256", "sha256:" + std::string(64, '0'));
+                    }),
              errc::IntegrityManifestHash);
-  CHECK_CODE(bundle(good, [](json::value& m) {
-               auto* f = m.find("files")->find("events.ndjson");
-               f->set("sha256", f->find("sha256")->as_string().substr(7));  // no prefix: accepted
-             }),
+  CHECK_CODE(bundle(good,
+                    [](json::value& m) {
+                      auto* f = m.find("files")->find("events.ndjson");
+                      f->set("sha256", f->find("sha256")->as_string().substr(7));  // no prefix: accepted
+                    }),
              errc::ok);
   {
     auto* f = +[](json::value& m) {
       auto* s = m.find("files")->find("events.ndjson");
       std::string h = s->find("sha256")->as_string();
-      for (std::size_t i = 7; i < h.size(); ++i) h[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(h[i])));
+      for (std::size_t i = 7; i < h.size(); ++i)
+        h[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(h[i])));
       s->set("sha256", h);
     };
     CHECK_CODE(bundle(good, f), errc::IntegrityManifestHash);
@@ -305,10 +336,11 @@ TEST_CASE("events errors, in the order of SPEC §7") {
   // step 6
   CHECK_CODE(bundle("", [](json::value& m) { m.set("event_count", 0); }), errc::ContractInvalidEvent);
   CHECK_CODE(bundle(good, [](json::value& m) { m.set("event_count", 4); }), errc::ContractSequenceGap);
-  CHECK_CODE(bundle(good, [](json::value& m) {
-               m.set("run_root", "sha256:" + std::string(64, 'a'));
-               m.set("bundle_id", "sha256:" + std::string(64, 'a'));
-             }),
+  CHECK_CODE(bundle(good,
+                    [](json::value& m) {
+                      m.set("run_root", "sha256:" + std::string(64, 'a'));
+                      m.set("bundle_id", "sha256:" + std::string(64, 'a'));
+                    }),
              errc::IntegrityRunRootMismatch);
   CHECK_CODE(bundle(good, [](json::value& m) { m.set("bundle_id", "sha256:" + std::string(64, 'b')); }),
              errc::ContractBundleIdMismatch);
@@ -326,8 +358,8 @@ TEST_CASE("each limit at its boundary") {
   lim.max_bundle_bytes = b.size() - 1;
   CHECK_CODE_LIM(b, lim, errc::LimitBundleBytes);
 
-  const std::size_t decoded = man.size() + events.size() + 512 * 2 + (512 - man.size() % 512) % 512 +
-                              (512 - events.size() % 512) % 512 + 1024;
+  const std::size_t decoded =
+      man.size() + events.size() + 512 * 2 + (512 - man.size() % 512) % 512 + (512 - events.size() % 512) % 512 + 1024;
   lim = {};
   lim.max_decode_bytes = decoded;
   CHECK_CODE_LIM(b, lim, errc::ok);
@@ -374,7 +406,8 @@ TEST_CASE("each limit at its boundary") {
   auto nested = [](int levels) {
     auto e = make_event(0);
     json::value v = json::array{};
-    for (int i = 1; i < levels; ++i) v = json::array{std::move(v)};
+    for (int i = 1; i < levels; ++i)
+      v = json::array{std::move(v)};
     e.set("data", std::move(v));
     return lines_of({e});
   };
@@ -418,7 +451,8 @@ TEST_CASE("tamper: flipping any single byte of events.ndjson is detected") {
     for (unsigned char bit : {0x01, 0x20, 0x80}) {
       std::string t = events;
       t[i] = static_cast<char>(t[i] ^ bit);
-      if (code_of(pack({{"manifest.json", man}, {"events.ndjson", t}})) == errc::ok) ++undetected;
+      if (code_of(pack({{"manifest.json", man}, {"events.ndjson", t}})) == errc::ok)
+        ++undetected;
     }
   }
   CHECK(undetected == 0);
@@ -426,7 +460,8 @@ TEST_CASE("tamper: flipping any single byte of events.ndjson is detected") {
 
 TEST_CASE("the reference's bundles and conformance corpora") {
   const auto dir = assay_test::conformance_dir();
-  if (dir.empty()) return;
+  if (dir.empty())
+    return;
   const auto up = dir / "assay-upstream";
   CHECK(ev::verify_bundle_file((up / "bundles" / "test-bundle.tar.gz").string()).has_value());
   CHECK(ev::verify_bundle_file((up / "bundles" / "demo-bundle.tar.gz").string()).has_value());
@@ -441,8 +476,10 @@ TEST_CASE("the reference's bundles and conformance corpora") {
       auto r = ev::verify_bundle_file((up / corpus / (id + ".bundle.tar.gz")).string());
       CAPTURE(id);
       CHECK((r ? "pass" : "fail") == want);
-      if (id == "bad-101-tampered-bundle") CHECK(r.error().code == errc::IntegrityEventHash);
-      if (id == "bad-109-bundle-id-mismatch") CHECK(r.error().code == errc::ContractBundleIdMismatch);
+      if (id == "bad-101-tampered-bundle")
+        CHECK(r.error().code == errc::IntegrityEventHash);
+      if (id == "bad-109-bundle-id-mismatch")
+        CHECK(r.error().code == errc::ContractBundleIdMismatch);
       ++vectors;
     }
   }
@@ -451,7 +488,8 @@ TEST_CASE("the reference's bundles and conformance corpora") {
 
 TEST_CASE("every reference event stream recomputes and re-bundles") {
   const auto dir = assay_test::conformance_dir();
-  if (dir.empty()) return;
+  if (dir.empty())
+    return;
   std::size_t files = 0, lines = 0;
   for (const auto& f : std::filesystem::directory_iterator(dir / "assay-upstream" / "ndjson")) {
     std::vector<json::value> events;
@@ -477,7 +515,8 @@ TEST_CASE("every reference event stream recomputes and re-bundles") {
 
 TEST_CASE("the reference's own bundles re-written give the same manifest and events bytes") {
   const auto dir = assay_test::conformance_dir();
-  if (dir.empty()) return;
+  if (dir.empty())
+    return;
   for (const char* name : {"test-bundle.tar.gz", "demo-bundle.tar.gz"}) {
     std::string manifest, events_bytes;
     std::vector<json::value> events;

@@ -22,14 +22,16 @@ namespace {
 // Deterministic test bytes: value i % 251 at offset i.
 std::string pattern_bytes(std::size_t n) {
   std::string s(n, '\0');
-  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>(i % 251);
+  for (std::size_t i = 0; i < n; ++i)
+    s[i] = static_cast<char>(i % 251);
   return s;
 }
 
 // "abcdefghijklmnopqrstuvwxyzabc..." of length n.
 std::string alphabet(std::size_t n) {
   std::string s(n, '\0');
-  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + i % 26);
+  for (std::size_t i = 0; i < n; ++i)
+    s[i] = static_cast<char>('a' + i % 26);
   return s;
 }
 
@@ -62,7 +64,8 @@ digest<P> through_sink(std::string_view data, const std::vector<std::size_t>& si
     piped = piped || sink.pipelined();
   }
   CHECK(sink.bytes_written() == data.size());
-  if (was_pipelined) *was_pipelined = piped;
+  if (was_pipelined)
+    *was_pipelined = piped;
   return sink.finish();
 }
 
@@ -339,8 +342,17 @@ TEST_CASE("hash_sink: small streams stay on the calling thread") {
 
 TEST_CASE("hash_sink: many split patterns equal one-shot hashing") {
   const std::vector<std::vector<std::size_t>> patterns = {
-      {1},     {7},    {40},   {63, 64, 65}, {8191},          {8192},           {8193},
-      {16384}, {1, 8192, 3, 16385, 127},       {100000},        {std::size_t{1} << 30},
+      {1},
+      {7},
+      {40},
+      {63, 64, 65},
+      {8191},
+      {8192},
+      {8193},
+      {16384},
+      {1, 8192, 3, 16385, 127},
+      {100000},
+      {std::size_t{1} << 30},
   };
   const std::vector<std::size_t> sizes = {0, 1, 55, 56, 63, 64, 65, 127, 128, 129, 1000, 8191, 8192, 8193, 70000};
   auto check = [&]<class P>(std::type_identity<P>) {
@@ -377,8 +389,10 @@ TEST_CASE("hash_sink: pipelined streams with tiny buffers and odd writes") {
           CHECK_MESSAGE(through_sink<P>(data, pat, cfg, &piped) == expect,
                         P::name << " n=" << n << " threshold=" << cfg.pipeline_threshold);
           // The threshold is looked at when the 8 KiB gathering buffer overflows.
-          if (n > cfg.pipeline_threshold + 2 * 8192) CHECK(piped);
-          if (n <= cfg.pipeline_threshold) CHECK(!piped);
+          if (n > cfg.pipeline_threshold + 2 * 8192)
+            CHECK(piped);
+          if (n <= cfg.pipeline_threshold)
+            CHECK(!piped);
         }
       }
     }
@@ -398,8 +412,10 @@ TEST_CASE("hash_sink: default options across the 1 MiB threshold") {
              {40}, {1, 3, 8191, 8193, 16384, 262143, 262145, 7}, {mib}, {mib + 1}, {n}}) {
       bool piped = false;
       CHECK_MESSAGE(through_sink<sha256>(data, pat, sink_options{}, &piped) == expect, "n=" << n);
-      if (n <= mib) CHECK(!piped);
-      if (n > mib + 2 * 8192) CHECK(piped);
+      if (n <= mib)
+        CHECK(!piped);
+      if (n > mib + 2 * 8192)
+        CHECK(piped);
     }
   }
 }
@@ -408,7 +424,8 @@ TEST_CASE("hash_sink: random write sizes") {
   const std::string data = pattern_bytes((std::size_t{5} << 20) + 12345);
   lcg rng{42};
   std::vector<std::size_t> sizes;
-  for (int i = 0; i < 997; ++i) sizes.push_back(1 + rng.next(i % 10 == 0 ? 300000 : 200));
+  for (int i = 0; i < 997; ++i)
+    sizes.push_back(1 + rng.next(i % 10 == 0 ? 300000 : 200));
   CHECK(through_sink<sha256>(data, sizes, sink_options{}) == digest_bytes<sha256>(data));
   CHECK(through_sink<sha512>(data, sizes, sink_options{}) == digest_bytes<sha512>(data));
   CHECK(through_sink<blake2b_512>(data, sizes, sink_options{}) == digest_bytes<blake2b_512>(data));

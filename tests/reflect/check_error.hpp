@@ -21,7 +21,9 @@ struct expected_error {
   std::size_t column = 0;
 };
 
-inline std::string code_name(assay::errc c) { return std::string(assay::name(c)); }
+inline std::string code_name(assay::errc c) {
+  return std::string(assay::name(c));
+}
 
 inline void check_error(const assay::error& e, const expected_error& x) {
   INFO("error: " << e.format() << " [" << code_name(e.code) << "]");

@@ -43,15 +43,15 @@ struct u_inner {
   std::string name;
 };
 struct same_shape {
-  std::string mode;                  // one_of → string
-  int rate;                          // an integer where the contract has a number
-  long long runs;                    // bounded<int64> → integer
-  std::string schema_version;        // const_string → string
+  std::string mode;            // one_of → string
+  int rate;                    // an integer where the contract has a number
+  long long runs;              // bounded<int64> → integer
+  std::string schema_version;  // const_string → string
   std::vector<u_inner> items;
   std::map<std::string, int> counts;
   assay::nullable<int> first;
   std::optional<assay::non_empty> note{};
-  std::vector<int> data;             // json::value in the contract takes anything
+  std::vector<int> data;  // json::value in the contract takes anything
   std::string ext;
   static constexpr assay::field_info assay_fields[] = {{.field = "ext", .json_name = "x-ext"}};
 };

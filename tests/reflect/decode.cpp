@@ -40,7 +40,8 @@ T decode_ok(const std::string& value) {
   const std::string doc = "{\"v\":" + value + "}";
   INFO("document: " << doc);
   auto r = assay::decode<one<T>>(doc);
-  if (!r) FAIL_CHECK("unexpected errors: " << r.error().format());
+  if (!r)
+    FAIL_CHECK("unexpected errors: " << r.error().format());
   REQUIRE(r.has_value());
   return std::move(r->v);
 }
@@ -61,9 +62,9 @@ struct kind_sample {
   const char* found;
 };
 constexpr kind_sample samples[] = {
-    {"null", "null"},      {"true", "a boolean"}, {"false", "a boolean"},  {"0", "a number"},
-    {"-2.5", "a number"},  {"\"s\"", "a string"}, {"[]", "an array"},     {"[1]", "an array"},
-    {"{}", "an object"},   {"{\"x\":1}", "an object"},
+    {"null", "null"},     {"true", "a boolean"},      {"false", "a boolean"}, {"0", "a number"},
+    {"-2.5", "a number"}, {"\"s\"", "a string"},      {"[]", "an array"},     {"[1]", "an array"},
+    {"{}", "an object"},  {"{\"x\":1}", "an object"},
 };
 
 }  // namespace
@@ -79,13 +80,15 @@ static void check_type_pairs(std::string_view expected_name, std::initializer_li
     CAPTURE(text);
     auto in = [&](std::initializer_list<std::string_view> l) {
       for (auto a : l)
-        if (a == s.text) return true;
+        if (a == s.text)
+          return true;
       return false;
     };
     const std::string doc = std::string("{\"v\":") + s.text + "}";
     auto r = assay::decode<one<T>>(doc);
     if (in(accepted)) {
-      if (!r) FAIL_CHECK("rejected: " << r.error().format());
+      if (!r)
+        FAIL_CHECK("rejected: " << r.error().format());
       continue;
     }
     REQUIRE_FALSE(r.has_value());
@@ -211,7 +214,8 @@ TEST_CASE("integers: integral doubles accepted, fractions and out-of-range rejec
 TEST_CASE("numbers that are not JSON stop decoding with the reader's error") {
   auto r = assay::decode<one<double>>(R"({"v":1e400})");
   REQUIRE_FALSE(r.has_value());
-  check_errors(r.error(), {{errc::number_overflow, "number is too large for a double (overflows to infinity)", "/v", 5, 1, 6}});
+  check_errors(r.error(),
+               {{errc::number_overflow, "number is too large for a double (overflows to infinity)", "/v", 5, 1, 6}});
   auto z = assay::decode<one<int>>(R"({"v":01})");
   REQUIRE_FALSE(z.has_value());
   check_errors(z.error(), {{errc::invalid_number, "invalid number: leading zero", "/v", 5, 1, 6}});
@@ -291,13 +295,18 @@ TEST_CASE("patterns: ECMA-262, unanchored unless anchored, '$' only at the very 
   using T = assay::pattern<"^[a-z0-9][a-z0-9_.-]*[a-z0-9]$">;
   CHECK(decode_ok<T>(R"("tool_calls")") == "tool_calls");
   CHECK(decode_ok<T>(R"("a.b-c")") == "a.b-c");
-  decode_fails<T>(R"("Tool")", errc::pattern_mismatch, R"("Tool" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
+  decode_fails<T>(R"("Tool")", errc::pattern_mismatch,
+                  R"("Tool" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
   decode_fails<T>(R"("a")", errc::pattern_mismatch, R"("a" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
-  decode_fails<T>(R"("ab_")", errc::pattern_mismatch, R"("ab_" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
+  decode_fails<T>(R"("ab_")", errc::pattern_mismatch,
+                  R"("ab_" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
   // A final newline does not satisfy '$' (Perl would let it), nor does a leading one satisfy '^'.
-  decode_fails<T>(R"("ab\n")", errc::pattern_mismatch, R"("ab?" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
-  decode_fails<T>(R"("\nab")", errc::pattern_mismatch, R"("?ab" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
-  decode_fails<T>(R"("ab\ncd")", errc::pattern_mismatch, R"("ab?cd" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
+  decode_fails<T>(R"("ab\n")", errc::pattern_mismatch,
+                  R"("ab?" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
+  decode_fails<T>(R"("\nab")", errc::pattern_mismatch,
+                  R"("?ab" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
+  decode_fails<T>(R"("ab\ncd")", errc::pattern_mismatch,
+                  R"("ab?cd" does not match the pattern ^[a-z0-9][a-z0-9_.-]*[a-z0-9]$)");
   // Unanchored: a match anywhere is enough.
   using U = assay::pattern<"[0-9]">;
   CHECK(decode_ok<U>(R"("abc1def")") == "abc1def");
@@ -315,10 +324,11 @@ TEST_CASE("date-time (RFC 3339)") {
     CAPTURE(ok);
     CHECK(decode_ok<T>(std::string("\"") + ok + "\"") == ok);
   }
-  for (const char* bad : {"2023-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00",
-                          "2024-01-01T24:00:00Z", "2024-01-01T00:60:00Z", "2024-01-01T00:00:61Z", "2024-13-01T00:00:00Z",
-                          "2024-00-01T00:00:00Z", "2024-04-31T00:00:00Z", "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00+0100",
-                          "2024-01-01T00:00:00+24:00", "2024-01-01", "24-01-01T00:00:00Z", "2024-01-01T00:00:00ZZ", ""}) {
+  for (const char* bad :
+       {"2023-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00",
+        "2024-01-01T24:00:00Z", "2024-01-01T00:60:00Z", "2024-01-01T00:00:61Z", "2024-13-01T00:00:00Z",
+        "2024-00-01T00:00:00Z", "2024-04-31T00:00:00Z", "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00+0100",
+        "2024-01-01T00:00:00+24:00", "2024-01-01", "24-01-01T00:00:00Z", "2024-01-01T00:00:00ZZ", ""}) {
     CAPTURE(bad);
     decode_fails<T>(std::string("\"") + bad + "\"", errc::format_mismatch,
                     std::string("\"") + bad + "\" is not an RFC 3339 date-time");
@@ -489,29 +499,30 @@ struct report_like {
 TEST_CASE("all errors of a document are collected, in input order, with line and column") {
   const std::string doc =
       "{\n"
-      "  \"schema_version\": \"r-v2\",\n"   // line 2
-      "  \"runs\": 0,\n"                    // line 3
-      "  \"status\": \"maybe\",\n"          // line 4
-      "  \"tags\": [\"a\", \"\", 3],\n"     // line 5
+      "  \"schema_version\": \"r-v2\",\n"       // line 2
+      "  \"runs\": 0,\n"                        // line 3
+      "  \"status\": \"maybe\",\n"              // line 4
+      "  \"tags\": [\"a\", \"\", 3],\n"         // line 5
       "  \"where\": {\"y\": 1.5, \"q\": 0},\n"  // line 6
-      "  \"\xc3\xa9t\xc3\xa9\": 1,\n"       // line 7: an unknown name with two-byte characters
-      "  \"at\": \"yesterday\"\n"           // line 8
+      "  \"\xc3\xa9t\xc3\xa9\": 1,\n"           // line 7: an unknown name with two-byte characters
+      "  \"at\": \"yesterday\"\n"               // line 8
       "}\n";
   auto r = assay::decode<report_like>(doc);
   REQUIRE_FALSE(r.has_value());
   const auto at = [&](std::string_view needle) { return doc.find(needle); };
-  check_errors(r.error(),
-               {{errc::const_mismatch, R"(expected "r-v1", found "r-v2")", "/schema_version", at("\"r-v2\""), 2, 21},
-                {errc::below_minimum, "0 is less than the minimum 1", "/runs", at("0,"), 3, 11},
-                {errc::enum_mismatch, R"("maybe" is not one of "pass", "fail")", "/status", at("\"maybe\""), 4, 13},
-                {errc::too_short, "string is shorter than the minimum length 1", "/tags/1", at("\"\", 3"), 5, 17},
-                {errc::type_mismatch, "expected a string, found a number", "/tags/2", at("3]"), 5, 21},
-                {errc::not_an_integer, "expected an integer, found 1.5", "/where/y", at("1.5"), 6, 18},
-                {errc::unknown_member, "unknown member \"q\" (not allowed here)", "/where/q", at("\"q\""), 6, 23},
-                {errc::missing_member, "required member \"x\" is missing", "/where/x", at("{\"y\""), 6, 12},
-                {errc::unknown_member, "unknown member \"\xc3\xa9t\xc3\xa9\" (not allowed here)", "/\xc3\xa9t\xc3\xa9",
-                 at("\"\xc3\xa9"), 7, 3},
-                {errc::format_mismatch, R"("yesterday" is not an RFC 3339 date-time)", "/at", at("\"yesterday\""), 8, 9}});
+  check_errors(
+      r.error(),
+      {{errc::const_mismatch, R"(expected "r-v1", found "r-v2")", "/schema_version", at("\"r-v2\""), 2, 21},
+       {errc::below_minimum, "0 is less than the minimum 1", "/runs", at("0,"), 3, 11},
+       {errc::enum_mismatch, R"("maybe" is not one of "pass", "fail")", "/status", at("\"maybe\""), 4, 13},
+       {errc::too_short, "string is shorter than the minimum length 1", "/tags/1", at("\"\", 3"), 5, 17},
+       {errc::type_mismatch, "expected a string, found a number", "/tags/2", at("3]"), 5, 21},
+       {errc::not_an_integer, "expected an integer, found 1.5", "/where/y", at("1.5"), 6, 18},
+       {errc::unknown_member, "unknown member \"q\" (not allowed here)", "/where/q", at("\"q\""), 6, 23},
+       {errc::missing_member, "required member \"x\" is missing", "/where/x", at("{\"y\""), 6, 12},
+       {errc::unknown_member, "unknown member \"\xc3\xa9t\xc3\xa9\" (not allowed here)", "/\xc3\xa9t\xc3\xa9",
+        at("\"\xc3\xa9"), 7, 3},
+       {errc::format_mismatch, R"("yesterday" is not an RFC 3339 date-time)", "/at", at("\"yesterday\""), 8, 9}});
   // Offsets count bytes from the start of the input; lines restart the column.
   auto c = assay::decode<one<int>>("{\"v\":1,\n\"\xc3\xa9\xc3\xa9\":\"x\"}");
   REQUIRE_FALSE(c.has_value());
@@ -522,9 +533,10 @@ TEST_CASE("all errors of a document are collected, in input order, with line and
 TEST_CASE("a syntax error stops decoding and comes after the errors found before it") {
   auto r = assay::decode<report_like>(R"({"runs":0,"status":"x",})");
   REQUIRE_FALSE(r.has_value());
-  check_errors(r.error(), {{errc::below_minimum, "0 is less than the minimum 1", "/runs", 8, 1, 9},
-                           {errc::enum_mismatch, R"("x" is not one of "pass", "fail")", "/status", 19, 1, 20},
-                           {errc::unexpected_character, "unexpected '}', expected a member name after ','", "", 23, 1, 24}});
+  check_errors(r.error(),
+               {{errc::below_minimum, "0 is less than the minimum 1", "/runs", 8, 1, 9},
+                {errc::enum_mismatch, R"("x" is not one of "pass", "fail")", "/status", 19, 1, 20},
+                {errc::unexpected_character, "unexpected '}', expected a member name after ','", "", 23, 1, 24}});
   auto t = assay::decode<point>(R"({"x":1} {})");
   REQUIRE_FALSE(t.has_value());
   check_errors(t.error(), {{errc::trailing_content, "unexpected content after the JSON value", "", 8, 1, 9}});
@@ -533,7 +545,8 @@ TEST_CASE("a syntax error stops decoding and comes after the errors found before
   check_errors(e.error(), {{errc::unexpected_end, "input ended where a value was expected", "", 0, 1, 1}});
   auto b = assay::decode<point>("\xEF\xBB\xBF{\"x\":1}");
   REQUIRE_FALSE(b.has_value());
-  check_errors(b.error(), {{errc::byte_order_mark, "byte-order mark at the start of the input (not allowed)", "", 0, 1, 1}});
+  check_errors(b.error(),
+               {{errc::byte_order_mark, "byte-order mark at the start of the input (not allowed)", "", 0, 1, 1}});
   auto w = assay::decode<point>(R"([1])");
   REQUIRE_FALSE(w.has_value());
   check_errors(w.error(), {{errc::type_mismatch, "expected an object, found an array", "", 0, 1, 1}});
@@ -576,7 +589,8 @@ struct ruled {
   assay::bounded<int, 0> b;
   int total;
   void check_rules(assay::rules& r) const {
-    if (a.value() + b.value() != total) r.fail("/total", "total must equal a + b");
+    if (a.value() + b.value() != total)
+      r.fail("/total", "total must equal a + b");
   }
 };
 struct holder {

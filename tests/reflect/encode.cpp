@@ -32,7 +32,8 @@ struct one {
 template <class T>
 std::string encode_ok(const T& value) {
   auto r = assay::encode(one<T>{value});
-  if (!r) FAIL_CHECK("unexpected errors: " << r.error().format());
+  if (!r)
+    FAIL_CHECK("unexpected errors: " << r.error().format());
   REQUIRE(r.has_value());
   return *r;
 }
@@ -221,19 +222,20 @@ TEST_CASE("encoding a value that violates its constraints reports every violatio
   encode_fails(std::numeric_limits<float>::infinity(), errc::not_finite, "NaN and infinity have no JSON form");
   encode_fails(assay::non_empty{}, errc::too_short, "string is shorter than the minimum length 1");
   encode_fails(assay::str<2>{"\xc3\xa9"}, errc::too_short, "string is shorter than the minimum length 2");
-  encode_fails(assay::pattern<"^[a-z]+$">{"abc\n"}, errc::pattern_mismatch, "\"abc?\" does not match the pattern ^[a-z]+$");
+  encode_fails(assay::pattern<"^[a-z]+$">{"abc\n"}, errc::pattern_mismatch,
+               "\"abc?\" does not match the pattern ^[a-z]+$");
   encode_fails(assay::pattern<"^[a-z]+$">{""}, errc::pattern_mismatch, "\"\" does not match the pattern ^[a-z]+$");
   encode_fails(assay::date_time{}, errc::format_mismatch, "\"\" is not an RFC 3339 date-time");
   encode_fails(assay::date_time{"2023-02-29T00:00:00Z"}, errc::format_mismatch,
                "\"2023-02-29T00:00:00Z\" is not an RFC 3339 date-time");
   encode_fails(std::string("ok\xff"), errc::invalid_utf8, "string is not valid UTF-8");
-  encode_fails(std::string("\xc0\x80"), errc::invalid_utf8, "string is not valid UTF-8");       // overlong NUL
-  encode_fails(std::string("\xed\xa0\x80"), errc::invalid_utf8, "string is not valid UTF-8");   // surrogate
+  encode_fails(std::string("\xc0\x80"), errc::invalid_utf8, "string is not valid UTF-8");               // overlong NUL
+  encode_fails(std::string("\xed\xa0\x80"), errc::invalid_utf8, "string is not valid UTF-8");           // surrogate
   encode_fails(assay::non_empty{"\xf4\x90\x80\x80"}, errc::invalid_utf8, "string is not valid UTF-8");  // > U+10FFFF
   encode_fails(assay::list<int, 1>{}, errc::too_few_items, "array has 0 items, fewer than the minimum 1");
   encode_fails(assay::list<int, 0, 2>{1, 2, 3}, errc::too_many_items, "array has 3 items, more than the maximum 2");
-  encode_fails(std::map<std::string, int>{{"ok", 1}, {"bad\xff", 2}}, errc::invalid_utf8, "member name is not valid UTF-8",
-               "/v/bad\xff");
+  encode_fails(std::map<std::string, int>{{"ok", 1}, {"bad\xff", 2}}, errc::invalid_utf8,
+               "member name is not valid UTF-8", "/v/bad\xff");
   auto nan_inside = assay::json::parse(R"({"a":[1,{"b/c":2}]})");
   REQUIRE(nan_inside.has_value());
   nan_inside->find("a")->as_array()[1].set("b/c", std::nan(""));
@@ -256,8 +258,10 @@ struct doc {
   std::array<assay::bounded<int, 1>, 2> pair;
   static constexpr assay::field_info assay_fields[] = {{.field = "schema_version", .json_name = "$v"}};
   void check_rules(assay::rules& r) const {
-    if (pair[0].value() > pair[1].value()) r.fail("/pair", "pair must be ordered");
-    if (items.size() == 2) r.fail("", "two items are too many for this rule");
+    if (pair[0].value() > pair[1].value())
+      r.fail("/pair", "pair must be ordered");
+    if (items.size() == 2)
+      r.fail("", "two items are too many for this rule");
   }
 };
 }  // namespace
@@ -329,7 +333,8 @@ TEST_CASE("valid values: encode, encode_to any sink, validate, pretty") {
   } sink;
   REQUIRE(assay::reflect::encode_to(sink, d).has_value());
   std::string joined;
-  for (const auto& p : sink.parts) joined += p;
+  for (const auto& p : sink.parts)
+    joined += p;
   CHECK(joined == expected);
 
   auto pretty = assay::encode_pretty(d);
@@ -350,7 +355,8 @@ TEST_CASE("a large value streams through the writer's buffer") {
     std::vector<std::string> items;
   };
   big b;
-  for (int i = 0; i < 5000; ++i) b.items.push_back("item-" + std::to_string(i));
+  for (int i = 0; i < 5000; ++i)
+    b.items.push_back("item-" + std::to_string(i));
   b.items.push_back(std::string(40000, 'x'));
   auto r = assay::encode(b);
   REQUIRE(r.has_value());

@@ -98,7 +98,8 @@ TEST_CASE("schemas of scalar and constraint types") {
 TEST_CASE("nullable: the type list gains null; enums gain null; other schemas are wrapped") {
   CHECK(member_schema<assay::nullable<assay::bounded<std::int64_t, 1>>>() ==
         R"({"minimum":1,"type":["integer","null"]})");
-  CHECK(member_schema<assay::nullable<assay::one_of<"a", "b">>>() == R"({"enum":["a","b",null],"type":["string","null"]})");
+  CHECK(member_schema<assay::nullable<assay::one_of<"a", "b">>>() ==
+        R"({"enum":["a","b",null],"type":["string","null"]})");
   CHECK(member_schema<assay::nullable<named>>() == R"({"anyOf":[{"$ref":"#/$defs/named"},{"type":"null"}]})");
   CHECK(member_schema<assay::nullable<assay::json::value>>() == R"({"anyOf":[{},{"type":"null"}]})");
 }
@@ -108,8 +109,7 @@ TEST_CASE("structs: required, properties, additionalProperties false; named type
     int a;
     std::optional<std::string> b{};
   };
-  CHECK(member_schema<plain>() ==
-        canonical(R"({"type":"object","additionalProperties":false,"required":["a"],
+  CHECK(member_schema<plain>() == canonical(R"({"type":"object","additionalProperties":false,"required":["a"],
                       "properties":{"a":{"type":"integer"},"b":{"type":"string"}}})"));
   struct all_optional {
     std::optional<int> a{};

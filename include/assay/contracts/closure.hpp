@@ -66,11 +66,13 @@ struct completeness {
   void check_rules(rules& r) const {
     std::vector<std::string> parts;
     for (const auto* v : {&captured, &redacted, &unknown})
-      for (const auto& s : *v) parts.push_back(s);
+      for (const auto& s : *v)
+        parts.push_back(s);
     std::vector<std::string> req(required.begin(), required.end());
     std::sort(parts.begin(), parts.end());
     std::sort(req.begin(), req.end());
-    if (parts != req) r.fail("", "captured, redacted and unknown must partition required (each signal exactly once)");
+    if (parts != req)
+      r.fail("", "captured, redacted and unknown must partition required (each signal exactly once)");
   }
 };
 
@@ -111,7 +113,8 @@ struct closure_report {
   closure_v1::closure closure;
 
   static constexpr field_info assay_fields[] = {
-      {.field = "bundle_digest", .description = "Optional sha256 (or similar) digest of the evidence bundle for linking."},
+      {.field = "bundle_digest",
+       .description = "Optional sha256 (or similar) digest of the evidence bundle for linking."},
       {.field = "pack_context", .description = "Optional: the packs used to compute required signals."},
   };
 };

@@ -55,8 +55,9 @@ struct tool_decision {
     const int p56a = policy_snapshot_digest.has_value() + policy_snapshot_digest_alg.has_value() +
                      policy_snapshot_canonicalization.has_value() + policy_snapshot_schema.has_value();
     if (p56a != 0 && p56a != 4) {
-      r.fail("", "the policy snapshot members (policy_snapshot_digest, _digest_alg, _canonicalization, _schema) "
-                 "are all present or all absent");
+      r.fail("",
+             "the policy snapshot members (policy_snapshot_digest, _digest_alg, _canonicalization, _schema) "
+             "are all present or all absent");
     }
     if (policy_snapshot_digest && policy_snapshot_digest != policy_digest) {
       r.fail("/policy_snapshot_digest", "policy_snapshot_digest must equal policy_digest");
@@ -65,8 +66,9 @@ struct tool_decision {
                      tool_definition_canonicalization.has_value() + tool_definition_schema.has_value() +
                      tool_definition_source.has_value();
     if (p56b != 0 && p56b != 5) {
-      r.fail("", "the tool definition members (tool_definition_digest, _digest_alg, _canonicalization, _schema, "
-                 "_source) are all present or all absent");
+      r.fail("",
+             "the tool definition members (tool_definition_digest, _digest_alg, _canonicalization, _schema, "
+             "_source) are all present or all absent");
     }
   }
 };

@@ -17,8 +17,8 @@
 namespace assay::contracts {
 
 struct contract {
-  std::string_view name;                                             // "soak-report-v1"
-  json::value (*schema)();                                           // generated JSON Schema
+  std::string_view name;                                                      // "soak-report-v1"
+  json::value (*schema)();                                                    // generated JSON Schema
   results<void> (*validate)(std::string_view text, const json::limits& lim);  // strict decode
 };
 
@@ -29,7 +29,8 @@ constexpr contract make_contract(std::string_view name) {
       [] { return assay::schema<T>(); },
       [](std::string_view text, const json::limits& lim) -> results<void> {
         auto r = assay::decode<T>(text, lim);
-        if (!r) return r.error();
+        if (!r)
+          return r.error();
         return {};
       },
   };
@@ -45,7 +46,8 @@ inline std::span<const contract> all() {
 
 inline const contract* find(std::string_view name) {
   for (const contract& c : all())
-    if (c.name == name) return &c;
+    if (c.name == name)
+      return &c;
   return nullptr;
 }
 

@@ -84,7 +84,8 @@ struct results {
     }
     if (runs.value() > 0) {
       const double expected = static_cast<double>(passes.value()) / static_cast<double>(runs.value());
-      if (pass_rate.value() != expected) r.fail("/pass_rate", "pass_rate must equal passes / runs");
+      if (pass_rate.value() != expected)
+        r.fail("/pass_rate", "pass_rate must equal passes / runs");
     }
     if (pass_all && (failures.value() != 0 || infra_errors.value() != 0)) {
       r.fail("/pass_all", "pass_all cannot be true when a run failed or had an infrastructure error");

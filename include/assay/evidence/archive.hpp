@@ -60,16 +60,19 @@ inline result<std::array<char, 512>> tar_header(std::string_view name, std::uint
   std::memcpy(h.data() + 297, "assay", 5);      // gname
   std::memset(h.data() + 148, ' ', 8);          // checksum computed over spaces
   unsigned sum = 0;
-  for (char c : h) sum += static_cast<unsigned char>(c);
-  detail::put_octal(h.data() + 148, 8, sum);    // seven digits and NUL, as the reference
+  for (char c : h)
+    sum += static_cast<unsigned char>(c);
+  detail::put_octal(h.data() + 148, 8, sum);  // seven digits and NUL, as the reference
   return h;
 }
 
 // Appends a complete tar archive of `files` (name, bytes) to `out`.
-inline result<void> write_tar(std::string& out, const std::vector<std::pair<std::string_view, std::string_view>>& files) {
+inline result<void> write_tar(std::string& out,
+                              const std::vector<std::pair<std::string_view, std::string_view>>& files) {
   for (const auto& [name, bytes] : files) {
     auto h = tar_header(name, bytes.size());
-    if (!h) return h.error();
+    if (!h)
+      return h.error();
     out.append(h->data(), h->size());
     out.append(bytes);
     out.append((512 - bytes.size() % 512) % 512, '\0');
@@ -106,19 +109,22 @@ inline result<std::string> deflate_block(std::string_view data, std::size_t begi
   const bool ok = last ? rc == Z_STREAM_END : (rc == Z_OK && z.avail_in == 0);
   out.resize(out.size() - z.avail_out);
   deflateEnd(&z);
-  if (!ok) return make_error(errc::unsupported, "zlib deflate failed");
+  if (!ok)
+    return make_error(errc::unsupported, "zlib deflate failed");
   return out;
 }
 
 inline void put_le32(std::string& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+  for (int i = 0; i < 4; ++i)
+    out += static_cast<char>((v >> (8 * i)) & 0xFF);
 }
 
 }  // namespace detail
 
 // The gzip stream of `data` (deterministic; uses up to `threads` threads).
 inline result<std::string> gzip(std::string_view data, unsigned threads = 0) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t blocks = data.empty() ? 1 : (data.size() + gzip_block_size - 1) / gzip_block_size;
   std::vector<result<std::string>> parts(blocks, result<std::string>(std::string()));
   auto work = [&](std::size_t first, std::size_t step) {
@@ -130,13 +136,16 @@ inline result<std::string> gzip(std::string_view data, unsigned threads = 0) {
   };
   const unsigned n = static_cast<unsigned>(std::min<std::size_t>(threads, blocks));
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work, t, n);
+  for (unsigned t = 1; t < n; ++t)
+    pool.emplace_back(work, t, n);
   work(0, n);
-  for (auto& t : pool) t.join();
+  for (auto& t : pool)
+    t.join();
 
   std::string out("\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff", 10);
   for (auto& p : parts) {
-    if (!p) return p.error();
+    if (!p)
+      return p.error();
     out += *p;
   }
   const auto crc = static_cast<std::uint32_t>(

@@ -29,16 +29,21 @@ inline error missing(std::string_view member, std::string_view why) {
 
 // From a DOM event.
 inline result<std::string> content_hash(const json::value& event) {
-  if (!event.is_object()) return make_error(errc::type_mismatch, "an event must be a JSON object");
+  if (!event.is_object())
+    return make_error(errc::type_mismatch, "an event must be a JSON object");
   const json::value* data = event.find("data");
   const json::value* dct = event.find("datacontenttype");
   const json::value* spec = event.find("specversion");
   const json::value* subject = event.find("subject");
   const json::value* type = event.find("type");
-  if (data == nullptr) return detail::missing("data", "is required");
-  if (dct == nullptr || !dct->is_string()) return detail::missing("datacontenttype", "must be a string");
-  if (spec == nullptr || !spec->is_string()) return detail::missing("specversion", "must be a string");
-  if (type == nullptr || !type->is_string()) return detail::missing("type", "must be a string");
+  if (data == nullptr)
+    return detail::missing("data", "is required");
+  if (dct == nullptr || !dct->is_string())
+    return detail::missing("datacontenttype", "must be a string");
+  if (spec == nullptr || !spec->is_string())
+    return detail::missing("specversion", "must be a string");
+  if (type == nullptr || !type->is_string())
+    return detail::missing("type", "must be a string");
   if (subject != nullptr && !subject->is_string() && !subject->is_null()) {
     return make_error(errc::type_mismatch, "event member \"subject\" must be a string or null", "/subject");
   }
@@ -70,21 +75,31 @@ inline result<std::string> content_hash(const json::value& event) {
 // From the event object at node `at` of a parsed document (the verifier's fast path).
 inline result<std::string> content_hash(const json::document& doc, std::size_t at = 0) {
   const auto& nodes = doc.nodes();
-  if (nodes[at].kind != json::kind::object) return make_error(errc::type_mismatch, "an event must be a JSON object");
+  if (nodes[at].kind != json::kind::object)
+    return make_error(errc::type_mismatch, "an event must be a JSON object");
   std::size_t data = 0, dct = 0, spec = 0, subject = 0, type = 0;
   for (std::size_t j = at + 1; j < nodes[at].payload; j = doc.next(j + 1)) {
     const std::string_view name = doc.string_at(j);
-    if (name == "data") data = j + 1;
-    else if (name == "datacontenttype") dct = j + 1;
-    else if (name == "specversion") spec = j + 1;
-    else if (name == "subject") subject = j + 1;
-    else if (name == "type") type = j + 1;
+    if (name == "data")
+      data = j + 1;
+    else if (name == "datacontenttype")
+      dct = j + 1;
+    else if (name == "specversion")
+      spec = j + 1;
+    else if (name == "subject")
+      subject = j + 1;
+    else if (name == "type")
+      type = j + 1;
   }
   auto is_string = [&](std::size_t i) { return i != 0 && nodes[i].kind == json::kind::string; };
-  if (data == 0) return detail::missing("data", "is required");
-  if (!is_string(dct)) return detail::missing("datacontenttype", "must be a string");
-  if (!is_string(spec)) return detail::missing("specversion", "must be a string");
-  if (!is_string(type)) return detail::missing("type", "must be a string");
+  if (data == 0)
+    return detail::missing("data", "is required");
+  if (!is_string(dct))
+    return detail::missing("datacontenttype", "must be a string");
+  if (!is_string(spec))
+    return detail::missing("specversion", "must be a string");
+  if (!is_string(type))
+    return detail::missing("type", "must be a string");
   if (subject != 0 && nodes[subject].kind != json::kind::string && nodes[subject].kind != json::kind::null) {
     return make_error(errc::type_mismatch, "event member \"subject\" must be a string or null", "/subject");
   }

@@ -91,17 +91,20 @@ class uuid7_generator {
         counter_ = 0;
       }
       const std::uint64_t r = rng_();
-      for (int i = 0; i < 6; ++i) b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(last_ms_ >> (40 - 8 * i));
+      for (int i = 0; i < 6; ++i)
+        b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(last_ms_ >> (40 - 8 * i));
       b[6] = static_cast<std::uint8_t>(0x70 | ((counter_ >> 8) & 0x0F));
       b[7] = static_cast<std::uint8_t>(counter_ & 0xFF);
-      for (int i = 0; i < 8; ++i) b[static_cast<std::size_t>(8 + i)] = static_cast<std::uint8_t>(r >> (8 * i));
+      for (int i = 0; i < 8; ++i)
+        b[static_cast<std::size_t>(8 + i)] = static_cast<std::uint8_t>(r >> (8 * i));
       b[8] = static_cast<std::uint8_t>(0x80 | (b[8] & 0x3F));
     }
     static constexpr char hex[] = "0123456789abcdef";
     std::string out;
     out.reserve(36);
     for (std::size_t i = 0; i < 16; ++i) {
-      if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+      if (i == 4 || i == 6 || i == 8 || i == 10)
+        out += '-';
       out += hex[b[i] >> 4];
       out += hex[b[i] & 15];
     }
@@ -121,7 +124,9 @@ class uuid7_generator {
 };
 
 // A live run id (UUIDv7), monotonic within this process.
-inline std::string live_run_id() { return uuid7_generator::process().next(); }
+inline std::string live_run_id() {
+  return uuid7_generator::process().next();
+}
 
 // Incremental run_root: feed content hashes in seq order.
 class run_root_builder {

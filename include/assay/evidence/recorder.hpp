@@ -61,7 +61,7 @@ inline std::string format_time(std::chrono::system_clock::time_point tp) {
 
 struct recorder_options {
   std::string source = "urn:assay:runtime";  // a URI: contains ':', not first
-  std::string run_id;                         // default: a live run id (UUIDv7)
+  std::string run_id;                        // default: a live run id (UUIDv7)
   producer_info producer = {"assay", "0.1.0", std::nullopt};
   std::optional<std::string> policy_id{};
   // The clock, replaceable for reproducible runs.
@@ -80,7 +80,8 @@ struct event_extras {
 class recorder {
  public:
   explicit recorder(recorder_options o = {}) : opt_(std::move(o)) {
-    if (opt_.run_id.empty()) opt_.run_id = live_run_id();
+    if (opt_.run_id.empty())
+      opt_.run_id = live_run_id();
   }
 
   const std::string& run_id() const noexcept { return opt_.run_id; }
@@ -98,7 +99,8 @@ class recorder {
       auto bytes = assay::encode(data);
       if (!bytes) {
         errors es = bytes.error();
-        for (auto& e : es.items) e.pointer = "/data" + e.pointer;
+        for (auto& e : es.items)
+          e.pointer = "/data" + e.pointer;
         return es;
       }
       payload = json::parse(*bytes).value();
@@ -111,20 +113,25 @@ class recorder {
     ev.set("id", stream_id(opt_.run_id, seq));
     ev.set("time", format_time(opt_.clock()));
     ev.set("datacontenttype", "application/json");
-    if (extras.subject) ev.set("subject", *extras.subject);
-    if (extras.traceparent) ev.set("traceparent", *extras.traceparent);
-    if (extras.tracestate) ev.set("tracestate", *extras.tracestate);
+    if (extras.subject)
+      ev.set("subject", *extras.subject);
+    if (extras.traceparent)
+      ev.set("traceparent", *extras.traceparent);
+    if (extras.tracestate)
+      ev.set("tracestate", *extras.tracestate);
     ev.set("assayrunid", opt_.run_id);
     ev.set("assayseq", static_cast<double>(seq));
     ev.set("assayproducer", opt_.producer.name);
     ev.set("assayproducerversion", opt_.producer.version);
     ev.set("assaygit", opt_.producer.git.value_or("unknown"));
-    if (opt_.policy_id) ev.set("assaypolicyid", *opt_.policy_id);
+    if (opt_.policy_id)
+      ev.set("assaypolicyid", *opt_.policy_id);
     ev.set("assaypii", extras.pii);
     ev.set("assaysecrets", extras.secrets);
     ev.set("data", std::move(payload));
     auto h = content_hash(ev);
-    if (!h) return errors(h.error());
+    if (!h)
+      return errors(h.error());
     ev.set("assaycontenthash", *h);
     events_.push_back(std::move(ev));
     return seq;
@@ -132,7 +139,8 @@ class recorder {
 
   // The bundle of everything recorded so far.
   result<std::string> finish(bundle_options o = {}) const {
-    if (!o.producer) o.producer = opt_.producer;
+    if (!o.producer)
+      o.producer = opt_.producer;
     return write_bundle(events_, o);
   }
 

@@ -54,8 +54,10 @@ struct bundle_limits {
   // From a JSON object with exactly these eight members, each an integer >= 1.
   static result<bundle_limits> from_json(std::string_view text) {
     auto doc = json::parse(text);
-    if (!doc) return doc.error();
-    if (!doc->is_object()) return make_error(errc::type_mismatch, "limits must be a JSON object");
+    if (!doc)
+      return doc.error();
+    if (!doc->is_object())
+      return make_error(errc::type_mismatch, "limits must be a JSON object");
     bundle_limits l;
     struct field {
       const char* name;
@@ -74,7 +76,8 @@ struct bundle_limits {
     for (const auto& m : doc->as_object()) {
       const field* f = nullptr;
       for (const auto& c : fields)
-        if (m.name == c.name) f = &c;
+        if (m.name == c.name)
+          f = &c;
       if (f == nullptr) {
         return make_error(errc::unknown_member, "unknown limit \"" + json::detail::quoted_for_message(m.name) + "\"",
                           "/" + json::escape_pointer_token(m.name));
@@ -118,14 +121,18 @@ using event_visitor = std::function<void(std::string_view line, const json::docu
 
 namespace detail {
 
-inline error verify_error(errc code, std::string message) { return make_error(code, std::move(message)); }
+inline error verify_error(errc code, std::string message) {
+  return make_error(code, std::move(message));
+}
 
 // RFC 3339 date-time to (seconds since the epoch, nanoseconds), for comparing instants.
 inline bool instant_of(std::string_view s, std::int64_t& secs, std::int32_t& nanos) {
-  if (!reflect::is_date_time(s)) return false;
+  if (!reflect::is_date_time(s))
+    return false;
   auto num = [&](std::size_t at, std::size_t n) {
     int v = 0;
-    for (std::size_t i = at; i < at + n; ++i) v = v * 10 + (s[i] - '0');
+    for (std::size_t i = at; i < at + n; ++i)
+      v = v * 10 + (s[i] - '0');
     return v;
   };
   const int y = num(0, 4), mo = num(5, 2), d = num(8, 2), h = num(11, 2), mi = num(14, 2), se = num(17, 2);
@@ -143,11 +150,13 @@ inline bool instant_of(std::string_view s, std::int64_t& secs, std::int32_t& nan
     ++i;
     int digits = 0;
     while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      if (digits < 9) nanos = nanos * 10 + (s[i] - '0');
+      if (digits < 9)
+        nanos = nanos * 10 + (s[i] - '0');
       ++digits;
       ++i;
     }
-    for (; digits < 9; ++digits) nanos *= 10;
+    for (; digits < 9; ++digits)
+      nanos *= 10;
   }
   if (s[i] == '+' || s[i] == '-') {
     const int off = num(i + 1, 2) * 3600 + num(i + 4, 2) * 60;
@@ -163,7 +172,8 @@ class byte_source {
     // A regular file's size is known before anything is read (SPEC §7 checks it first).
     if (std::fseek(f, 0, SEEK_END) == 0) {
       const long n = std::ftell(f);
-      if (n >= 0) size_ = static_cast<std::uint64_t>(n);
+      if (n >= 0)
+        size_ = static_cast<std::uint64_t>(n);
       std::fseek(f, 0, SEEK_SET);
     }
   }
@@ -176,7 +186,8 @@ class byte_source {
   std::size_t read(unsigned char* out, std::size_t n) {
     if (file_ != nullptr) {
       const std::size_t got = std::fread(out, 1, n, file_);
-      if (got < n && std::ferror(file_)) failed_ = true;
+      if (got < n && std::ferror(file_))
+        failed_ = true;
       return got;
     }
     const std::size_t got = std::min(n, mem_.size() - pos_);
@@ -223,7 +234,8 @@ class inflater {
       cv_.notify_all();
     }
     cv_.wait(lock, [&] { return !ready_.empty() || done_; });
-    if (ready_.empty()) return {};
+    if (ready_.empty())
+      return {};
     current_ = std::move(ready_.front());
     ready_.pop_front();
     return std::string_view(current_->data.data(), current_->size);
@@ -243,7 +255,8 @@ class inflater {
 
   void finish(std::optional<error> e) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (e && !error_) error_ = std::move(e);
+    if (e && !error_)
+      error_ = std::move(e);
     done_ = true;
     cv_.notify_all();
   }
@@ -251,7 +264,8 @@ class inflater {
   std::unique_ptr<block> take_free() {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [&] { return !free_.empty() || stop_; });
-    if (stop_) return nullptr;
+    if (stop_)
+      return nullptr;
     auto b = std::move(free_.back());
     free_.pop_back();
     b->size = 0;  // a recycled block
@@ -267,7 +281,8 @@ class inflater {
   void run() {
     {
       std::lock_guard<std::mutex> lock(mu_);
-      for (std::size_t i = 0; i < blocks_in_flight; ++i) free_.push_back(std::make_unique<block>());
+      for (std::size_t i = 0; i < blocks_in_flight; ++i)
+        free_.push_back(std::make_unique<block>());
     }
     z_stream z{};
     if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
@@ -283,24 +298,28 @@ class inflater {
     std::uint64_t decoded = 0;
     bool ended = false;  // the gzip member is complete (CRC and length checked by zlib)
     auto out = take_free();
-    if (!out) return finish(std::nullopt);
+    if (!out)
+      return finish(std::nullopt);
     for (;;) {
       if (z.avail_in == 0) {
         const std::size_t n = src_.read(in.data(), in.size());
-        if (src_.failed()) return finish(verify_error(errc::IntegrityGzip, "cannot read the bundle"));
+        if (src_.failed())
+          return finish(verify_error(errc::IntegrityGzip, "cannot read the bundle"));
         source_bytes += n;
         if (source_bytes > lim_.max_bundle_bytes) {
           return finish(verify_error(errc::LimitBundleBytes, "the bundle is larger than the limit of " +
                                                                  std::to_string(lim_.max_bundle_bytes) + " bytes"));
         }
         if (n == 0) {
-          if (!ended) return finish(verify_error(errc::IntegrityGzip, "the gzip stream is truncated"));
+          if (!ended)
+            return finish(verify_error(errc::IntegrityGzip, "the gzip stream is truncated"));
           break;
         }
         z.next_in = in.data();
         z.avail_in = static_cast<uInt>(n);
       }
-      if (ended) return finish(verify_error(errc::IntegrityGzip, "unexpected bytes after the end of the gzip stream"));
+      if (ended)
+        return finish(verify_error(errc::IntegrityGzip, "unexpected bytes after the end of the gzip stream"));
       z.next_out = reinterpret_cast<Bytef*>(out->data.data() + out->size);
       z.avail_out = static_cast<uInt>(block_size - out->size);
       const uInt before = z.avail_out;
@@ -321,10 +340,12 @@ class inflater {
       if (out->size == block_size) {
         publish(std::move(out));
         out = take_free();
-        if (!out) return finish(std::nullopt);
+        if (!out)
+          return finish(std::nullopt);
       }
     }
-    if (out && out->size != 0) publish(std::move(out));
+    if (out && out->size != 0)
+      publish(std::move(out));
     finish(std::nullopt);
   }
 
@@ -358,18 +379,21 @@ class event_checker {
     while (!bytes.empty()) {
       const auto nl = bytes.find('\n');
       if (nl == std::string_view::npos) {
-        if (carry_.size() + bytes.size() > lim_.max_line_bytes + 1) return line_too_long();
+        if (carry_.size() + bytes.size() > lim_.max_line_bytes + 1)
+          return line_too_long();
         carry_.append(bytes);
         return std::nullopt;
       }
       std::string_view line = bytes.substr(0, nl);
       bytes.remove_prefix(nl + 1);
       if (!carry_.empty()) {
-        if (carry_.size() + line.size() > lim_.max_line_bytes + 1) return line_too_long();
+        if (carry_.size() + line.size() > lim_.max_line_bytes + 1)
+          return line_too_long();
         carry_.append(line);
         auto e = line_done(carry_);
         carry_.clear();
-        if (e) return e;
+        if (e)
+          return e;
       } else if (auto e = line_done(line)) {
         return e;
       }
@@ -382,7 +406,8 @@ class event_checker {
     if (!carry_.empty()) {
       std::string last;
       last.swap(carry_);
-      if (auto e = line_done(last)) return e;
+      if (auto e = line_done(last))
+        return e;
     }
     return std::nullopt;
   }
@@ -396,7 +421,8 @@ class event_checker {
 
  private:
   error line_too_long() const {
-    return verify_error(errc::LimitLineBytes, "line " + std::to_string(lines_ + 1) + " of events.ndjson is longer than " +
+    return verify_error(errc::LimitLineBytes, "line " + std::to_string(lines_ + 1) +
+                                                  " of events.ndjson is longer than " +
                                                   std::to_string(lim_.max_line_bytes) + " bytes");
   }
 
@@ -406,9 +432,12 @@ class event_checker {
     if (lines_ == 1 && line.size() >= 3 && std::memcmp(line.data(), "\xEF\xBB\xBF", 3) == 0) {
       return verify_error(errc::ContractInvalidJson, "byte-order mark at the start of events.ndjson");
     }
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.size() > lim_.max_line_bytes) return line_too_long();
-    if (line.empty()) return verify_error(errc::ContractInvalidEvent, where + " is blank");
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    if (line.size() > lim_.max_line_bytes)
+      return line_too_long();
+    if (line.empty())
+      return verify_error(errc::ContractInvalidEvent, where + " is blank");
     if (lines_ > lim_.max_events) {
       return verify_error(errc::LimitTotalEvents,
                           "events.ndjson has more than the limit of " + std::to_string(lim_.max_events) + " events");
@@ -422,22 +451,26 @@ class event_checker {
                           where + " is not valid JSON: " + pe.format());
     }
     const json::document& doc = *parsed;
-    if (doc.root().kind != json::kind::object) return verify_error(errc::ContractInvalidJson, where + " is not a JSON object");
+    if (doc.root().kind != json::kind::object)
+      return verify_error(errc::ContractInvalidJson, where + " is not a JSON object");
     const member_view m = members(doc);
     auto str = [&](std::size_t i) { return i != 0 && doc.nodes()[i].kind == json::kind::string; };
-    for (const auto& [idx, name] : {std::pair{m.specversion, "specversion"}, std::pair{m.type, "type"},
-                                    std::pair{m.source, "source"}, std::pair{m.id, "id"}, std::pair{m.time, "time"},
-                                    std::pair{m.run_id, "assayrunid"}}) {
-      if (!str(idx)) return verify_error(errc::ContractInvalidJson, where + ": member \"" + name + "\" must be a string");
+    for (const auto& [idx, name] :
+         {std::pair{m.specversion, "specversion"}, std::pair{m.type, "type"}, std::pair{m.source, "source"},
+          std::pair{m.id, "id"}, std::pair{m.time, "time"}, std::pair{m.run_id, "assayrunid"}}) {
+      if (!str(idx))
+        return verify_error(errc::ContractInvalidJson, where + ": member \"" + name + "\" must be a string");
     }
     if (m.seq == 0 || doc.nodes()[m.seq].kind != json::kind::number) {
       return verify_error(errc::ContractInvalidJson, where + ": member \"assayseq\" must be an integer");
     }
     const double seq_d = doc.number_at(m.seq);
-    if (!(seq_d >= 0 && seq_d <= 9007199254740992.0 && seq_d == static_cast<double>(static_cast<std::uint64_t>(seq_d)))) {
+    if (!(seq_d >= 0 && seq_d <= 9007199254740992.0 &&
+          seq_d == static_cast<double>(static_cast<std::uint64_t>(seq_d)))) {
       return verify_error(errc::ContractInvalidJson, where + ": member \"assayseq\" must be an integer >= 0");
     }
-    if (m.data == 0) return verify_error(errc::ContractInvalidJson, where + ": member \"data\" is missing");
+    if (m.data == 0)
+      return verify_error(errc::ContractInvalidJson, where + ": member \"data\" is missing");
     std::int64_t secs = 0;
     std::int32_t nanos = 0;
     const std::string_view time = doc.string_at(m.time);
@@ -452,30 +485,37 @@ class event_checker {
       return verify_error(errc::IntegrityEventHash, where + ": the event has no content hash");
     }
     auto computed = content_hash(doc, 0);
-    if (!computed) return verify_error(errc::IntegrityEventHash, where + ": " + computed.error().message);
+    if (!computed)
+      return verify_error(errc::IntegrityEventHash, where + ": " + computed.error().message);
     if (*computed != doc.string_at(m.content_hash)) {
-      return verify_error(errc::IntegrityEventHash, "content hash mismatch at seq " + std::to_string(static_cast<std::uint64_t>(seq_d)));
+      return verify_error(errc::IntegrityEventHash,
+                          "content hash mismatch at seq " + std::to_string(static_cast<std::uint64_t>(seq_d)));
     }
     const auto seq = static_cast<std::uint64_t>(seq_d);
     if (events_ == 0) {
-      if (seq != 0) return verify_error(errc::ContractSequenceStart, "the first event must have seq 0, found " + std::to_string(seq));
+      if (seq != 0)
+        return verify_error(errc::ContractSequenceStart,
+                            "the first event must have seq 0, found " + std::to_string(seq));
     } else if (seq != prev_seq_ + 1) {
-      return verify_error(errc::ContractSequenceGap, "sequence gap: seq " + std::to_string(seq) + " follows " +
-                                                         std::to_string(prev_seq_));
+      return verify_error(errc::ContractSequenceGap,
+                          "sequence gap: seq " + std::to_string(seq) + " follows " + std::to_string(prev_seq_));
     }
     prev_seq_ = seq;
     const std::string_view run_id = doc.string_at(m.run_id);
     if (run_id != run_id_) {
-      return verify_error(errc::ContractRunIdMismatch, "the run id at seq " + std::to_string(seq) + " differs from the manifest's");
+      return verify_error(errc::ContractRunIdMismatch,
+                          "the run id at seq " + std::to_string(seq) + " differs from the manifest's");
     }
     const std::string_view source = doc.string_at(m.source);
     if (source.empty() || source.front() == ':' || source.find(':') == std::string_view::npos) {
-      return verify_error(errc::ContractInvalidEvent, "seq " + std::to_string(seq) + ": source must be a URI (with ':', not first)");
+      return verify_error(errc::ContractInvalidEvent,
+                          "seq " + std::to_string(seq) + ": source must be a URI (with ':', not first)");
     }
     if (events_ == 0) {
       first_source_ = source;
     } else if (source != first_source_) {
-      return verify_error(errc::ContractInvalidEvent, "seq " + std::to_string(seq) + ": source differs from the first event's");
+      return verify_error(errc::ContractInvalidEvent,
+                          "seq " + std::to_string(seq) + ": source differs from the first event's");
     }
     if (run_id.find(':') != std::string_view::npos) {
       return verify_error(errc::ContractInvalidEvent, "seq " + std::to_string(seq) + ": run id must not contain ':'");
@@ -483,7 +523,8 @@ class event_checker {
     const std::string_view id = doc.string_at(m.id);
     if (id.size() != run_id.size() + 1 + std::to_string(seq).size() || id.substr(0, run_id.size()) != run_id ||
         id[run_id.size()] != ':' || id.substr(run_id.size() + 1) != std::to_string(seq)) {
-      return verify_error(errc::ContractInvalidEvent, "event id does not match the run_id:seq contract at seq " + std::to_string(seq));
+      return verify_error(errc::ContractInvalidEvent,
+                          "event id does not match the run_id:seq contract at seq " + std::to_string(seq));
     }
     if (events_ == 0 || secs < lo_secs_ || (secs == lo_secs_ && nanos < lo_nanos_)) {
       lo_secs_ = secs;
@@ -497,27 +538,38 @@ class event_checker {
     }
     root_.add(*computed);
     ++events_;
-    if (visit_) visit_(line, doc);
+    if (visit_)
+      visit_(line, doc);
     return std::nullopt;
   }
 
   struct member_view {
-    std::size_t specversion = 0, type = 0, source = 0, id = 0, time = 0, run_id = 0, seq = 0, content_hash = 0, data = 0;
+    std::size_t specversion = 0, type = 0, source = 0, id = 0, time = 0, run_id = 0, seq = 0, content_hash = 0,
+                data = 0;
   };
   static member_view members(const json::document& doc) {
     member_view m;
     const auto& nodes = doc.nodes();
     for (std::size_t j = 1; j < nodes[0].payload; j = doc.next(j + 1)) {
       const std::string_view n = doc.string_at(j);
-      if (n == "specversion") m.specversion = j + 1;
-      else if (n == "type") m.type = j + 1;
-      else if (n == "source") m.source = j + 1;
-      else if (n == "id") m.id = j + 1;
-      else if (n == "time") m.time = j + 1;
-      else if (n == "assayrunid") m.run_id = j + 1;
-      else if (n == "assayseq") m.seq = j + 1;
-      else if (n == "assaycontenthash") m.content_hash = j + 1;
-      else if (n == "data") m.data = j + 1;
+      if (n == "specversion")
+        m.specversion = j + 1;
+      else if (n == "type")
+        m.type = j + 1;
+      else if (n == "source")
+        m.source = j + 1;
+      else if (n == "id")
+        m.id = j + 1;
+      else if (n == "time")
+        m.time = j + 1;
+      else if (n == "assayrunid")
+        m.run_id = j + 1;
+      else if (n == "assayseq")
+        m.seq = j + 1;
+      else if (n == "assaycontenthash")
+        m.content_hash = j + 1;
+      else if (n == "data")
+        m.data = j + 1;
     }
     return m;
   }
@@ -553,41 +605,52 @@ inline result<manifest_view> read_manifest(std::string_view bytes, const bundle_
   }
   const json::value& m = *doc;
   auto bad = [](const std::string& what) { return verify_error(errc::ContractInvalidJson, "manifest.json: " + what); };
-  if (!m.is_object()) return bad("not a JSON object");
+  if (!m.is_object())
+    return bad("not a JSON object");
   auto integer = [](const json::value* v, std::uint64_t& out) {
-    if (v == nullptr || !v->is_number()) return false;
+    if (v == nullptr || !v->is_number())
+      return false;
     const double d = v->as_number();
-    if (!(d >= 0 && d <= 9007199254740992.0) || d != static_cast<double>(static_cast<std::uint64_t>(d))) return false;
+    if (!(d >= 0 && d <= 9007199254740992.0) || d != static_cast<double>(static_cast<std::uint64_t>(d)))
+      return false;
     out = static_cast<std::uint64_t>(d);
     return true;
   };
   auto string = [](const json::value* v, std::string& out) {
-    if (v == nullptr || !v->is_string()) return false;
+    if (v == nullptr || !v->is_string())
+      return false;
     out = v->as_string();
     return true;
   };
   manifest_view out;
   std::uint64_t version = 0;
   const json::value* sv = m.find("schema_version");
-  if (sv == nullptr || !sv->is_number()) return bad("\"schema_version\" must be an integer");
+  if (sv == nullptr || !sv->is_number())
+    return bad("\"schema_version\" must be an integer");
   if (!integer(sv, version) || version != 1) {
     return verify_error(errc::ContractSchemaVersion, "manifest.json: unsupported schema_version (1 is supported)");
   }
-  if (!string(m.find("run_id"), out.run_id)) return bad("\"run_id\" must be a string");
-  if (!string(m.find("run_root"), out.run_root)) return bad("\"run_root\" must be a string");
-  if (!string(m.find("bundle_id"), out.bundle_id)) return bad("\"bundle_id\" must be a string");
-  if (!integer(m.find("event_count"), out.event_count)) return bad("\"event_count\" must be an integer");
+  if (!string(m.find("run_id"), out.run_id))
+    return bad("\"run_id\" must be a string");
+  if (!string(m.find("run_root"), out.run_root))
+    return bad("\"run_root\" must be a string");
+  if (!string(m.find("bundle_id"), out.bundle_id))
+    return bad("\"bundle_id\" must be a string");
+  if (!integer(m.find("event_count"), out.event_count))
+    return bad("\"event_count\" must be an integer");
   const json::value* producer = m.find("producer");
   if (producer == nullptr || !producer->is_object() || !string(producer->find("name"), out.producer.name) ||
       !string(producer->find("version"), out.producer.version)) {
     return bad("\"producer\" must be an object with string members \"name\" and \"version\"");
   }
   if (const json::value* git = producer->find("git")) {
-    if (!git->is_string()) return bad("\"producer.git\" must be a string");
+    if (!git->is_string())
+      return bad("\"producer.git\" must be a string");
     out.producer.git = git->as_string();
   }
   const json::value* files = m.find("files");
-  if (files == nullptr || !files->is_object()) return bad("\"files\" must be an object");
+  if (files == nullptr || !files->is_object())
+    return bad("\"files\" must be an object");
   if (const json::value* ev = files->find("events.ndjson")) {
     std::uint64_t b = 0;
     if (!ev->is_object() || !integer(ev->find("bytes"), b) || !string(ev->find("sha256"), out.events_sha256)) {
@@ -607,8 +670,10 @@ inline std::optional<error> check_path(std::string_view path) {
   while (start <= path.size()) {
     const std::size_t slash = path.find('/', start);
     const std::string_view part = path.substr(start, slash == std::string_view::npos ? path.npos : slash - start);
-    if (part == "..") return verify_error(errc::SecurityPathTraversal, "archive member path contains '..'");
-    if (slash == std::string_view::npos) break;
+    if (part == "..")
+      return verify_error(errc::SecurityPathTraversal, "archive member path contains '..'");
+    if (slash == std::string_view::npos)
+      break;
     start = slash + 1;
   }
   return std::nullopt;
@@ -621,8 +686,8 @@ inline result<verified_bundle> verify_bundle(detail::byte_source& source, const 
                                              const event_visitor& visit = {}) {
   using detail::verify_error;
   if (source.size() && *source.size() > lim.max_bundle_bytes) {
-    return verify_error(errc::LimitBundleBytes, "the bundle is larger than the limit of " +
-                                                    std::to_string(lim.max_bundle_bytes) + " bytes");
+    return verify_error(errc::LimitBundleBytes,
+                        "the bundle is larger than the limit of " + std::to_string(lim.max_bundle_bytes) + " bytes");
   }
   detail::inflater inflate(source, lim);
   std::unique_ptr<struct archive, detail::archive_deleter> a(archive_read_new());
@@ -640,7 +705,8 @@ inline result<verified_bundle> verify_bundle(detail::byte_source& source, const 
   };
   // The stream's own error (gzip, limits) wins over what libarchive makes of a cut stream.
   auto stream_error = [&](errc fallback, const std::string& what) -> error {
-    if (auto e = inflate.failure()) return *e;
+    if (auto e = inflate.failure())
+      return *e;
     return verify_error(fallback, what);
   };
   if (archive_read_open(a.get(), &rs, nullptr, read_cb, nullptr) != ARCHIVE_OK) {
@@ -654,29 +720,35 @@ inline result<verified_bundle> verify_bundle(detail::byte_source& source, const 
   for (;; ++index) {
     struct archive_entry* entry = nullptr;
     const int rc = archive_read_next_header(a.get(), &entry);
-    if (rc == ARCHIVE_EOF) break;
+    if (rc == ARCHIVE_EOF)
+      break;
     if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
       return stream_error(errc::IntegrityTar, std::string("invalid tar stream: ") + archive_error_string(a.get()));
     }
     const char* raw_path = archive_entry_pathname(entry);
     const std::string path = raw_path != nullptr ? raw_path : "";
     if (path.size() > lim.max_path_len) {
-      return verify_error(errc::LimitPathLength, "archive member path is longer than " + std::to_string(lim.max_path_len) + " bytes");
+      return verify_error(errc::LimitPathLength,
+                          "archive member path is longer than " + std::to_string(lim.max_path_len) + " bytes");
     }
     const la_int64_t declared = archive_entry_size(entry);
     const std::uint64_t max_size = path == "manifest.json" ? lim.max_manifest_bytes : lim.max_events_bytes;
     if (declared < 0 || static_cast<std::uint64_t>(declared) > max_size) {
-      return verify_error(errc::LimitFileSize, "a declared member size exceeds the limit of " + std::to_string(max_size) + " bytes");
+      return verify_error(errc::LimitFileSize,
+                          "a declared member size exceeds the limit of " + std::to_string(max_size) + " bytes");
     }
-    if (auto e = detail::check_path(path)) return *e;
+    if (auto e = detail::check_path(path))
+      return *e;
     const auto type = archive_entry_filetype(entry);
     if (type == AE_IFLNK || archive_entry_hardlink(entry) != nullptr) {
       return verify_error(errc::SecurityPathTraversal, "archive member is a link (not allowed)");
     }
     if (path != "manifest.json" && path != "events.ndjson") {
-      return verify_error(errc::ContractUnexpectedFile, "unexpected archive member \"" + json::detail::quoted_for_message(path) + "\"");
+      return verify_error(errc::ContractUnexpectedFile,
+                          "unexpected archive member \"" + json::detail::quoted_for_message(path) + "\"");
     }
-    if (type != AE_IFREG) return verify_error(errc::ContractUnexpectedFile, "archive member \"" + path + "\" is not a regular file");
+    if (type != AE_IFREG)
+      return verify_error(errc::ContractUnexpectedFile, "archive member \"" + path + "\" is not a regular file");
     if ((path == "manifest.json" && seen_manifest) || (path == "events.ndjson" && seen_events)) {
       return verify_error(errc::ContractDuplicateFile, "archive member \"" + path + "\" appears twice");
     }
@@ -690,12 +762,16 @@ inline result<verified_bundle> verify_bundle(detail::byte_source& source, const 
       char buf[65536];
       for (;;) {
         const la_ssize_t n = archive_read_data(a.get(), buf, sizeof buf);
-        if (n < 0) return stream_error(errc::IntegrityTar, std::string("cannot read manifest.json: ") + archive_error_string(a.get()));
-        if (n == 0) break;
+        if (n < 0)
+          return stream_error(errc::IntegrityTar,
+                              std::string("cannot read manifest.json: ") + archive_error_string(a.get()));
+        if (n == 0)
+          break;
         bytes.append(buf, static_cast<std::size_t>(n));
       }
       auto m = detail::read_manifest(bytes, lim);
-      if (!m) return m.error();
+      if (!m)
+        return m.error();
       manifest = std::move(*m);
       out.manifest = std::move(bytes);
       continue;
@@ -716,30 +792,40 @@ inline result<verified_bundle> verify_bundle(detail::byte_source& source, const 
       std::size_t size = 0;
       la_int64_t offset = 0;
       const int r = archive_read_data_block(a.get(), &buf, &size, &offset);
-      if (r == ARCHIVE_EOF) break;
+      if (r == ARCHIVE_EOF)
+        break;
       if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-        return stream_error(errc::IntegrityTar, std::string("cannot read events.ndjson: ") + archive_error_string(a.get()));
+        return stream_error(errc::IntegrityTar,
+                            std::string("cannot read events.ndjson: ") + archive_error_string(a.get()));
       }
-      if (auto e = check.feed(std::string_view(static_cast<const char*>(buf), size))) return *e;
+      if (auto e = check.feed(std::string_view(static_cast<const char*>(buf), size)))
+        return *e;
     }
-    if (auto e = check.end()) return *e;
+    if (auto e = check.end())
+      return *e;
     if (check.bytes() != *manifest->events_bytes) {
       return verify_error(errc::IntegrityFileSizeMismatch, "events.ndjson has " + std::to_string(check.bytes()) +
-                                                               " bytes, the manifest says " + std::to_string(*manifest->events_bytes));
+                                                               " bytes, the manifest says " +
+                                                               std::to_string(*manifest->events_bytes));
     }
     std::string want = manifest->events_sha256;
-    if (want.rfind("sha256:", 0) != 0) want = "sha256:" + want;
+    if (want.rfind("sha256:", 0) != 0)
+      want = "sha256:" + want;
     if (check.raw_sha256() != want) {
       return verify_error(errc::IntegrityManifestHash, "the sha256 of events.ndjson differs from the manifest's");
     }
-    if (check.events() == 0) return verify_error(errc::ContractInvalidEvent, "the bundle has no events");
+    if (check.events() == 0)
+      return verify_error(errc::ContractInvalidEvent, "the bundle has no events");
     if (check.events() != manifest->event_count) {
       return verify_error(errc::ContractSequenceGap, "the bundle has " + std::to_string(check.events()) +
-                                                         " events, the manifest says " + std::to_string(manifest->event_count));
+                                                         " events, the manifest says " +
+                                                         std::to_string(manifest->event_count));
     }
     const std::string root = check.run_root();
-    if (root != manifest->run_root) return verify_error(errc::IntegrityRunRootMismatch, "the recomputed run_root differs from the manifest's");
-    if (manifest->bundle_id != root) return verify_error(errc::ContractBundleIdMismatch, "bundle_id must equal run_root");
+    if (root != manifest->run_root)
+      return verify_error(errc::IntegrityRunRootMismatch, "the recomputed run_root differs from the manifest's");
+    if (manifest->bundle_id != root)
+      return verify_error(errc::ContractBundleIdMismatch, "bundle_id must equal run_root");
     out.event_count = check.events();
     out.time_start = check.time_start();
     out.time_end = check.time_end();
@@ -748,9 +834,12 @@ inline result<verified_bundle> verify_bundle(detail::byte_source& source, const 
   // all padding, a gzip bomb, meets max_decode_bytes).
   while (!inflate.next().empty()) {
   }
-  if (auto e = inflate.failure()) return *e;
-  if (!seen_manifest) return verify_error(errc::ContractMissingManifest, "the bundle has no manifest.json");
-  if (!seen_events) return verify_error(errc::ContractMissingFile, "the bundle has no events.ndjson");
+  if (auto e = inflate.failure())
+    return *e;
+  if (!seen_manifest)
+    return verify_error(errc::ContractMissingManifest, "the bundle has no manifest.json");
+  if (!seen_events)
+    return verify_error(errc::ContractMissingFile, "the bundle has no events.ndjson");
   out.run_id = manifest->run_id;
   out.bundle_id = manifest->bundle_id;
   out.producer = manifest->producer;
@@ -766,7 +855,8 @@ inline result<verified_bundle> verify_bundle_bytes(std::string_view bytes, const
 inline result<verified_bundle> verify_bundle_file(const std::string& path, const bundle_limits& lim = {},
                                                   const event_visitor& visit = {}) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return make_error(errc::io_error, "cannot open " + path + ": " + std::strerror(errno));
+  if (f == nullptr)
+    return make_error(errc::io_error, "cannot open " + path + ": " + std::strerror(errno));
   struct closer {
     std::FILE* f;
     ~closer() { std::fclose(f); }

@@ -68,12 +68,14 @@ inline const std::string* string_member(const json::value& ev, std::string_view 
 // Normalizes events (content hashes, order), checks the stream and builds both files.
 inline result<bundle_files> build_bundle_files(std::vector<json::value> events, const bundle_options& opt = {}) {
   using detail::event_error;
-  if (events.empty()) return make_error(errc::ContractInvalidEvent, "a bundle needs at least one event");
+  if (events.empty())
+    return make_error(errc::ContractInvalidEvent, "a bundle needs at least one event");
   std::vector<std::pair<std::uint64_t, std::size_t>> order;  // (seq, input index)
   order.reserve(events.size());
   for (std::size_t i = 0; i < events.size(); ++i) {
     json::value& ev = events[i];
-    if (!ev.is_object()) return event_error(errc::ContractInvalidJson, i, "", "an event must be a JSON object");
+    if (!ev.is_object())
+      return event_error(errc::ContractInvalidJson, i, "", "an event must be a JSON object");
     const json::value* seq = ev.find("assayseq");
     const double d = seq != nullptr && seq->is_number() ? seq->as_number() : -1;
     if (!(d >= 0 && d <= 9007199254740992.0 && d == static_cast<double>(static_cast<std::uint64_t>(d)))) {
@@ -109,19 +111,26 @@ inline result<bundle_files> build_bundle_files(std::vector<json::value> events, 
     const json::value& ev = events[i];
     if (seq != k) {
       return event_error(k == 0 ? errc::ContractSequenceStart : errc::ContractSequenceGap, i, "assayseq",
-                         k == 0 ? "the first event must have seq 0" : "seq " + std::to_string(seq) + " leaves a gap (expected " + std::to_string(k) + ")");
+                         k == 0 ? "the first event must have seq 0"
+                                : "seq " + std::to_string(seq) + " leaves a gap (expected " + std::to_string(k) + ")");
     }
     const std::string* spec = detail::string_member(ev, "specversion");
-    if (spec == nullptr || *spec != "1.0") return event_error(errc::ContractSchemaVersion, i, "specversion", "specversion must be \"1.0\"");
+    if (spec == nullptr || *spec != "1.0")
+      return event_error(errc::ContractSchemaVersion, i, "specversion", "specversion must be \"1.0\"");
     const std::string* rid = detail::string_member(ev, "assayrunid");
-    if (rid == nullptr || run_id == nullptr) return event_error(errc::ContractInvalidJson, i, "assayrunid", "assayrunid must be a string");
-    if (*rid != *run_id) return event_error(errc::ContractRunIdMismatch, i, "assayrunid", "all events of a bundle need the same run id");
-    if (rid->find(':') != std::string::npos) return event_error(errc::ContractInvalidEvent, i, "assayrunid", "run id must not contain ':'");
+    if (rid == nullptr || run_id == nullptr)
+      return event_error(errc::ContractInvalidJson, i, "assayrunid", "assayrunid must be a string");
+    if (*rid != *run_id)
+      return event_error(errc::ContractRunIdMismatch, i, "assayrunid", "all events of a bundle need the same run id");
+    if (rid->find(':') != std::string::npos)
+      return event_error(errc::ContractInvalidEvent, i, "assayrunid", "run id must not contain ':'");
     const std::string* src = detail::string_member(ev, "source");
-    if (src == nullptr || source == nullptr || src->empty() || src->front() == ':' || src->find(':') == std::string::npos) {
+    if (src == nullptr || source == nullptr || src->empty() || src->front() == ':' ||
+        src->find(':') == std::string::npos) {
       return event_error(errc::ContractInvalidEvent, i, "source", "source must be a URI (with ':', not first)");
     }
-    if (*src != *source) return event_error(errc::ContractInvalidEvent, i, "source", "all events of a bundle need the same source");
+    if (*src != *source)
+      return event_error(errc::ContractInvalidEvent, i, "source", "all events of a bundle need the same source");
     const std::string* id = detail::string_member(ev, "id");
     if (id == nullptr || *id != stream_id(*rid, seq)) {
       return event_error(errc::ContractInvalidEvent, i, "id", "id must be " + stream_id(*rid, seq));
@@ -132,7 +141,8 @@ inline result<bundle_files> build_bundle_files(std::vector<json::value> events, 
     if (time == nullptr || !detail::instant_of(*time, secs, nanos)) {
       return event_error(errc::ContractInvalidJson, i, "time", "time must be an RFC 3339 date-time");
     }
-    if (ev.find("data") == nullptr) return event_error(errc::ContractInvalidJson, i, "data", "data is required");
+    if (ev.find("data") == nullptr)
+      return event_error(errc::ContractInvalidJson, i, "data", "data is required");
     json::string_sink s{&out.events};
     {
       json::writer<json::string_sink> w(s);
@@ -182,7 +192,8 @@ inline result<bundle_files> build_bundle_files(std::vector<json::value> events, 
   json::value p = json::object{};
   p.set("name", producer.name);
   p.set("version", producer.version);
-  if (producer.git && *producer.git != "unknown") p.set("git", *producer.git);
+  if (producer.git && *producer.git != "unknown")
+    p.set("git", *producer.git);
   m.set("producer", std::move(p));
   m.set("run_id", out.run_id);
   m.set("run_root", out.run_root);
@@ -197,7 +208,8 @@ inline result<bundle_files> build_bundle_files(std::vector<json::value> events, 
         v.set("version", pa.version);
         v.set("digest", pa.digest);
         v.set("kind", pa.kind);
-        if (pa.source_url) v.set("source_url", *pa.source_url);
+        if (pa.source_url)
+          v.set("source_url", *pa.source_url);
         packs.push_back(std::move(v));
       }
       x.set("packs_applied", std::move(packs));
@@ -216,7 +228,8 @@ inline result<bundle_files> build_bundle_files(std::vector<json::value> events, 
     m.set("x-assay", std::move(x));
   }
   auto manifest = json::to_canonical(m);
-  if (!manifest) return manifest.error();
+  if (!manifest)
+    return manifest.error();
   out.manifest = std::move(*manifest);
   return out;
 }
@@ -224,11 +237,13 @@ inline result<bundle_files> build_bundle_files(std::vector<json::value> events, 
 // The .tar.gz bytes of a bundle of `events`.
 inline result<std::string> write_bundle(std::vector<json::value> events, const bundle_options& opt = {}) {
   auto files = build_bundle_files(std::move(events), opt);
-  if (!files) return files.error();
+  if (!files)
+    return files.error();
   std::string tar;
   tar.reserve(files->manifest.size() + files->events.size() + 4096);
   auto t = write_tar(tar, {{"manifest.json", files->manifest}, {"events.ndjson", files->events}});
-  if (!t) return t.error();
+  if (!t)
+    return t.error();
   files->events.clear();
   files->events.shrink_to_fit();
   return gzip(tar, opt.threads);

@@ -27,6 +27,7 @@
 #include <botan/hash.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <compare>
 #include <concepts>
@@ -57,21 +58,28 @@ namespace assay::hash {
 // Concepts
 // ---------------------------------------------------------------------------------------------
 
+namespace detail {
+template <class P>
+concept policy_description = requires {
+  { P::name } -> std::convertible_to<std::string_view>;
+  { P::size } -> std::convertible_to<std::size_t>;
+  { P::cryptographic } -> std::convertible_to<bool>;
+  typename P::state;
+  requires(P::size != 0);
+};
+template <class P>
+concept policy_state = requires(typename P::state& s, const void* p, std::size_t n) {
+  requires std::default_initializable<typename P::state>;
+  s.update(p, n);
+  { s.final() } -> std::same_as<std::array<std::uint8_t, P::size>>;
+};
+}  // namespace detail
+
 // A hash policy: a name (the digest-string prefix), an output size in bytes, whether it is
 // cryptographic, and a default-constructible `state` that absorbs bytes with update() and
 // yields the digest with final(). final() returns the state to its initial (empty) condition.
 template <class P>
-concept hash_policy =
-    requires {
-      { P::name } -> std::convertible_to<std::string_view>;
-      { P::size } -> std::convertible_to<std::size_t>;
-      { P::cryptographic } -> std::convertible_to<bool>;
-      typename P::state;
-    } && (P::size > 0) && std::default_initializable<typename P::state> &&
-    requires(typename P::state& s, const void* p, std::size_t n) {
-      s.update(p, n);
-      { s.final() } -> std::same_as<std::array<std::uint8_t, P::size>>;
-    };
+concept hash_policy = detail::policy_description<P> && detail::policy_state<P>;
 
 namespace detail {
 // Spelled out so that a failed constraint names the reason.
@@ -82,6 +90,10 @@ inline constexpr bool policy_is_cryptographic = static_cast<bool>(P::cryptograph
 // A policy fit for evidence integrity (SPEC §3): sha256, sha512, blake2b-512; never xxh3.
 template <class P>
 concept cryptographic_hash = hash_policy<P> && detail::policy_is_cryptographic<P>;
+
+// xxh3-64, xxh3-128: deduplication and cache keys only.
+template <class P>
+concept non_cryptographic_hash = hash_policy<P> && !detail::policy_is_cryptographic<P>;
 
 // ---------------------------------------------------------------------------------------------
 // States
@@ -135,7 +147,8 @@ using xxh3_state_ptr = std::unique_ptr<XXH3_state_t, xxh3_state_deleter>;
 
 inline xxh3_state_ptr make_xxh3_state() {
   xxh3_state_ptr s(XXH3_createState());
-  if (!s) throw std::bad_alloc();
+  if (!s)
+    throw std::bad_alloc();
   return s;
 }
 
@@ -144,7 +157,8 @@ class xxh3_64_state {
   xxh3_64_state() : s_(make_xxh3_state()) { XXH3_64bits_reset(s_.get()); }
 
   void update(const void* p, std::size_t n) {
-    if (n != 0) XXH3_64bits_update(s_.get(), p, n);
+    if (n != 0)
+      XXH3_64bits_update(s_.get(), p, n);
   }
 
   std::array<std::uint8_t, 8> final() {
@@ -165,7 +179,8 @@ class xxh3_128_state {
   xxh3_128_state() : s_(make_xxh3_state()) { XXH3_128bits_reset(s_.get()); }
 
   void update(const void* p, std::size_t n) {
-    if (n != 0) XXH3_128bits_update(s_.get(), p, n);
+    if (n != 0)
+      XXH3_128bits_update(s_.get(), p, n);
   }
 
   std::array<std::uint8_t, 16> final() {
@@ -261,8 +276,8 @@ struct xxh3_128 {
 
 // Every policy, in the order the valid names are listed in messages.
 using policies = std::tuple<sha256, sha512, blake2b_512, xxh3_64, xxh3_128>;
-inline constexpr std::array<std::string_view, 5> algorithm_names = {
-    sha256::name, sha512::name, blake2b_512::name, xxh3_64::name, xxh3_128::name};
+inline constexpr std::array<std::string_view, 5> algorithm_names = {sha256::name, sha512::name, blake2b_512::name,
+                                                                    xxh3_64::name, xxh3_128::name};
 
 // ---------------------------------------------------------------------------------------------
 // digest<P>
@@ -284,8 +299,10 @@ inline void append_hex(std::string& out, const std::uint8_t* p, std::size_t n) {
 
 // Lowercase hex digit value, or -1 (uppercase included: SPEC §3 compares digests exactly).
 constexpr int lower_hex_value(char c) noexcept {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
   return -1;
 }
 
@@ -293,7 +310,8 @@ constexpr int lower_hex_value(char c) noexcept {
 inline std::string shown(std::string_view s) {
   constexpr std::size_t max = 80;
   std::string out = json::detail::quoted_for_message(s.substr(0, max));
-  if (s.size() > max) out += "...";
+  if (s.size() > max)
+    out += "...";
   return out;
 }
 
@@ -336,14 +354,12 @@ class digest {
 
   // True when `text` is exactly this digest's string (no case folding, no whitespace).
   bool matches(std::string_view text) const noexcept {
-    if (text.size() != string_size || text.substr(0, algorithm.size()) != algorithm ||
-        text[algorithm.size()] != ':') {
+    if (text.size() != string_size || text.substr(0, algorithm.size()) != algorithm || text[algorithm.size()] != ':') {
       return false;
     }
     const char* h = text.data() + algorithm.size() + 1;
     for (std::size_t i = 0; i < size; ++i) {
-      if (h[2 * i] != detail::hex_digits[bytes_[i] >> 4] ||
-          h[2 * i + 1] != detail::hex_digits[bytes_[i] & 15]) {
+      if (h[2 * i] != detail::hex_digits[bytes_[i] >> 4] || h[2 * i + 1] != detail::hex_digits[bytes_[i] & 15]) {
         return false;
       }
     }
@@ -355,8 +371,8 @@ class digest {
   static result<digest> parse(std::string_view text) {
     const std::string_view name = algorithm;
     if (text.size() <= name.size() || text.substr(0, name.size()) != name || text[name.size()] != ':') {
-      return make_error(errc::format_mismatch, "digest " + detail::shown(text) + " does not start with \"" +
-                                                   std::string(name) + ":\"");
+      return make_error(errc::format_mismatch,
+                        "digest " + detail::shown(text) + " does not start with \"" + std::string(name) + ":\"");
     }
     return from_hex(text.substr(name.size() + 1));
   }
@@ -364,9 +380,8 @@ class digest {
   // Parses the bare hex part (exactly 2 * size lowercase hex digits).
   static result<digest> from_hex(std::string_view hex) {
     if (hex.size() != hex_size) {
-      return make_error(errc::format_mismatch, std::string(algorithm) + " digest needs " +
-                                                   std::to_string(hex_size) + " hex digits, found " +
-                                                   std::to_string(hex.size()));
+      return make_error(errc::format_mismatch, std::string(algorithm) + " digest needs " + std::to_string(hex_size) +
+                                                   " hex digits, found " + std::to_string(hex.size()));
     }
     bytes_type b{};
     for (std::size_t i = 0; i < hex_size; ++i) {
@@ -375,9 +390,8 @@ class digest {
         const char c = hex[i];
         const bool upper = c >= 'A' && c <= 'F';
         return make_error(errc::format_mismatch,
-                          upper ? "uppercase hex digit " + detail::shown(std::string_view(&c, 1)) +
-                                      " at index " + std::to_string(i) +
-                                      " of the digest: digests are lowercase and compared exactly"
+                          upper ? "uppercase hex digit " + detail::shown(std::string_view(&c, 1)) + " at index " +
+                                      std::to_string(i) + " of the digest: digests are lowercase and compared exactly"
                                 : "character " + detail::shown(std::string_view(&c, 1)) + " at index " +
                                       std::to_string(i) + " of the digest is not a hex digit");
       }
@@ -406,18 +420,19 @@ class evidence_digest : public digest<P> {
   constexpr evidence_digest(const digest<P>& d) noexcept : digest<P>(d) {}  // NOLINT: implicit on purpose
 
   // Non-cryptographic digests (xxh3) are never evidence.
-  template <hash_policy Q>
-    requires(!cryptographic_hash<Q>)
+  template <non_cryptographic_hash Q>
   evidence_digest(const digest<Q>&) = delete;  // a non-cryptographic digest is never evidence
 
   static result<evidence_digest> parse(std::string_view text) {
     auto r = digest<P>::parse(text);
-    if (!r) return r.error();
+    if (!r)
+      return r.error();
     return evidence_digest(*r);
   }
   static result<evidence_digest> from_hex(std::string_view hex) {
     auto r = digest<P>::from_hex(hex);
-    if (!r) return r.error();
+    if (!r)
+      return r.error();
     return evidence_digest(*r);
   }
 };
@@ -430,9 +445,9 @@ class evidence_digest : public digest<P> {
 struct sink_options {
   // Bytes after which hashing moves to the helper thread; SIZE_MAX: never.
   std::size_t pipeline_threshold = std::size_t{1} << 20;
-  // Size of each buffer handed to the helper, and how many circulate (at least 2).
+  // Size of each buffer handed to the helper (64 B .. 1 GiB), and how many circulate (2 .. 64).
   std::size_t chunk_size = std::size_t{256} << 10;
-  unsigned chunks = 3;
+  unsigned chunks = 4;
 };
 
 // xxh3 hashes far faster than anything can produce canonical JSON: it never pipelines.
@@ -499,8 +514,15 @@ class hash_pipeline {
     std::unique_lock lk(m_);
     len_[produced_ % n_] = len;
     ++produced_;
-    full_.notify_one();
-    free_.wait(lk, [this] { return produced_ - consumed_ < n_; });
+    if (helper_waiting_)
+      full_.notify_one();
+    if (produced_ - consumed_ == n_) {
+      // Ring full: sleep until half of it is free again, not at every returned buffer, so a
+      // faster caller wakes rarely.
+      caller_waiting_ = true;
+      free_.wait(lk, [this] { return produced_ - consumed_ <= n_ / 2; });
+      caller_waiting_ = false;
+    }
     return slot(produced_ % n_);
   }
 
@@ -515,7 +537,8 @@ class hash_pipeline {
     }
     full_.notify_one();
     thread_.join();
-    if (error_) std::rethrow_exception(error_);
+    if (error_)
+      std::rethrow_exception(error_);
   }
 
  private:
@@ -527,8 +550,13 @@ class hash_pipeline {
       bool last = false;
       {
         std::unique_lock lk(m_);
-        full_.wait(lk, [&] { return abort_ || produced_ > c; });
-        if (abort_) return;
+        if (!abort_ && produced_ == c) {
+          helper_waiting_ = true;
+          full_.wait(lk, [&] { return abort_ || produced_ > c; });
+          helper_waiting_ = false;
+        }
+        if (abort_)
+          return;
         len = len_[c % n_];
         last = closed_ && produced_ == c + 1;
       }
@@ -539,12 +567,16 @@ class hash_pipeline {
           error_ = std::current_exception();  // reported by close(); keep draining
         }
       }
+      bool wake = false;
       {
         std::lock_guard lk(m_);
         consumed_ = c + 1;
+        wake = caller_waiting_ && produced_ - consumed_ <= n_ / 2;
       }
-      free_.notify_one();
-      if (last) return;
+      if (wake)
+        free_.notify_one();
+      if (last)
+        return;
     }
   }
 
@@ -560,6 +592,8 @@ class hash_pipeline {
   std::size_t consumed_ = 0;      // buffers absorbed (guarded by m_)
   bool closed_ = false;
   bool abort_ = false;
+  bool helper_waiting_ = false;  // the helper sleeps on full_
+  bool caller_waiting_ = false;  // the caller sleeps on free_
   std::exception_ptr error_;  // helper-only until joined
   std::thread thread_;
 };
@@ -576,8 +610,8 @@ class hash_sink {
   using policy = P;
 
   explicit hash_sink(const sink_options& o = default_sink_options<P>) : opt_(o) {
-    if (opt_.chunks < 2) opt_.chunks = 2;
-    if (opt_.chunk_size < 64) opt_.chunk_size = 64;
+    opt_.chunks = std::clamp(opt_.chunks, 2u, 64u);
+    opt_.chunk_size = std::clamp(opt_.chunk_size, std::size_t{64}, std::size_t{1} << 30);
   }
   hash_sink(const hash_sink&) = delete;
   hash_sink& operator=(const hash_sink&) = delete;
@@ -611,7 +645,8 @@ class hash_sink {
       done_ = 0;
       pipe->close(last);
     } else {
-      if (fill_ != 0) state_.update(buf_, fill_);
+      if (fill_ != 0)
+        state_.update(buf_, fill_);
       fill_ = 0;
       done_ = 0;
     }
@@ -620,7 +655,8 @@ class hash_sink {
 
  private:
   void spill(const char* p, std::size_t n) {
-    if (!pipe_ && done_ + fill_ + n > opt_.pipeline_threshold) start_pipeline();
+    if (!pipe_ && done_ + fill_ + n > opt_.pipeline_threshold)
+      start_pipeline();
     if (pipe_) {
       // Fill and publish whole buffers; the remainder stays in the current one.
       while (n > cap_ - fill_) {
@@ -632,7 +668,8 @@ class hash_sink {
         buf_ = pipe_->publish(cap_);
         fill_ = 0;
       }
-      if (n != 0) std::memcpy(buf_ + fill_, p, n);
+      if (n != 0)
+        std::memcpy(buf_ + fill_, p, n);
       fill_ += n;
       return;
     }
@@ -693,7 +730,9 @@ class hash_sink {
 // The digest of raw bytes, as they are (no canonicalization).
 template <hash_policy P>
 digest<P> digest_bytes(const void* p, std::size_t n) {
-  if constexpr (requires { { P::hash(p, n) } -> std::same_as<std::array<std::uint8_t, P::size>>; }) {
+  if constexpr (requires {
+                  { P::hash(p, n) } -> std::same_as<std::array<std::uint8_t, P::size>>;
+                }) {
     return digest<P>(P::hash(p, n));
   } else {
     typename P::state s;
@@ -712,7 +751,8 @@ template <hash_policy P>
 result<digest<P>> digest_of(const json::value& v, const sink_options& o = default_sink_options<P>) {
   hash_sink<P> sink(o);
   auto r = json::to_sink(sink, v);
-  if (!r) return r.error();
+  if (!r)
+    return r.error();
   return sink.finish();
 }
 
@@ -732,7 +772,8 @@ bool visit_algorithm(std::string_view name, F&& f) {
 
 inline bool is_algorithm(std::string_view name) noexcept {
   for (auto n : algorithm_names) {
-    if (n == name) return true;
+    if (n == name)
+      return true;
   }
   return false;
 }
@@ -740,7 +781,8 @@ inline bool is_algorithm(std::string_view name) noexcept {
 inline error unknown_algorithm(std::string_view name) {
   std::string valid;
   for (auto n : algorithm_names) {
-    if (!valid.empty()) valid += ", ";
+    if (!valid.empty())
+      valid += ", ";
     valid += n;
   }
   return make_error(errc::invalid_argument,
@@ -758,7 +800,8 @@ inline result<std::string> digest_string_of(std::string_view alg_name, const jso
       out = d.error();
     }
   });
-  if (!known) return unknown_algorithm(alg_name);
+  if (!known)
+    return unknown_algorithm(alg_name);
   return out;
 }
 
@@ -767,7 +810,8 @@ inline result<std::string> digest_bytes_string(std::string_view alg_name, std::s
   std::string out;
   const bool known =
       visit_algorithm(alg_name, [&]<class P>(std::type_identity<P>) { out = digest_bytes<P>(bytes).to_string(); });
-  if (!known) return unknown_algorithm(alg_name);
+  if (!known)
+    return unknown_algorithm(alg_name);
   return out;
 }
 

@@ -29,10 +29,10 @@ class document {
  public:
   struct node {
     json::kind kind;
-    bool decoded;            // string: content lives in the side buffer (it had escapes)
-    std::uint32_t count;     // string: byte length; array/object: number of elements/members
-    std::uint64_t payload;   // string: offset; number: bit pattern; bool: 0/1;
-                             // array/object: index one past the container's last node
+    bool decoded;           // string: content lives in the side buffer (it had escapes)
+    std::uint32_t count;    // string: byte length; array/object: number of elements/members
+    std::uint64_t payload;  // string: offset; number: bit pattern; bool: 0/1;
+                            // array/object: index one past the container's last node
   };
 
   // Parses `text` strictly. The document keeps views into `text`.
@@ -42,7 +42,8 @@ class document {
     cursor c(text, lim);
     d.nodes_.reserve(text.size() / 8 + 16);
     builder b{d, c, {}};
-    if (!b.value() || !c.finish()) return c.error();
+    if (!b.value() || !c.finish())
+      return c.error();
     return d;
   }
 
@@ -88,14 +89,19 @@ class document {
   value to_value(std::size_t i = 0) const {
     const node& n = nodes_[i];
     switch (n.kind) {
-      case kind::null: return value(nullptr);
-      case kind::boolean: return value(n.payload != 0);
-      case kind::number: return value(number_at(i));
-      case kind::string: return value(std::string(string_at(i)));
+      case kind::null:
+        return value(nullptr);
+      case kind::boolean:
+        return value(n.payload != 0);
+      case kind::number:
+        return value(number_at(i));
+      case kind::string:
+        return value(std::string(string_at(i)));
       case kind::array: {
         json::array a;
         a.reserve(n.count);
-        for (std::size_t j = i + 1; j < n.payload; j = next(j)) a.push_back(to_value(j));
+        for (std::size_t j = i + 1; j < n.payload; j = next(j))
+          a.push_back(to_value(j));
         return value(std::move(a));
       }
       case kind::object: {
@@ -139,29 +145,35 @@ class document {
 
     bool value() {
       switch (c.expect_value()) {
-        case token::object: return object();
+        case token::object:
+          return object();
         case token::array: {
-          if (!c.enter_array()) return false;
+          if (!c.enter_array())
+            return false;
           const std::size_t at = push(kind::array, 0, 0);
           std::uint32_t n = 0;
           while (c.next_element()) {
             ++n;
-            if (!value()) return false;
+            if (!value())
+              return false;
           }
-          if (!c.ok()) return false;
+          if (!c.ok())
+            return false;
           d.nodes_[at].count = n;
           d.nodes_[at].payload = d.nodes_.size();
           return true;
         }
         case token::string: {
           std::string_view s;
-          if (!c.read_string(s)) return false;
+          if (!c.read_string(s))
+            return false;
           push_string(s);
           return true;
         }
         case token::number: {
           double v = 0;
-          if (!c.read_number(v)) return false;
+          if (!c.read_number(v))
+            return false;
           std::uint64_t bits;
           std::memcpy(&bits, &v, sizeof bits);
           push(kind::number, 0, bits);
@@ -169,20 +181,24 @@ class document {
         }
         case token::boolean: {
           bool b = false;
-          if (!c.read_bool(b)) return false;
+          if (!c.read_bool(b))
+            return false;
           push(kind::boolean, 0, b ? 1 : 0);
           return true;
         }
         case token::null:
-          if (!c.read_null()) return false;
+          if (!c.read_null())
+            return false;
           push(kind::null, 0, 0);
           return true;
-        default: return false;
+        default:
+          return false;
       }
     }
 
     bool object() {
-      if (!c.enter_object()) return false;
+      if (!c.enter_object())
+        return false;
       const std::size_t at = push(kind::object, 0, 0);
       const std::size_t base = names.size();
       std::string_view name;
@@ -194,10 +210,12 @@ class document {
         const std::string_view stored = d.string_view_of(d.nodes_.size() - 1);
         bool dup = false;
         if (n < 16) {
-          for (std::size_t i = base; i < names.size(); ++i) dup = dup || names[i] == stored;
+          for (std::size_t i = base; i < names.size(); ++i)
+            dup = dup || names[i] == stored;
           names.push_back(stored);
         } else {
-          if (big.empty()) big.insert(names.begin() + static_cast<std::ptrdiff_t>(base), names.end());
+          if (big.empty())
+            big.insert(names.begin() + static_cast<std::ptrdiff_t>(base), names.end());
           dup = !big.insert(stored).second;
         }
         if (dup) {
@@ -205,10 +223,12 @@ class document {
                                      "duplicate member name " + detail::quoted_for_message(stored)));
         }
         ++n;
-        if (!value()) return false;
+        if (!value())
+          return false;
       }
       names.resize(base);
-      if (!c.ok()) return false;
+      if (!c.ok())
+        return false;
       d.nodes_[at].count = n;
       d.nodes_[at].payload = d.nodes_.size();
       return true;
@@ -219,7 +239,8 @@ class document {
   // decoded names are re-viewed through a dedicated store to stay valid.
   std::string_view string_view_of(std::size_t i) {
     const node& n = nodes_[i];
-    if (!n.decoded) return std::string_view(input_.data() + n.payload, n.count);
+    if (!n.decoded)
+      return std::string_view(input_.data() + n.payload, n.count);
     // Decoded names: keep a stable copy (rare: names with escapes).
     stable_names_.emplace_back(side_.data() + n.payload, n.count);
     return stable_names_.back();
@@ -229,7 +250,9 @@ class document {
   void write(W& w, std::size_t i, std::vector<entry>& scratch) const {
     const node& n = nodes_[i];
     switch (n.kind) {
-      case kind::null: w.write("null", 4); return;
+      case kind::null:
+        w.write("null", 4);
+        return;
       case kind::boolean:
         if (n.payload) {
           w.write("true", 4);
@@ -237,13 +260,18 @@ class document {
           w.write("false", 5);
         }
         return;
-      case kind::number: write_number(w, number_at(i)); return;
-      case kind::string: write_string_node(w, i); return;
+      case kind::number:
+        write_number(w, number_at(i));
+        return;
+      case kind::string:
+        write_string_node(w, i);
+        return;
       case kind::array: {
         w.put('[');
         bool first = true;
         for (std::size_t j = i + 1; j < n.payload; j = next(j)) {
-          if (!first) w.put(',');
+          if (!first)
+            w.put(',');
           first = false;
           write(w, j, scratch);
         }
@@ -252,13 +280,16 @@ class document {
       }
       case kind::object: {
         const std::size_t base = scratch.size();
-        for (std::size_t j = i + 1; j < n.payload; j = next(j + 1)) scratch.push_back(entry{string_at(j), j, j + 1});
+        for (std::size_t j = i + 1; j < n.payload; j = next(j + 1))
+          scratch.push_back(entry{string_at(j), j, j + 1});
         auto first = scratch.begin() + static_cast<std::ptrdiff_t>(base);
         auto less = [](const entry& a, const entry& b) { return utf16_less(a.name, b.name); };
-        if (!std::is_sorted(first, scratch.end(), less)) std::sort(first, scratch.end(), less);
+        if (!std::is_sorted(first, scratch.end(), less))
+          std::sort(first, scratch.end(), less);
         w.put('{');
         for (std::size_t k = base; k < scratch.size(); ++k) {
-          if (k != base) w.put(',');
+          if (k != base)
+            w.put(',');
           write_string_node(w, scratch[k].name_node);
           w.put(':');
           const std::size_t v = scratch[k].value_node;

@@ -14,7 +14,8 @@ namespace assay::reflect {
 inline std::size_t code_points(std::string_view s) noexcept {
   std::size_t n = 0;
   for (char c : s)
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80)
+      ++n;
   return n;
 }
 
@@ -34,14 +35,16 @@ inline std::string ecma_to_boost(std::string_view pattern) {
       continue;
     }
     if (in_class) {
-      if (c == ']') in_class = false;
+      if (c == ']')
+        in_class = false;
       out += c;
       continue;
     }
     if (c == '[') {
       in_class = true;
       out += c;
-      if (i + 1 < pattern.size() && pattern[i + 1] == ']') out += pattern[++i];  // "[]...]"
+      if (i + 1 < pattern.size() && pattern[i + 1] == ']')
+        out += pattern[++i];  // "[]...]"
       continue;
     }
     if (c == '$') {
@@ -62,12 +65,10 @@ enum class pattern_result { match, no_match, too_complex };
 // limits reports too_complex.
 template <class Tag>
 pattern_result match_pattern(std::string_view pattern, std::string_view s) {
-  static const boost::regex re(detail::ecma_to_boost(pattern),
-                               boost::regex::ECMAScript | boost::regex::no_mod_m);
+  static const boost::regex re(detail::ecma_to_boost(pattern), boost::regex::ECMAScript | boost::regex::no_mod_m);
   try {
-    return boost::regex_search(s.begin(), s.end(), re, boost::match_not_dot_newline)
-               ? pattern_result::match
-               : pattern_result::no_match;
+    return boost::regex_search(s.begin(), s.end(), re, boost::match_not_dot_newline) ? pattern_result::match
+                                                                                     : pattern_result::no_match;
   } catch (const std::exception&) {
     return pattern_result::too_complex;
   }
@@ -76,10 +77,12 @@ pattern_result match_pattern(std::string_view pattern, std::string_view s) {
 // RFC 3339 §5.6 date-time: full-date "T" full-time, with 'T' and 'Z' in either case.
 inline bool is_date_time(std::string_view s) noexcept {
   auto digits = [&](std::size_t at, std::size_t n, int& out) {
-    if (at + n > s.size()) return false;
+    if (at + n > s.size())
+      return false;
     out = 0;
     for (std::size_t i = at; i < at + n; ++i) {
-      if (s[i] < '0' || s[i] > '9') return false;
+      if (s[i] < '0' || s[i] > '9')
+        return false;
       out = out * 10 + (s[i] - '0');
     }
     return true;
@@ -90,23 +93,31 @@ inline bool is_date_time(std::string_view s) noexcept {
       !digits(14, 2, minute) || s[16] != ':' || !digits(17, 2, second)) {
     return false;
   }
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 60) return false;
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 60)
+    return false;
   static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
   const int max_day = days[month - 1] + (month == 2 && leap ? 1 : 0);
-  if (day < 1 || day > max_day) return false;
+  if (day < 1 || day > max_day)
+    return false;
   std::size_t i = 19;
   if (i < s.size() && s[i] == '.') {
     ++i;
     const std::size_t start = i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-    if (i == start) return false;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9')
+      ++i;
+    if (i == start)
+      return false;
   }
-  if (i >= s.size()) return false;
-  if (s[i] == 'Z' || s[i] == 'z') return i + 1 == s.size();
-  if (s[i] != '+' && s[i] != '-') return false;
+  if (i >= s.size())
+    return false;
+  if (s[i] == 'Z' || s[i] == 'z')
+    return i + 1 == s.size();
+  if (s[i] != '+' && s[i] != '-')
+    return false;
   int oh = 0, om = 0;
-  if (!digits(i + 1, 2, oh) || i + 3 >= s.size() || s[i + 3] != ':' || !digits(i + 4, 2, om)) return false;
+  if (!digits(i + 1, 2, oh) || i + 3 >= s.size() || s[i + 3] != ':' || !digits(i + 4, 2, om))
+    return false;
   return i + 6 == s.size() && oh <= 23 && om <= 59;
 }
 

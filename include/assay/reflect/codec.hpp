@@ -33,6 +33,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -78,9 +79,10 @@ template <class V, class C, class A>
 struct is_string_map<std::map<std::string, V, C, A>> : std::true_type {};
 
 template <class T>
-concept vector_like = requires { typename T::value_type; } &&
-                      std::is_base_of_v<std::vector<typename T::value_type>, T> &&
-                      !std::is_same_v<typename T::value_type, bool>;
+concept vector_like = requires {
+  typename T::value_type;
+}
+&&std::is_base_of_v<std::vector<typename T::value_type>, T> && !std::is_same_v<typename T::value_type, bool>;
 
 enum class category {
   boolean,
@@ -101,20 +103,34 @@ enum class category {
 
 template <class T>
 consteval category category_of() {
-  if constexpr (std::is_same_v<T, bool>) return category::boolean;
-  else if constexpr (std::is_integral_v<T>) return category::integer;
-  else if constexpr (std::is_floating_point_v<T>) return category::number;
-  else if constexpr (is_bounded<T>::value) return category::bounded;
-  else if constexpr (is_const_string<T>::value) return category::const_string;
-  else if constexpr (is_one_of<T>::value) return category::one_of;
-  else if constexpr (std::is_base_of_v<std::string, T>) return category::string;
-  else if constexpr (is_nullable<T>::value) return category::nullable;
-  else if constexpr (is_std_array<T>::value) return category::fixed_array;
-  else if constexpr (vector_like<T>) return category::array;
-  else if constexpr (is_string_map<T>::value) return category::map;
-  else if constexpr (std::is_same_v<T, json::value>) return category::any;
-  else if constexpr (reflectable<T>) return category::object;
-  else return category::unsupported;
+  if constexpr (std::is_same_v<T, bool>)
+    return category::boolean;
+  else if constexpr (std::is_integral_v<T>)
+    return category::integer;
+  else if constexpr (std::is_floating_point_v<T>)
+    return category::number;
+  else if constexpr (is_bounded<T>::value)
+    return category::bounded;
+  else if constexpr (is_const_string<T>::value)
+    return category::const_string;
+  else if constexpr (is_one_of<T>::value)
+    return category::one_of;
+  else if constexpr (std::is_base_of_v<std::string, T>)
+    return category::string;
+  else if constexpr (is_nullable<T>::value)
+    return category::nullable;
+  else if constexpr (is_std_array<T>::value)
+    return category::fixed_array;
+  else if constexpr (vector_like<T>)
+    return category::array;
+  else if constexpr (is_string_map<T>::value)
+    return category::map;
+  else if constexpr (std::is_same_v<T, json::value>)
+    return category::any;
+  else if constexpr (reflectable<T>)
+    return category::object;
+  else
+    return category::unsupported;
 }
 
 // The JSON type a C++ type encodes to (for messages and conformance checks).
@@ -122,14 +138,22 @@ enum class json_type { any, null, boolean, integer, number, string, array, objec
 
 constexpr std::string_view name(json_type t) noexcept {
   switch (t) {
-    case json_type::any: return "any value";
-    case json_type::null: return "null";
-    case json_type::boolean: return "a boolean";
-    case json_type::integer: return "an integer";
-    case json_type::number: return "a number";
-    case json_type::string: return "a string";
-    case json_type::array: return "an array";
-    case json_type::object: return "an object";
+    case json_type::any:
+      return "any value";
+    case json_type::null:
+      return "null";
+    case json_type::boolean:
+      return "a boolean";
+    case json_type::integer:
+      return "an integer";
+    case json_type::number:
+      return "a number";
+    case json_type::string:
+      return "a string";
+    case json_type::array:
+      return "an array";
+    case json_type::object:
+      return "an object";
   }
   return "?";
 }
@@ -137,16 +161,24 @@ constexpr std::string_view name(json_type t) noexcept {
 template <class T>
 consteval json_type json_type_of() {
   constexpr category c = category_of<T>();
-  if constexpr (c == category::boolean) return json_type::boolean;
-  else if constexpr (c == category::integer) return json_type::integer;
-  else if constexpr (c == category::number) return json_type::number;
-  else if constexpr (c == category::bounded) return json_type_of<typename T::value_type>();
+  if constexpr (c == category::boolean)
+    return json_type::boolean;
+  else if constexpr (c == category::integer)
+    return json_type::integer;
+  else if constexpr (c == category::number)
+    return json_type::number;
+  else if constexpr (c == category::bounded)
+    return json_type_of<typename T::value_type>();
   else if constexpr (c == category::const_string || c == category::one_of || c == category::string)
     return json_type::string;
-  else if constexpr (c == category::nullable) return json_type_of<typename T::value_type>();
-  else if constexpr (c == category::fixed_array || c == category::array) return json_type::array;
-  else if constexpr (c == category::map || c == category::object) return json_type::object;
-  else return json_type::any;
+  else if constexpr (c == category::nullable)
+    return json_type_of<typename T::value_type>();
+  else if constexpr (c == category::fixed_array || c == category::array)
+    return json_type::array;
+  else if constexpr (c == category::map || c == category::object)
+    return json_type::object;
+  else
+    return json_type::any;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,13 +186,21 @@ consteval json_type json_type_of() {
 // ---------------------------------------------------------------------------------------------
 
 template <class T>
-concept has_field_table = requires { T::assay_fields; };
+concept has_field_table = requires {
+  T::assay_fields;
+};
 template <class T>
-concept has_rules = requires(const T& t, rules& r) { t.check_rules(r); };
+concept has_rules = requires(const T& t, rules& r) {
+  t.check_rules(r);
+};
 template <class T>
-concept has_schema_name = requires { T::schema_name; };
+concept has_schema_name = requires {
+  T::schema_name;
+};
 template <class T>
-concept has_schema_description = requires { T::schema_description; };
+concept has_schema_description = requires {
+  T::schema_description;
+};
 
 template <class T>
 struct struct_info {
@@ -170,7 +210,8 @@ struct struct_info {
   static constexpr const field_info* find_info(std::string_view cpp) {
     if constexpr (has_field_table<T>) {
       for (const field_info& f : T::assay_fields)
-        if (f.field == cpp) return &f;
+        if (f.field == cpp)
+          return &f;
     }
     return nullptr;
   }
@@ -179,19 +220,27 @@ struct struct_info {
     if constexpr (has_field_table<T>) {
       for (const field_info& f : T::assay_fields) {
         bool found = false;
-        for (auto n : cpp_names) found = found || n == f.field;
-        if (!found) return false;
+        for (auto n : cpp_names)
+          found = found || n == f.field;
+        if (!found)
+          return false;
       }
     }
     return true;
   }
   static_assert(field_table_is_valid(), "assay_fields names a member the struct does not have");
 
+  // (No pointer is compared with nullptr here: with -fsanitize=undefined, g++ does not treat
+  // "address of a static member != nullptr" as a constant expression.)
   static constexpr std::array<std::string_view, size> make_json_names() {
     std::array<std::string_view, size> out{};
     for (std::size_t i = 0; i < size; ++i) {
-      const field_info* f = find_info(cpp_names[i]);
-      out[i] = (f != nullptr && !f->json_name.empty()) ? f->json_name : cpp_names[i];
+      out[i] = cpp_names[i];
+      if constexpr (has_field_table<T>) {
+        for (const field_info& f : T::assay_fields)
+          if (f.field == cpp_names[i] && !f.json_name.empty())
+            out[i] = f.json_name;
+      }
     }
     return out;
   }
@@ -200,10 +249,12 @@ struct struct_info {
   static constexpr bool names_need_no_escape() {
     for (auto n : json_names)
       for (char c : n)
-        if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) return false;
+        if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20)
+          return false;
     for (std::size_t i = 0; i < size; ++i)
       for (std::size_t j = i + 1; j < size; ++j)
-        if (json_names[i] == json_names[j]) return false;
+        if (json_names[i] == json_names[j])
+          return false;
     return true;
   }
   static_assert(names_need_no_escape(),
@@ -213,7 +264,8 @@ struct struct_info {
     std::array<bool, size> out{};
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       ((out[I] = !is_std_optional<field_type<T, I>>::value), ...);
-    }(std::make_index_sequence<size>{});
+    }
+    (std::make_index_sequence<size>{});
     return out;
   }
   static constexpr std::array<bool, size> required = make_required();
@@ -221,7 +273,8 @@ struct struct_info {
   // Field indices in JCS member order.
   static constexpr std::array<std::size_t, size> make_order() {
     std::array<std::size_t, size> out{};
-    for (std::size_t i = 0; i < size; ++i) out[i] = i;
+    for (std::size_t i = 0; i < size; ++i)
+      out[i] = i;
     std::sort(out.begin(), out.end(),
               [](std::size_t a, std::size_t b) { return json::utf16_less(json_names[a], json_names[b]); });
     return out;
@@ -231,7 +284,8 @@ struct struct_info {
   // "\"name\":" for every field, in one buffer.
   static constexpr std::size_t key_chars() {
     std::size_t n = 0;
-    for (auto s : json_names) n += s.size() + 3;
+    for (auto s : json_names)
+      n += s.size() + 3;
     return n;
   }
   static constexpr std::array<char, key_chars() + 1> make_keys() {
@@ -239,7 +293,8 @@ struct struct_info {
     std::size_t p = 0;
     for (auto s : json_names) {
       out[p++] = '"';
-      for (char c : s) out[p++] = c;
+      for (char c : s)
+        out[p++] = c;
       out[p++] = '"';
       out[p++] = ':';
     }
@@ -248,7 +303,8 @@ struct struct_info {
   static constexpr std::array<char, key_chars() + 1> keys = make_keys();
   static constexpr std::array<std::size_t, size + 1> make_key_offsets() {
     std::array<std::size_t, size + 1> out{};
-    for (std::size_t i = 0; i < size; ++i) out[i + 1] = out[i] + json_names[i].size() + 3;
+    for (std::size_t i = 0; i < size; ++i)
+      out[i + 1] = out[i] + json_names[i].size() + 3;
     return out;
   }
   static constexpr std::array<std::size_t, size + 1> key_offsets = make_key_offsets();
@@ -259,7 +315,8 @@ struct struct_info {
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   static constexpr std::size_t find_static(std::string_view name) noexcept {
     for (std::size_t i = 0; i < size; ++i)
-      if (json_names[i] == name) return i;
+      if (json_names[i] == name)
+        return i;
     return npos;
   }
   static std::size_t find(std::string_view name) noexcept { return find_static(name); }
@@ -283,37 +340,51 @@ struct decode_context {
     errs.items.push_back(c.make_error(code, at, std::move(message), std::move(pointer), true));
   }
   // An error about the value classified last (its offset and pointer).
-  void report(errc code, std::string message) {
-    report_at(code, c.value_offset(), std::move(message), c.pointer());
-  }
+  void report(errc code, std::string message) { report_at(code, c.value_offset(), std::move(message), c.pointer()); }
 };
 
 namespace detail {
 
-inline std::string quoted(std::string_view s) { return json::detail::quoted_for_message(s); }
+inline std::string quoted(std::string_view s) {
+  return json::detail::quoted_for_message(s);
+}
 
 inline std::string_view found_name(json::token t) {
   switch (t) {
-    case json::token::object: return "an object";
-    case json::token::array: return "an array";
-    case json::token::string: return "a string";
-    case json::token::number: return "a number";
-    case json::token::boolean: return "a boolean";
-    case json::token::null: return "null";
-    default: return "nothing";
+    case json::token::object:
+      return "an object";
+    case json::token::array:
+      return "an array";
+    case json::token::string:
+      return "a string";
+    case json::token::number:
+      return "a number";
+    case json::token::boolean:
+      return "a boolean";
+    case json::token::null:
+      return "null";
+    default:
+      return "nothing";
   }
 }
 
 inline json::token expected_token(json_type t) {
   switch (t) {
-    case json_type::boolean: return json::token::boolean;
+    case json_type::boolean:
+      return json::token::boolean;
     case json_type::integer:
-    case json_type::number: return json::token::number;
-    case json_type::string: return json::token::string;
-    case json_type::array: return json::token::array;
-    case json_type::object: return json::token::object;
-    case json_type::null: return json::token::null;
-    case json_type::any: break;
+    case json_type::number:
+      return json::token::number;
+    case json_type::string:
+      return json::token::string;
+    case json_type::array:
+      return json::token::array;
+    case json_type::object:
+      return json::token::object;
+    case json_type::null:
+      return json::token::null;
+    case json_type::any:
+      break;
   }
   return json::token::error;
 }
@@ -322,32 +393,40 @@ inline json::token expected_token(json_type t) {
 // Returns: 1 = the type is right, 0 = mismatch handled, -1 = cursor failed.
 inline int expect_type(decode_context& ctx, json_type want) {
   const json::token t = ctx.c.expect_value();
-  if (t == json::token::error) return -1;
-  if (t == expected_token(want)) return 1;
+  if (t == json::token::error)
+    return -1;
+  if (t == expected_token(want))
+    return 1;
   ctx.report(errc::type_mismatch, "expected " + std::string(name(want)) + ", found " + std::string(found_name(t)));
   return json::skip_value(ctx.c) ? 0 : -1;
 }
 
 template <class I>
 bool integer_from_double(double d, I& out) {
-  if (d != std::trunc(d)) return false;
+  if (d != std::trunc(d))
+    return false;
   if constexpr (std::is_signed_v<I>) {
-    if (d < -9223372036854775808.0 || d >= 9223372036854775808.0) return false;
+    if (d < -9223372036854775808.0 || d >= 9223372036854775808.0)
+      return false;
     const auto v = static_cast<long long>(d);
     if (v < static_cast<long long>(std::numeric_limits<I>::min()) ||
         v > static_cast<long long>(std::numeric_limits<I>::max()))
       return false;
     out = static_cast<I>(v);
   } else {
-    if (d < 0 || d >= 18446744073709551616.0) return false;
+    if (d < 0 || d >= 18446744073709551616.0)
+      return false;
     const auto v = static_cast<unsigned long long>(d);
-    if (v > static_cast<unsigned long long>(std::numeric_limits<I>::max())) return false;
+    if (v > static_cast<unsigned long long>(std::numeric_limits<I>::max()))
+      return false;
     out = static_cast<I>(v);
   }
   return true;
 }
 
-inline std::string number_text(double d) { return json::number_to_string(d); }
+inline std::string number_text(double d) {
+  return json::number_to_string(d);
+}
 
 template <class T>
 std::string bound_text(long long b) {
@@ -392,10 +471,10 @@ std::string bounds_violation(typename T::value_type v, errc& code) {
       return v != v ? "NaN is not a number JSON can hold" : "infinity is not a number JSON can hold";
     }
   }
-  if (T::in_range(v)) return {};
-  const std::string shown = std::is_floating_point_v<typename T::value_type>
-                                ? number_text(static_cast<double>(v))
-                                : std::to_string(v);
+  if (T::in_range(v))
+    return {};
+  const std::string shown =
+      std::is_floating_point_v<typename T::value_type> ? number_text(static_cast<double>(v)) : std::to_string(v);
   if constexpr (T::has_minimum) {
     bool below = false;
     if constexpr (std::is_unsigned_v<typename T::value_type>) {
@@ -438,7 +517,8 @@ template <class T>
 constexpr auto field_decoders() {
   return []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<field_decoder<T>, sizeof...(I)>{&decode_field<T, I>...};
-  }(std::make_index_sequence<field_count<T>>{});
+  }
+  (std::make_index_sequence<field_count<T>>{});
 }
 
 template <class T>
@@ -446,31 +526,34 @@ bool decode_struct(decode_context& ctx, T& out) {
   using info = struct_info<T>;
   json::cursor& c = ctx.c;
   const std::size_t at = c.value_offset();
-  if (!c.enter_object()) return false;
+  if (!c.enter_object())
+    return false;
   static constexpr auto decoders = field_decoders<T>();
   const std::size_t errors_before = ctx.errs.size();
   std::bitset<info::size == 0 ? 1 : info::size> seen;
-  std::vector<std::string> unknown;  // names of unknown members, for duplicate detection
+  std::unordered_set<std::string> unknown;  // names of unknown members, for duplicate detection
   std::string_view name;
   while (c.next_member(name)) {
     const std::size_t i = info::find(name);
     if (i == info::npos) {
-      if (std::find(unknown.begin(), unknown.end(), name) != unknown.end()) {
+      if (!unknown.emplace(name).second) {
         return c.fail(c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + quoted(name)));
       }
-      unknown.emplace_back(name);
       ctx.report_at(errc::unknown_member, c.name_offset(), "unknown member " + quoted(name) + " (not allowed here)",
                     c.pointer());
-      if (!json::skip_value(c)) return false;
+      if (!json::skip_value(c))
+        return false;
       continue;
     }
     if (seen[i]) {
       return c.fail(c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + quoted(name)));
     }
     seen.set(i);
-    if (!decoders[i](ctx, out)) return false;
+    if (!decoders[i](ctx, out))
+      return false;
   }
-  if (!c.ok()) return false;
+  if (!c.ok())
+    return false;
   bool complete = true;
   std::string here;
   bool here_known = false;
@@ -498,7 +581,8 @@ bool decode_struct(decode_context& ctx, T& out) {
     if (members_valid) {
       rules r;
       out.check_rules(r);
-      for (const auto& v : r.violations()) ctx.report_at(errc::rule_violation, at, v.message, object_pointer() + v.member);
+      for (const auto& v : r.violations())
+        ctx.report_at(errc::rule_violation, at, v.message, object_pointer() + v.member);
     }
   }
   return true;
@@ -515,7 +599,8 @@ bool decode_value(decode_context& ctx, T& out) {
     return json::read_value(c, out);
   } else if constexpr (cat == category::nullable) {
     const json::token t = c.expect_value();
-    if (t == json::token::error) return false;
+    if (t == json::token::error)
+      return false;
     if (t == json::token::null) {
       out.reset();
       return c.read_null();
@@ -524,94 +609,113 @@ bool decode_value(decode_context& ctx, T& out) {
     return decode_value(ctx, *out);
   } else {
     const int r = detail::expect_type(ctx, json_type_of<T>());
-    if (r <= 0) return r == 0;
+    if (r <= 0)
+      return r == 0;
     if constexpr (cat == category::boolean) {
       return c.read_bool(out);
     } else if constexpr (cat == category::integer) {
       double d = 0;
-      if (!c.read_number(d)) return false;
+      if (!c.read_number(d))
+        return false;
       if (!detail::integer_from_double(d, out)) {
-        ctx.report(errc::not_an_integer, d == std::trunc(d) ? detail::number_text(d) + " is out of range for this member"
-                                                             : "expected an integer, found " + detail::number_text(d));
+        ctx.report(errc::not_an_integer, d == std::trunc(d)
+                                             ? detail::number_text(d) + " is out of range for this member"
+                                             : "expected an integer, found " + detail::number_text(d));
       }
       return true;
     } else if constexpr (cat == category::number) {
       double d = 0;
-      if (!c.read_number(d)) return false;
+      if (!c.read_number(d))
+        return false;
       out = static_cast<T>(d);
       return true;
     } else if constexpr (cat == category::bounded) {
       typename T::value_type v{};
       if constexpr (std::is_integral_v<typename T::value_type>) {
         double d = 0;
-        if (!c.read_number(d)) return false;
+        if (!c.read_number(d))
+          return false;
         if (!detail::integer_from_double(d, v)) {
           if (d == std::trunc(d) && T::has_minimum && d < static_cast<double>(T::minimum)) {
-            ctx.report(errc::below_minimum, detail::number_text(d) + " is less than the minimum " + std::to_string(T::minimum));
+            ctx.report(errc::below_minimum,
+                       detail::number_text(d) + " is less than the minimum " + std::to_string(T::minimum));
           } else if (d == std::trunc(d) && T::has_maximum && d > static_cast<double>(T::maximum)) {
             ctx.report(errc::above_maximum,
                        detail::number_text(d) + " is greater than the maximum " + std::to_string(T::maximum));
           } else {
-            ctx.report(errc::not_an_integer, d == std::trunc(d) ? detail::number_text(d) + " is out of range for this member"
-                                                                 : "expected an integer, found " + detail::number_text(d));
+            ctx.report(errc::not_an_integer, d == std::trunc(d)
+                                                 ? detail::number_text(d) + " is out of range for this member"
+                                                 : "expected an integer, found " + detail::number_text(d));
           }
           return true;
         }
       } else {
         double d = 0;
-        if (!c.read_number(d)) return false;
+        if (!c.read_number(d))
+          return false;
         v = static_cast<typename T::value_type>(d);
       }
       out = v;
       errc code{};
       std::string msg = detail::bounds_violation<T>(v, code);
-      if (!msg.empty()) ctx.report(code, std::move(msg));
+      if (!msg.empty())
+        ctx.report(code, std::move(msg));
       return true;
     } else if constexpr (cat == category::const_string) {
       std::string_view s;
-      if (!c.read_string(s)) return false;
+      if (!c.read_string(s))
+        return false;
       if (s != T::value) {
         ctx.report(errc::const_mismatch, "expected " + detail::quoted(T::value) + ", found " + detail::quoted(s));
       }
       return true;
     } else if constexpr (cat == category::one_of) {
       std::string_view s;
-      if (!c.read_string(s)) return false;
+      if (!c.read_string(s))
+        return false;
       if (auto v = T::parse(s)) {
         out = *v;
       } else {
         std::string allowed;
-        for (auto a : T::values) allowed += (allowed.empty() ? "" : ", ") + detail::quoted(a);
+        for (auto a : T::values)
+          allowed += (allowed.empty() ? "" : ", ") + detail::quoted(a);
         ctx.report(errc::enum_mismatch, detail::quoted(s) + " is not one of " + allowed);
       }
       return true;
     } else if constexpr (cat == category::string) {
       std::string_view s;
-      if (!c.read_string(s)) return false;
+      if (!c.read_string(s))
+        return false;
       out.assign(s.data(), s.size());
       errc code{};
       std::string msg = detail::string_violation<T>(out, code);
-      if (!msg.empty()) ctx.report(code, std::move(msg));
+      if (!msg.empty())
+        ctx.report(code, std::move(msg));
       return true;
     } else if constexpr (cat == category::fixed_array || cat == category::array) {
       const std::size_t at = c.value_offset();
-      if (!c.enter_array()) return false;
+      if (!c.enter_array())
+        return false;
       std::size_t n = 0;
-      if constexpr (cat == category::array) out.clear();
+      if constexpr (cat == category::array)
+        out.clear();
       while (c.next_element()) {
         if constexpr (cat == category::fixed_array) {
           if (n < out.size()) {
-            if (!decode_value(ctx, out[n])) return false;
+            if (!decode_value(ctx, out[n]))
+              return false;
           } else if (!json::skip_value(c)) {
             return false;
           }
         } else {
           out.emplace_back();
-          if (!decode_value(ctx, out.back())) return false;
+          if (!decode_value(ctx, out.back()))
+            return false;
         }
         ++n;
       }
-      if (!c.ok()) return false;
+      if (!c.ok())
+        return false;
       std::size_t min_items = 0, max_items = unbounded;
       if constexpr (cat == category::fixed_array) {
         min_items = max_items = std::tuple_size_v<T>;
@@ -630,15 +734,18 @@ bool decode_value(decode_context& ctx, T& out) {
       }
       return true;
     } else if constexpr (cat == category::map) {
-      if (!c.enter_object()) return false;
+      if (!c.enter_object())
+        return false;
       out.clear();
       std::string_view name;
       while (c.next_member(name)) {
         auto [it, inserted] = out.try_emplace(std::string(name));
         if (!inserted) {
-          return c.fail(c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + detail::quoted(name)));
+          return c.fail(
+              c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + detail::quoted(name)));
         }
-        if (!decode_value(ctx, it->second)) return false;
+        if (!decode_value(ctx, it->second))
+          return false;
       }
       return c.ok();
     } else if constexpr (cat == category::object) {
@@ -687,7 +794,8 @@ template <class I>
 bool integer_survives_json(I v) {
   const double d = static_cast<double>(v);
   if constexpr (std::is_signed_v<I>) {
-    return d >= static_cast<double>(std::numeric_limits<I>::min()) && d < -static_cast<double>(std::numeric_limits<I>::min());
+    return d >= static_cast<double>(std::numeric_limits<I>::min()) &&
+           d < -static_cast<double>(std::numeric_limits<I>::min());
   } else {
     return d < 2.0 * (static_cast<double>(std::numeric_limits<I>::max() / 2) + 1.0);
   }
@@ -721,9 +829,11 @@ void encode_struct(encode_context<W>& ctx, const T& obj) {
       using F = field_type<T, I>;
       const auto& field = get<I>(obj);
       if constexpr (is_std_optional<F>::value) {
-        if (!field.has_value()) return;
+        if (!field.has_value())
+          return;
       }
-      if (!first) w.put(',');
+      if (!first)
+        w.put(',');
       first = false;
       const std::string_view k = info::key(I);
       w.write(k.data(), k.size());
@@ -736,12 +846,14 @@ void encode_struct(encode_context<W>& ctx, const T& obj) {
       ctx.path.pop_back();
     };
     (one(std::integral_constant<std::size_t, info::order[K]>{}), ...);
-  }(std::make_index_sequence<info::size>{});
+  }
+  (std::make_index_sequence<info::size>{});
   w.put('}');
   if constexpr (has_rules<T>) {
     rules r;
     obj.check_rules(r);
-    for (const auto& v : r.violations()) ctx.report(errc::rule_violation, v.message, v.member);
+    for (const auto& v : r.violations())
+      ctx.report(errc::rule_violation, v.message, v.member);
   }
 }
 
@@ -754,7 +866,8 @@ void encode_value(encode_context<W>& ctx, const T& v) {
   auto& w = ctx.w;
   if constexpr (cat == category::any) {
     auto r = json::write_canonical(w, v);
-    if (!r) ctx.report(r.error().code, r.error().message, r.error().pointer);
+    if (!r)
+      ctx.report(r.error().code, r.error().message, r.error().pointer);
   } else if constexpr (cat == category::boolean) {
     if (v) {
       w.write("true", 4);
@@ -775,14 +888,17 @@ void encode_value(encode_context<W>& ctx, const T& v) {
     errc code{};
     std::string msg = detail::bounds_violation<T>(v.value(), code);
     const bool violated = !msg.empty();
-    if (violated) ctx.report(code, std::move(msg));
+    if (violated)
+      ctx.report(code, std::move(msg));
     if constexpr (std::is_integral_v<typename T::value_type>) {
       if (!violated && !detail::integer_survives_json(v.value())) {
-        ctx.report(errc::above_maximum, std::to_string(v.value()) + " rounds to a JSON number outside this member's type");
+        ctx.report(errc::above_maximum,
+                   std::to_string(v.value()) + " rounds to a JSON number outside this member's type");
       }
       detail::write_integer(w, v.value());
     } else if (!json::write_number(w, static_cast<double>(v.value()))) {
-      if (!violated) ctx.report(errc::not_finite, "NaN and infinity have no JSON form");
+      if (!violated)
+        ctx.report(errc::not_finite, "NaN and infinity have no JSON form");
       w.put('0');
     }
   } else if constexpr (cat == category::const_string) {
@@ -797,7 +913,8 @@ void encode_value(encode_context<W>& ctx, const T& v) {
     }
     errc code{};
     std::string msg = detail::string_violation<T>(v, code);
-    if (!msg.empty()) ctx.report(code, std::move(msg));
+    if (!msg.empty())
+      ctx.report(code, std::move(msg));
   } else if constexpr (cat == category::nullable) {
     if (v.has_value()) {
       encode_value(ctx, *v);
@@ -807,7 +924,8 @@ void encode_value(encode_context<W>& ctx, const T& v) {
   } else if constexpr (cat == category::fixed_array || cat == category::array) {
     w.put('[');
     for (std::size_t i = 0; i < v.size(); ++i) {
-      if (i != 0) w.put(',');
+      if (i != 0)
+        w.put(',');
       ctx.path.push_back({{}, i, true});
       encode_value(ctx, v[i]);
       ctx.path.pop_back();
@@ -825,16 +943,20 @@ void encode_value(encode_context<W>& ctx, const T& v) {
   } else if constexpr (cat == category::map) {
     std::vector<typename T::const_iterator> order;
     order.reserve(v.size());
-    for (auto it = v.begin(); it != v.end(); ++it) order.push_back(it);
+    for (auto it = v.begin(); it != v.end(); ++it)
+      order.push_back(it);
     auto less = [](const auto& a, const auto& b) { return json::utf16_less(a->first, b->first); };
-    if (!std::is_sorted(order.begin(), order.end(), less)) std::sort(order.begin(), order.end(), less);
+    if (!std::is_sorted(order.begin(), order.end(), less))
+      std::sort(order.begin(), order.end(), less);
     w.put('{');
     bool first = true;
     for (const auto& it : order) {
-      if (!first) w.put(',');
+      if (!first)
+        w.put(',');
       first = false;
       ctx.path.push_back({it->first, 0, false});
-      if (!json::write_string(w, it->first)) ctx.report(errc::invalid_utf8, "member name is not valid UTF-8");
+      if (!json::write_string(w, it->first))
+        ctx.report(errc::invalid_utf8, "member name is not valid UTF-8");
       w.put(':');
       encode_value(ctx, it->second);
       ctx.path.pop_back();
@@ -858,7 +980,8 @@ result<void> encode_to(S& sink, const T& v) {
   ctx.path.reserve(16);
   encode_value(ctx, v);
   w.flush();
-  if (!ctx.errs.empty()) return ctx.errs.front();
+  if (!ctx.errs.empty())
+    return ctx.errs.front();
   return {};
 }
 
@@ -875,7 +998,8 @@ results<void> decode_from(json::cursor& c, T& out, std::size_t max_errors = 1000
     ctx.errs.items.push_back(make_error(errc::invalid_argument, "more errors were found; only the first " +
                                                                     std::to_string(max_errors) + " are reported"));
   }
-  if (!ctx.errs.empty()) return std::move(ctx.errs);
+  if (!ctx.errs.empty())
+    return std::move(ctx.errs);
   return {};
 }
 
@@ -888,10 +1012,13 @@ template <class T>
 results<T> decode(std::string_view text, const json::limits& lim = {}) {
   json::cursor c(text, lim);
   T out{};
-  if (!c.ok()) return errors(c.error());
+  if (!c.ok())
+    return errors(c.error());
   auto r = reflect::decode_from(c, out);
-  if (!r) return r.error();
-  if (!c.finish()) return errors(c.error());
+  if (!r)
+    return r.error();
+  if (!c.finish())
+    return errors(c.error());
   return out;
 }
 
@@ -899,7 +1026,8 @@ results<T> decode(std::string_view text, const json::limits& lim = {}) {
 template <class T>
 results<T> from_value(const json::value& v) {
   auto text = json::to_canonical(v);
-  if (!text) return errors(text.error());
+  if (!text)
+    return errors(text.error());
   return decode<T>(*text);
 }
 
@@ -912,7 +1040,8 @@ results<std::string> encode(const T& v) {
     json::writer<json::string_sink> w(s);
     reflect::encode_context<json::writer<json::string_sink>> ctx{w, {}, {}};
     reflect::encode_value(ctx, v);
-    if (!ctx.errs.empty()) return std::move(ctx.errs);
+    if (!ctx.errs.empty())
+      return std::move(ctx.errs);
   }
   return out;
 }
@@ -924,7 +1053,8 @@ results<void> validate(const T& v) {
   json::writer<json::counting_sink> w(s);
   reflect::encode_context<json::writer<json::counting_sink>> ctx{w, {}, {}};
   reflect::encode_value(ctx, v);
-  if (!ctx.errs.empty()) return std::move(ctx.errs);
+  if (!ctx.errs.empty())
+    return std::move(ctx.errs);
   return {};
 }
 
@@ -932,9 +1062,11 @@ results<void> validate(const T& v) {
 template <class T>
 results<std::string> encode_pretty(const T& v) {
   auto c = encode(v);
-  if (!c) return c.error();
+  if (!c)
+    return c.error();
   auto dom = json::parse(*c);
-  if (!dom) return errors(dom.error());
+  if (!dom)
+    return errors(dom.error());
   return json::to_pretty(*dom);
 }
 

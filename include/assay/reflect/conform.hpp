@@ -71,7 +71,8 @@ consteval bool member_conforms() {
   if constexpr (i == static_cast<std::size_t>(-1)) {
     return false;
   } else {
-    if (uinfo::required[i] != cinfo::required[J]) return false;
+    if (uinfo::required[i] != cinfo::required[J])
+      return false;
     using UF = typename strip_optional<field_type<U, i>>::type;
     using CF = typename strip_optional<field_type<C, J>>::type;
     return value_compatible<UF, CF>();
@@ -85,10 +86,12 @@ consteval bool struct_conforms() {
   if constexpr (category_of<U>() != category::object || category_of<C>() != category::object) {
     return false;
   } else {
-    if (struct_info<U>::size != struct_info<C>::size) return false;  // same names, none extra
+    if (struct_info<U>::size != struct_info<C>::size)
+      return false;  // same names, none extra
     return []<std::size_t... J>(std::index_sequence<J...>) {
       return (detail::member_conforms<U, C, J>() && ...);
-    }(std::make_index_sequence<struct_info<C>::size>{});
+    }
+    (std::make_index_sequence<struct_info<C>::size>{});
   }
 }
 

@@ -52,7 +52,8 @@ template <std::size_t N>
 struct fixed_string {
   char data[N]{};
   constexpr fixed_string(const char (&s)[N]) noexcept {  // NOLINT: implicit on purpose
-    for (std::size_t i = 0; i < N; ++i) data[i] = s[i];
+    for (std::size_t i = 0; i < N; ++i)
+      data[i] = s[i];
   }
   constexpr std::string_view view() const noexcept { return {data, N - 1}; }
   constexpr std::size_t size() const noexcept { return N - 1; }
@@ -119,7 +120,8 @@ class one_of {
  private:
   static consteval std::uint16_t find_or_fail(std::string_view s) {
     for (std::size_t i = 0; i < values.size(); ++i)
-      if (values[i] == s) return static_cast<std::uint16_t>(i);
+      if (values[i] == s)
+        return static_cast<std::uint16_t>(i);
     detail::constraint_violated_in_constant_expression();  // the literal is not an allowed value
     return 0;
   }
@@ -148,20 +150,25 @@ class bounded {
 
   static constexpr bool in_range(T v) noexcept {
     if constexpr (std::is_floating_point_v<T>) {
-      if (v != v) return false;  // NaN is in no range
+      if (v != v)
+        return false;  // NaN is in no range
     }
     if constexpr (has_minimum) {
       if constexpr (std::is_unsigned_v<T>) {
-        if (Min > 0 && v < static_cast<unsigned long long>(Min)) return false;
+        if (Min > 0 && v < static_cast<unsigned long long>(Min))
+          return false;
       } else {
-        if (v < static_cast<T>(Min)) return false;
+        if (v < static_cast<T>(Min))
+          return false;
       }
     }
     if constexpr (has_maximum) {
       if constexpr (std::is_unsigned_v<T>) {
-        if (Max < 0 || v > static_cast<unsigned long long>(Max)) return false;
+        if (Max < 0 || v > static_cast<unsigned long long>(Max))
+          return false;
       } else {
-        if (v > static_cast<T>(Max)) return false;
+        if (v > static_cast<T>(Max))
+          return false;
       }
     }
     return true;
@@ -239,7 +246,7 @@ struct nullable : std::optional<T> {
 struct field_info {
   std::string_view field;              // the C++ member name
   std::string_view json_name = {};     // the JSON member name when it is not the C++ name
-  std::string_view description = {};  // schema "description"
+  std::string_view description = {};   // schema "description"
   std::string_view default_json = {};  // schema "default", as JSON text
 };
 

@@ -72,12 +72,14 @@ consteval std::string_view pretty_name_of() {
 // closing brace.
 consteval std::string_view cut_field_name(std::string_view s) {
   std::size_t end = s.rfind('}');
-  while (end > 0 && (s[end - 1] == ')' || s[end - 1] == ' ')) --end;
+  while (end > 0 && (s[end - 1] == ')' || s[end - 1] == ' '))
+    --end;
   std::size_t begin = end;
   while (begin > 0) {
     const char c = s[begin - 1];
     const bool ident = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    if (!ident) break;
+    if (!ident)
+      break;
     --begin;
   }
   return s.substr(begin, end - begin);
@@ -106,7 +108,8 @@ template <class T>
 constexpr auto field_names() {
   return []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<std::string_view, sizeof...(I)>{field_name<T, I>...};
-  }(std::make_index_sequence<field_count<T>>{});
+  }
+  (std::make_index_sequence<field_count<T>>{});
 }
 
 // Calls f(std::integral_constant<std::size_t, I>{}) for each field index in order.
@@ -114,7 +117,8 @@ template <class T, class F>
 constexpr void for_each_index(F&& f) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (f(std::integral_constant<std::size_t, I>{}), ...);
-  }(std::make_index_sequence<field_count<T>>{});
+  }
+  (std::make_index_sequence<field_count<T>>{});
 }
 
 }  // namespace assay::reflect

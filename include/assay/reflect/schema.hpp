@@ -31,7 +31,8 @@ inline json::value typed(std::string_view type) {
 
 inline json::value parse_default(std::string_view text) {
   auto v = json::parse(text);
-  if (!v) throw std::logic_error("assay: field_info::default_json is not valid JSON: " + std::string(text));
+  if (!v)
+    throw std::logic_error("assay: field_info::default_json is not valid JSON: " + std::string(text));
   return std::move(*v);
 }
 
@@ -42,8 +43,10 @@ json::value struct_schema(schema_context& ctx) {
   s.set("additionalProperties", false);
   json::array required;
   for (std::size_t i = 0; i < info::size; ++i)
-    if (info::required[i]) required.emplace_back(info::json_names[i]);
-  if (!required.empty()) s.set("required", std::move(required));
+    if (info::required[i])
+      required.emplace_back(info::json_names[i]);
+  if (!required.empty())
+    s.set("required", std::move(required));
   json::value props = json::object{};
   for_each_index<T>([&](auto I) {
     using F = field_type<T, I.value>;
@@ -54,8 +57,10 @@ json::value struct_schema(schema_context& ctx) {
       p = schema_value<F>(ctx);
     }
     if (const field_info* f = info::find_info(info::cpp_names[I.value])) {
-      if (!f->description.empty()) p.set("description", f->description);
-      if (!f->default_json.empty()) p.set("default", parse_default(f->default_json));
+      if (!f->description.empty())
+        p.set("description", f->description);
+      if (!f->default_json.empty())
+        p.set("default", parse_default(f->default_json));
     }
     props.set(info::json_names[I.value], std::move(p));
   });
@@ -79,29 +84,36 @@ json::value inline_schema(schema_context& ctx) {
     s = typed("number");
   } else if constexpr (cat == category::bounded) {
     s = typed(std::is_integral_v<typename T::value_type> ? "integer" : "number");
-    if constexpr (T::has_minimum) s.set("minimum", static_cast<double>(T::minimum));
-    if constexpr (T::has_maximum) s.set("maximum", static_cast<double>(T::maximum));
+    if constexpr (T::has_minimum)
+      s.set("minimum", static_cast<double>(T::minimum));
+    if constexpr (T::has_maximum)
+      s.set("maximum", static_cast<double>(T::maximum));
   } else if constexpr (cat == category::const_string) {
     s = typed("string");
     s.set("const", T::value);
   } else if constexpr (cat == category::one_of) {
     s = typed("string");
     json::array values;
-    for (auto v : T::values) values.emplace_back(v);
+    for (auto v : T::values)
+      values.emplace_back(v);
     s.set("enum", std::move(values));
   } else if constexpr (cat == category::string) {
     s = typed("string");
     if constexpr (requires { T::min_length; }) {
-      if (T::min_length > 0) s.set("minLength", static_cast<double>(T::min_length));
-      if (!T::pattern.empty()) s.set("pattern", T::pattern);
-      if (!T::format.empty()) s.set("format", T::format);
+      if (T::min_length > 0)
+        s.set("minLength", static_cast<double>(T::min_length));
+      if (!T::pattern.empty())
+        s.set("pattern", T::pattern);
+      if (!T::format.empty())
+        s.set("format", T::format);
     }
   } else if constexpr (cat == category::nullable) {
     s = schema_value<typename T::value_type>(ctx);
     json::value* type = s.find("type");
     if (type != nullptr && type->is_string()) {
       *type = json::array{*type, json::value("null")};
-      if (json::value* e = s.find("enum")) e->as_array().emplace_back(nullptr);
+      if (json::value* e = s.find("enum"))
+        e->as_array().emplace_back(nullptr);
     } else {
       json::value any = json::object{};
       any.set("anyOf", json::array{std::move(s), typed("null")});
@@ -115,8 +127,10 @@ json::value inline_schema(schema_context& ctx) {
   } else if constexpr (cat == category::array) {
     s = typed("array");
     if constexpr (requires { T::min_items; }) {
-      if (T::min_items > 0) s.set("minItems", static_cast<double>(T::min_items));
-      if (T::max_items != unbounded) s.set("maxItems", static_cast<double>(T::max_items));
+      if (T::min_items > 0)
+        s.set("minItems", static_cast<double>(T::min_items));
+      if (T::max_items != unbounded)
+        s.set("maxItems", static_cast<double>(T::max_items));
     }
     s.set("items", schema_value<typename T::value_type>(ctx));
   } else if constexpr (cat == category::map) {
@@ -125,7 +139,8 @@ json::value inline_schema(schema_context& ctx) {
   } else if constexpr (cat == category::object) {
     s = struct_schema<T>(ctx);
   }
-  if constexpr (has_schema_description<T>) s.set("description", std::string_view(T::schema_description));
+  if constexpr (has_schema_description<T>)
+    s.set("description", std::string_view(T::schema_description));
   return s;
 }
 
@@ -160,10 +175,14 @@ json::value schema() {
   json::value body = reflect::detail::inline_schema<T>(ctx);
   json::value root = json::object{};
   root.set("$schema", "https://json-schema.org/draft/2020-12/schema");
-  if constexpr (requires { T::schema_id; }) root.set("$id", std::string_view(T::schema_id));
-  if constexpr (requires { T::schema_title; }) root.set("title", std::string_view(T::schema_title));
-  for (auto& m : body.as_object()) root.set(m.name, std::move(m.value));
-  if (!ctx.defs.as_object().empty()) root.set("$defs", std::move(ctx.defs));
+  if constexpr (requires { T::schema_id; })
+    root.set("$id", std::string_view(T::schema_id));
+  if constexpr (requires { T::schema_title; })
+    root.set("title", std::string_view(T::schema_title));
+  for (auto& m : body.as_object())
+    root.set(m.name, std::move(m.value));
+  if (!ctx.defs.as_object().empty())
+    root.set("$defs", std::move(ctx.defs));
   return root;
 }
 
