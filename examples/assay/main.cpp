@@ -1,5 +1,6 @@
 // assay — the reference command line: the library's public headers, one command per file.
 // Adding a command: write cmd_NAME.hpp with add_NAME(command_set&), include it, list it below.
+#include "cmd_digest.hpp"
 #include "cmd_evidence.hpp"
 #include "cmd_jcs.hpp"
 #include "cmd_schema.hpp"
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   assay_cli::action chosen;
   assay_cli::command_set cs{app, &chosen};
 
+  assay_cli::add_digest(cs);
   assay_cli::add_evidence(cs);
   assay_cli::add_jcs(cs);
   assay_cli::add_schema(cs);

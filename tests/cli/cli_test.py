@@ -57,6 +57,16 @@ expect("jcs bom", ["jcs"], b"\xef\xbb\xbf{}", 2, b"", err_contains="byte-order m
 expect("jcs missing file", ["jcs", "/nonexistent/x.json"], b"", 3, b"", err_contains="cannot open /nonexistent/x.json")
 expect("jcs overflow", ["jcs"], b"[1e400]", 2, b"", err_contains="too large")
 
+# --- digest ----------------------------------------------------------------------------------
+expect("digest default sha256", ["digest"], b'{"b":2, "a":1}', 0,
+       b"sha256:" + __import__("hashlib").sha256(b'{"a":1,"b":2}').hexdigest().encode() + b"\n")
+expect("digest sha512", ["digest", "--alg", "sha512"], b'[1.0]', 0,
+       b"sha512:" + __import__("hashlib").sha512(b'[1]').hexdigest().encode() + b"\n")
+expect("digest blake2b", ["digest", "--alg", "blake2b-512"], b'"x"', 0,
+       b"blake2b-512:" + __import__("hashlib").blake2b(b'"x"').hexdigest().encode() + b"\n")
+expect("digest unknown alg", ["digest", "--alg", "md5"], b'{}', 2, b"", err_contains="md5")
+expect("digest not json", ["digest"], b'{', 2, b"")
+
 # --- schema ----------------------------------------------------------------------------------
 code, out, _ = run(["schema", "--list"])
 names = out.decode().split()
