@@ -5,6 +5,7 @@
 #include "support.hpp"
 
 #include <cmath>
+#include <stdexcept>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -374,7 +375,7 @@ TEST_CASE("hash_sink: many split patterns equal one-shot hashing") {
 TEST_CASE("hash_sink: pipelined streams with tiny buffers and odd writes") {
   // A low threshold and small buffers make every kind of boundary happen often.
   const std::vector<sink_options> configs = {
-      {0, 64, 2}, {100, 64, 2}, {1000, 333, 3}, {5000, 4096, 4}, {1, 100000, 2},
+      {0, 64, 2}, {100, 64, 2}, {1000, 333, 3}, {5000, 4096, 4}, {1, 100000, 2}, {0, 100, 5}, {0, 64, 16},
   };
   const std::vector<std::vector<std::size_t>> patterns = {
       {1}, {40}, {13, 1, 4097, 63, 64, 65, 8193}, {64}, {65536 + 3}, {1 << 20},
@@ -571,4 +572,97 @@ TEST_CASE("algorithms chosen by name") {
     calls += P::size == 16 ? 1 : 100;
   }));
   CHECK(calls == 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Policies of one's own
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// A toy policy (sum and xor of the bytes, plus the length): enough to show the concepts accept
+// user types, and to make a state that throws.
+struct toy {
+  static constexpr std::string_view name = "toy";
+  static constexpr std::size_t size = 3;
+  static constexpr bool cryptographic = false;
+  struct state {
+    std::uint8_t sum = 0, x = 0, len = 0;
+    std::size_t seen = 0;
+    std::size_t throw_after = static_cast<std::size_t>(-1);
+    void update(const void* p, std::size_t n) {
+      seen += n;
+      if (seen > throw_after)
+        throw std::runtime_error("toy state failed");
+      const auto* b = static_cast<const std::uint8_t*>(p);
+      for (std::size_t i = 0; i < n; ++i) {
+        sum = static_cast<std::uint8_t>(sum + b[i]);
+        x = static_cast<std::uint8_t>(x ^ b[i]);
+      }
+      len = static_cast<std::uint8_t>(len + n);
+    }
+    std::array<std::uint8_t, 3> final() {
+      std::array<std::uint8_t, 3> out{sum, x, len};
+      *this = state{};
+      return out;
+    }
+  };
+};
+
+struct failing {
+  static constexpr std::string_view name = "failing";
+  static constexpr std::size_t size = 3;
+  static constexpr bool cryptographic = true;  // pretend, to exercise evidence_digest<>
+  struct state : toy::state {
+    state() { throw_after = 100000; }
+  };
+};
+
+}  // namespace
+
+TEST_CASE("a policy of one's own") {
+  static_assert(hash_policy<toy> && !cryptographic_hash<toy> && non_cryptographic_hash<toy>);
+  static_assert(cryptographic_hash<failing>);
+  CHECK(digest_bytes<toy>("abc").hex() == "266003");  // 0x61+0x62+0x63 = 0x126, 0x61^0x62^0x63 = 0x60
+  CHECK(digest<toy>::parse("toy:266003").value() == digest_bytes<toy>("abc"));
+  const std::string data = pattern_bytes(50000);
+  CHECK(through_sink<toy>(data, {7}, sink_options{0, 64, 3}) == digest_bytes<toy>(data));
+  CHECK(evidence_digest<failing>::parse("failing:000000").has_value());
+}
+
+TEST_CASE("a state that throws: the error reaches the caller, pipelined or not") {
+  const std::string data = pattern_bytes(300000);
+  // On the calling thread the write that reaches the state throws.
+  {
+    hash_sink<failing> sink(sink_options{std::numeric_limits<std::size_t>::max()});
+    CHECK_THROWS_AS(sink.write(data.data(), data.size()), std::runtime_error);
+  }
+  // Pipelined: the helper keeps draining and finish() rethrows.
+  {
+    hash_sink<failing> sink(sink_options{0, 1000, 3});
+    for (std::size_t p = 0; p < data.size(); p += 40)
+      sink.write(data.data() + p, 40);
+    CHECK(sink.pipelined());
+    CHECK_THROWS_WITH_AS(sink.finish(), "toy state failed", std::runtime_error);
+    CHECK(!sink.pipelined());
+    sink.reset();
+    sink.write("abc", 3);
+    CHECK(sink.finish().hex() == digest_bytes<toy>("abc").hex());
+  }
+  // reset() in the middle of a pipelined stream.
+  {
+    hash_sink<sha256> sink(sink_options{0, 1000, 2});
+    sink.write(data.data(), data.size());
+    CHECK(sink.pipelined());
+    sink.reset();
+    CHECK(!sink.pipelined());
+    CHECK(sink.bytes_written() == 0);
+    sink.write(data.data(), 1000);
+    CHECK(sink.finish() == digest_bytes<sha256>(data.substr(0, 1000)));
+  }
+  // Abandoned after the helper failed: no hang.
+  {
+    hash_sink<failing> sink(sink_options{0, 1000, 2});
+    sink.write(data.data(), data.size());
+  }
 }

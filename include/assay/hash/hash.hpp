@@ -594,7 +594,7 @@ class hash_pipeline {
   bool abort_ = false;
   bool helper_waiting_ = false;  // the helper sleeps on full_
   bool caller_waiting_ = false;  // the caller sleeps on free_
-  std::exception_ptr error_;  // helper-only until joined
+  std::exception_ptr error_;     // helper-only until joined
   std::thread thread_;
 };
 
@@ -634,13 +634,25 @@ class hash_sink {
   // True while a helper thread is hashing.
   bool pipelined() const noexcept { return pipe_ != nullptr; }
 
-  // The digest of everything written; the sink is then empty again.
+  // Drops everything written (stopping the helper, if any); the sink is empty again. The way
+  // to reuse a sink after an exception from write() or finish().
+  void reset() {
+    pipe_.reset();
+    buf_ = small_;
+    cap_ = small_size;
+    fill_ = 0;
+    done_ = 0;
+    state_ = typename P::state{};
+  }
+
+  // The digest of everything written; the sink is then empty again. What the state threw on
+  // the helper thread is rethrown here.
   digest<P> finish() {
     if (pipe_) {
       auto pipe = std::move(pipe_);
       const std::size_t last = fill_;
       buf_ = small_;
-      cap_ = sizeof small_;
+      cap_ = small_size;
       fill_ = 0;
       done_ = 0;
       pipe->close(last);
