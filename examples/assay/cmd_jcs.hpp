@@ -13,13 +13,13 @@ inline void add_jcs(command_set& cs) {
   auto file = std::make_shared<std::string>();
   sub->add_option("FILE", *file, "JSON document (standard input when absent)");
   cs.on(sub, [file]() -> int {
-    auto text = read_input(*file);
+    auto text = input_bytes::open(*file);
     if (!text) {
       print_error("jcs", text.error().message);
       return exit_io;
     }
     // The flat document: no allocation per value (parsed input always has a canonical form).
-    auto doc = assay::json::document::parse(*text);
+    auto doc = assay::json::document::parse(text->view());
     if (!doc) {
       print_error("jcs", input_name(*file) + ": " + doc.error().format());
       return exit_usage;

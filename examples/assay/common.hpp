@@ -6,6 +6,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -75,6 +80,62 @@ inline std::string input_name(const std::string& path) {
 }
 
 // A sink onto a C stream.
+// The bytes of an input: a regular file is mapped (no copy; pages come straight from the page
+// cache), anything else (standard input, a pipe) is read into memory.
+class input_bytes {
+ public:
+  input_bytes() = default;
+  explicit input_bytes(std::string s) : owned_(std::move(s)) {}
+  input_bytes(const input_bytes&) = delete;
+  input_bytes& operator=(const input_bytes&) = delete;
+  input_bytes(input_bytes&& o) noexcept : owned_(std::move(o.owned_)), map_(o.map_), size_(o.size_) {
+    o.map_ = nullptr;
+    o.size_ = 0;
+  }
+  input_bytes& operator=(input_bytes&&) = delete;
+  ~input_bytes() {
+    if (map_ != nullptr)
+      ::munmap(map_, size_);
+  }
+
+  static assay::result<input_bytes> open(const std::string& path) {
+    if (path.empty() || path == "-") {
+      auto text = read_input(path);
+      if (!text)
+        return text.error();
+      return input_bytes(std::move(*text));
+    }
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      return assay::make_error(assay::errc::io_error, "cannot open " + path + ": " + std::strerror(errno));
+    struct stat st {};
+    input_bytes in;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      void* m = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (m != MAP_FAILED) {
+        in.map_ = m;
+        in.size_ = static_cast<std::size_t>(st.st_size);
+        ::close(fd);
+        return in;
+      }
+    }
+    ::close(fd);
+    auto text = read_input(path);  // not mappable (empty, special file): read it
+    if (!text)
+      return text.error();
+    return input_bytes(std::move(*text));
+  }
+
+  std::string_view view() const noexcept {
+    return map_ != nullptr ? std::string_view(static_cast<const char*>(map_), size_) : std::string_view(owned_);
+  }
+
+ private:
+  std::string owned_;
+  void* map_ = nullptr;
+  std::size_t size_ = 0;
+};
+
 struct file_sink {
   std::FILE* f;
   bool failed = false;

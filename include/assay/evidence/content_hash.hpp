@@ -77,20 +77,8 @@ inline result<std::string> content_hash(const json::document& doc, std::size_t a
   const auto& nodes = doc.nodes();
   if (nodes[at].kind != json::kind::object)
     return make_error(errc::type_mismatch, "an event must be a JSON object");
-  std::size_t data = 0, dct = 0, spec = 0, subject = 0, type = 0;
-  for (std::size_t j = at + 1; j < nodes[at].payload; j = doc.next(j + 1)) {
-    const std::string_view name = doc.string_at(j);
-    if (name == "data")
-      data = j + 1;
-    else if (name == "datacontenttype")
-      dct = j + 1;
-    else if (name == "specversion")
-      spec = j + 1;
-    else if (name == "subject")
-      subject = j + 1;
-    else if (name == "type")
-      type = j + 1;
-  }
+  const auto [data, dct, spec, subject, type] =
+      doc.find_members<5>(at, {"data", "datacontenttype", "specversion", "subject", "type"});
   auto is_string = [&](std::size_t i) { return i != 0 && nodes[i].kind == json::kind::string; };
   if (data == 0)
     return detail::missing("data", "is required");

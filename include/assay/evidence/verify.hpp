@@ -453,7 +453,11 @@ class event_checker {
     const json::document& doc = *parsed;
     if (doc.root().kind != json::kind::object)
       return verify_error(errc::ContractInvalidJson, where + " is not a JSON object");
-    const member_view m = members(doc);
+    const auto f = doc.find_members<9>(
+        0, {"specversion", "type", "source", "id", "time", "assayrunid", "assayseq", "assaycontenthash", "data"});
+    const struct {
+      std::size_t specversion, type, source, id, time, run_id, seq, content_hash, data;
+    } m{f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]};
     auto str = [&](std::size_t i) { return i != 0 && doc.nodes()[i].kind == json::kind::string; };
     for (const auto& [idx, name] :
          {std::pair{m.specversion, "specversion"}, std::pair{m.type, "type"}, std::pair{m.source, "source"},
@@ -541,37 +545,6 @@ class event_checker {
     if (visit_)
       visit_(line, doc);
     return std::nullopt;
-  }
-
-  struct member_view {
-    std::size_t specversion = 0, type = 0, source = 0, id = 0, time = 0, run_id = 0, seq = 0, content_hash = 0,
-                data = 0;
-  };
-  static member_view members(const json::document& doc) {
-    member_view m;
-    const auto& nodes = doc.nodes();
-    for (std::size_t j = 1; j < nodes[0].payload; j = doc.next(j + 1)) {
-      const std::string_view n = doc.string_at(j);
-      if (n == "specversion")
-        m.specversion = j + 1;
-      else if (n == "type")
-        m.type = j + 1;
-      else if (n == "source")
-        m.source = j + 1;
-      else if (n == "id")
-        m.id = j + 1;
-      else if (n == "time")
-        m.time = j + 1;
-      else if (n == "assayrunid")
-        m.run_id = j + 1;
-      else if (n == "assayseq")
-        m.seq = j + 1;
-      else if (n == "assaycontenthash")
-        m.content_hash = j + 1;
-      else if (n == "data")
-        m.data = j + 1;
-    }
-    return m;
   }
 
   bundle_limits lim_;

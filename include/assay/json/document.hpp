@@ -1,27 +1,43 @@
 // assay/json/document.hpp — a read-only parsed document on a flat tape.
 //
 // `json::document` is what the library uses when it only needs to look at JSON, not to edit it:
-// canonicalizing a file, hashing events, linting. One strict pass of the reader (SPEC §1,
-// duplicates included) fills a vector of fixed-size nodes; strings without escapes stay views
-// into the input (which must outlive the document), escaped ones are decoded into one side
-// buffer. No allocation per value, so reading and canonicalizing run at memory speed compared
-// with the general-purpose DOM of value.hpp.
+// canonicalizing a file, hashing events, linting. One strict pass (SPEC §1, duplicates included)
+// fills a vector of fixed-size nodes; strings without escapes stay views into the input (which
+// must outlive the document), escaped ones are decoded into one side buffer. No allocation per
+// value, so reading and canonicalizing run at memory speed compared with the general-purpose
+// DOM of value.hpp.
+//
+// Two parsers fill the tape. The fast one scans the bytes directly (16 bytes at a time inside
+// strings), keeps number text that is already in canonical form, and notes which objects are
+// already in canonical member order; it only answers "valid or not". When it says "not", the
+// cursor-driven parser (reader.hpp, the same rules) reads the input again to produce the exact
+// error with its code, position and pointer. Both accept exactly the same inputs; the tests and
+// the fuzz target hold them to that.
 #pragma once
 
 #include "assay/error.hpp"
 #include "assay/json/canonical.hpp"
+#include "assay/json/number.hpp"
 #include "assay/json/reader.hpp"
 #include "assay/json/value.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace assay::json {
 
@@ -29,14 +45,30 @@ class document {
  public:
   struct node {
     json::kind kind;
-    bool decoded;           // string: content lives in the side buffer (it had escapes)
+    // string: the content lives in the side buffer (it had escapes);
+    // number: `payload`/`count` are the offset/length of input text that is already the number's
+    //         canonical form (the value is read from it on demand);
+    // object: the members are already in canonical (UTF-16) order.
+    bool flag;
     std::uint32_t count;    // string: byte length; array/object: number of elements/members
-    std::uint64_t payload;  // string: offset; number: bit pattern; bool: 0/1;
+    std::uint64_t payload;  // string: offset; number: bit pattern (or text offset); bool: 0/1;
                             // array/object: index one past the container's last node
   };
 
   // Parses `text` strictly. The document keeps views into `text`.
   static result<document> parse(std::string_view text, const limits& lim = {}) {
+    document d;
+    d.input_ = text;
+    d.nodes_.reserve(text.size() / 8 + 16);
+    fast_parser fp(d, lim);
+    if (fp.run())
+      return d;
+    return parse_with_cursor(text, lim);
+  }
+
+  // The same result through the cursor of reader.hpp: slower, and the source of parse()'s error
+  // reports. Public so that tests can hold the two parsers to the same answers.
+  static result<document> parse_with_cursor(std::string_view text, const limits& lim = {}) {
     document d;
     d.input_ = text;
     cursor c(text, lim);
@@ -47,17 +79,23 @@ class document {
     return d;
   }
 
-  const std::vector<node>& nodes() const noexcept { return nodes_; }
-  const node& root() const noexcept { return nodes_.front(); }
+  std::span<const node> nodes() const noexcept { return {nodes_.data(), nodes_.size()}; }
+  const node& root() const noexcept { return nodes_[0]; }
 
   std::string_view string_at(std::size_t i) const noexcept {
     const node& n = nodes_[i];
-    const char* base = n.decoded ? side_.data() : input_.data();
+    const char* base = n.flag ? side_.data() : input_.data();
     return std::string_view(base + n.payload, n.count);
   }
   double number_at(std::size_t i) const noexcept {
-    double d;
-    std::memcpy(&d, &nodes_[i].payload, sizeof d);
+    const node& n = nodes_[i];
+    double d = 0;
+    if (n.flag) {
+      const char* p = input_.data() + n.payload;
+      std::from_chars(p, p + n.count, d);  // canonical text: always in range
+    } else {
+      std::memcpy(&d, &n.payload, sizeof d);
+    }
     return d;
   }
   // Index of the node after the value at i (its next sibling).
@@ -65,13 +103,38 @@ class document {
     const node& n = nodes_[i];
     return (n.kind == kind::array || n.kind == kind::object) ? static_cast<std::size_t>(n.payload) : i + 1;
   }
+  // The value of member `name` of the object at node `obj`: its node index, or 0 when the object
+  // has no such member (node 0 is always the root, never a member value).
+  std::size_t find_member(std::size_t obj, std::string_view name) const noexcept {
+    return find_members<1>(obj, {name})[0];
+  }
+  // find_member() for several names in one pass over the members.
+  template <std::size_t N>
+  std::array<std::size_t, N> find_members(std::size_t obj,
+                                          const std::array<std::string_view, N>& names) const noexcept {
+    std::array<std::size_t, N> found{};
+    const node& o = nodes_[obj];
+    if (o.kind != kind::object)
+      return found;
+    for (std::size_t j = obj + 1; j < o.payload; j = next(j + 1)) {
+      const std::string_view name = string_at(j);
+      for (std::size_t k = 0; k < N; ++k) {
+        if (name == names[k]) {
+          found[k] = j + 1;
+          break;
+        }
+      }
+    }
+    return found;
+  }
 
   // Writes the RFC 8785 form of the value at node `at` (the whole document by default). Never
   // fails: parsed input is finite and valid UTF-8.
   template <class W>
   void write_canonical(W& w, std::size_t at = 0) const {
     std::vector<entry> scratch;
-    write(w, at, scratch);
+    std::vector<level> stack;
+    write(w, at, scratch, stack);
   }
 
   std::string canonical() const {
@@ -122,24 +185,509 @@ class document {
     std::size_t value_node;
   };
 
+  // The node array: a vector without value-initialization and with an inlined append (the
+  // parser's hottest operation).
+  class tape {
+   public:
+    tape() = default;
+    tape(const tape& o) { *this = o; }
+    tape(tape&&) noexcept = default;
+    tape& operator=(const tape& o) {
+      if (this != &o) {
+        data_.reset();
+        size_ = cap_ = 0;
+        reserve(o.size_);
+        if (o.size_ != 0)
+          std::memcpy(data_.get(), o.data_.get(), o.size_ * sizeof(node));
+        size_ = o.size_;
+      }
+      return *this;
+    }
+    tape& operator=(tape&&) noexcept = default;
+
+    void reserve(std::size_t n) {
+      if (n <= cap_)
+        return;
+      std::unique_ptr<node[]> bigger(new node[n]);
+      if (size_ != 0)
+        std::memcpy(bigger.get(), data_.get(), size_ * sizeof(node));
+      data_ = std::move(bigger);
+      cap_ = n;
+    }
+    std::size_t push_back(const node& n) {
+      if (size_ == cap_) [[unlikely]]
+        reserve(cap_ < 16 ? 16 : cap_ * 2);
+      data_[size_] = n;
+      return size_++;
+    }
+    std::size_t size() const noexcept { return size_; }
+    const node* data() const noexcept { return data_.get(); }
+    node& operator[](std::size_t i) noexcept { return data_[i]; }
+    const node& operator[](std::size_t i) const noexcept { return data_[i]; }
+
+   private:
+    std::unique_ptr<node[]> data_;
+    std::size_t size_ = 0;
+    std::size_t cap_ = 0;
+  };
+
+  std::size_t push(kind k, std::uint32_t count, std::uint64_t payload, bool flag = false) {
+    return nodes_.push_back(node{k, flag, count, payload});
+  }
+
+  // --- the fast parser --------------------------------------------------------------------
+
+  struct fast_parser {
+    fast_parser(document& doc, const limits& l) : d(doc), lim(l) {}
+    document& d;
+    const limits& lim;
+    const char* begin = nullptr;
+    const char* p = nullptr;
+    const char* end = nullptr;
+
+    struct frame {
+      std::size_t at;         // the container's node
+      std::size_t count;      // elements or members so far
+      std::size_t last_name;  // object: node of the previous member name
+      bool is_object;
+      bool sorted;             // object: names so far strictly increasing in UTF-16 order
+      std::size_t names_base;  // object, once unsorted: where its names start in `names`
+    };
+    std::vector<frame> stack;
+    std::vector<std::size_t> names;  // name nodes of unsorted objects being read
+
+    void skip_ws() noexcept {
+      while (p != end && detail::is_ws(static_cast<unsigned char>(*p)))
+        ++p;
+    }
+
+    bool run() {
+      const std::string_view text = d.input_;
+      begin = p = text.data();
+      end = p + text.size();
+      if (text.size() > lim.max_input_bytes)
+        return false;
+      if (text.size() >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        return false;
+      stack.reserve(16);
+      for (;;) {
+        // A value is expected at p.
+        skip_ws();
+        if (p == end)
+          return false;
+        bool opened = false;
+        switch (*p) {
+          case '{':
+          case '[': {
+            if (stack.size() >= lim.max_depth)
+              return false;
+            const bool is_object = *p == '{';
+            const std::size_t at = d.push(is_object ? kind::object : kind::array, 0, 0);
+            stack.push_back(frame{at, 0, 0, is_object, true, 0});
+            ++p;
+            skip_ws();
+            if (p == end)
+              return false;
+            if (*p == (is_object ? '}' : ']')) {
+              ++p;
+              close();
+              break;
+            }
+            if (is_object) {
+              if (!member_name())
+                return false;
+            } else {
+              stack.back().count = 1;
+            }
+            opened = true;
+            break;
+          }
+          case '"':
+            if (!string())
+              return false;
+            break;
+          case 't':
+            if (end - p < 4 || std::memcmp(p, "true", 4) != 0)
+              return false;
+            p += 4;
+            d.push(kind::boolean, 0, 1);
+            break;
+          case 'f':
+            if (end - p < 5 || std::memcmp(p, "false", 5) != 0)
+              return false;
+            p += 5;
+            d.push(kind::boolean, 0, 0);
+            break;
+          case 'n':
+            if (end - p < 4 || std::memcmp(p, "null", 4) != 0)
+              return false;
+            p += 4;
+            d.push(kind::null, 0, 0);
+            break;
+          default:
+            if (!number())
+              return false;
+            break;
+        }
+        if (opened)
+          continue;
+        // After a value: separators and closing brackets, until the next value or the end.
+        for (;;) {
+          skip_ws();
+          if (stack.empty())
+            return p == end;
+          if (p == end)
+            return false;
+          frame& f = stack.back();
+          if (*p == ',') {
+            ++p;
+            if (f.is_object) {
+              skip_ws();
+              if (!member_name())
+                return false;
+            } else {
+              ++f.count;
+            }
+            break;
+          }
+          if (*p != (f.is_object ? '}' : ']'))
+            return false;
+          ++p;
+          close();
+        }
+      }
+    }
+
+    void close() {
+      const frame& f = stack.back();
+      node& n = d.nodes_[f.at];
+      n.count = static_cast<std::uint32_t>(f.count);
+      n.payload = d.nodes_.size();
+      if (f.is_object) {
+        n.flag = f.sorted;
+        if (!f.sorted)
+          names.resize(f.names_base);
+      }
+      stack.pop_back();
+    }
+
+    // At a member name (after '{' or ','): reads it, checks for a repeat, and consumes the ':'.
+    bool member_name() {
+      frame& f = stack.back();
+      if (p == end || *p != '"' || f.count >= lim.max_members)
+        return false;
+      if (!string())
+        return false;
+      const std::size_t name = d.nodes_.size() - 1;
+      if (f.count == 0) {
+        f.last_name = name;
+      } else if (f.sorted) {
+        // Strictly increasing names cannot repeat; the common case costs one comparison.
+        if (utf16_less(d.string_at(f.last_name), d.string_at(name))) {
+          f.last_name = name;
+        } else {
+          // Out of order from here on: collect this object's names for the repeat check.
+          f.sorted = false;
+          f.names_base = names.size();
+          for (std::size_t j = f.at + 1; j < name; j = d.next(j + 1))
+            names.push_back(j);
+          if (!unique(f, name))
+            return false;
+        }
+      } else if (!unique(f, name)) {
+        return false;
+      }
+      if (!f.sorted)
+        names.push_back(name);
+      ++f.count;
+      skip_ws();
+      if (p == end || *p != ':')
+        return false;
+      ++p;
+      return true;
+    }
+
+    // True when the name at node `name` differs from the names already read in frame f.
+    bool unique(const frame& f, std::size_t name) {
+      const std::string_view s = d.string_at(name);
+      const std::size_t n = names.size() - f.names_base;
+      if (n <= 32) {
+        for (std::size_t k = f.names_base; k < names.size(); ++k)
+          if (d.string_at(names[k]) == s)
+            return false;
+        return true;
+      }
+      // Large unsorted objects: a set of the names, built on first need, one per depth.
+      const std::size_t depth = stack.size() - 1;
+      if (sets.size() <= depth) {
+        sets.resize(depth + 1);
+        set_owner.resize(depth + 1, static_cast<std::size_t>(-1));
+      }
+      auto& set = sets[depth];
+      if (set_owner[depth] != f.at) {
+        set.clear();
+        set_owner[depth] = f.at;
+        for (std::size_t k = f.names_base; k < names.size(); ++k)
+          set.insert(d.string_at(names[k]));
+      }
+      return set.insert(s).second;
+    }
+    // Views into the input or into the side buffer; the side buffer is reserved to its maximum
+    // size up front (see escaped_string()), so these views stay valid.
+    std::vector<std::unordered_set<std::string_view>> sets;
+    std::vector<std::size_t> set_owner;  // the object node each set belongs to
+
+    // At an opening quote: validates the string and pushes its node.
+    bool string() {
+      const char* start = ++p;
+      for (;;) {
+#if defined(__SSE2__)
+        while (end - p >= 16) {
+          const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+          // Signed compare: bytes below 0x20 and all bytes >= 0x80 (negative) at once.
+          const __m128i special =
+              _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                           _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+          const int mask = _mm_movemask_epi8(special);
+          if (mask != 0) {
+            p += __builtin_ctz(static_cast<unsigned>(mask));
+            break;
+          }
+          p += 16;
+        }
+#endif
+        p += detail::plain_run(p, end);
+        if (p == end)
+          return false;
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"') {
+          const std::size_t len = static_cast<std::size_t>(p - start);
+          ++p;
+          if (len > lim.max_string_chars && code_points(start, len) > lim.max_string_chars)
+            return false;
+          d.push(kind::string, static_cast<std::uint32_t>(len), static_cast<std::uint64_t>(start - begin));
+          return true;
+        }
+        if (c == '\\')
+          return escaped_string(start);
+        if (c < 0x80 || !utf8_run())
+          return false;
+      }
+    }
+
+    // At a byte >= 0x80: checks the run of multi-byte sequences there.
+    bool utf8_run() {
+      do {
+        std::uint32_t cp = 0;
+        const int len = detail::decode_utf8(reinterpret_cast<const unsigned char*>(p),
+                                            reinterpret_cast<const unsigned char*>(end), cp);
+        if (len == 0 || (lim.reject_noncharacters && detail::is_noncharacter(cp)))
+          return false;
+        p += len;
+      } while (p != end && static_cast<unsigned char>(*p) >= 0x80);
+      return true;
+    }
+
+    static std::size_t code_points(const char* s, std::size_t len) noexcept {
+      std::size_t n = 0;
+      for (std::size_t i = 0; i < len; ++i)
+        n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+      return n;
+    }
+
+    // At the first backslash of the string that starts at `start`: decodes it into the side
+    // buffer and pushes its node.
+    bool escaped_string(const char* start) {
+      std::string& side = d.side_;
+      if (side.capacity() == 0)
+        side.reserve(static_cast<std::size_t>(end - begin));  // decoded text never outgrows the input
+      const std::size_t at = side.size();
+      side.append(start, static_cast<std::size_t>(p - start));
+      for (;;) {
+        const char* run = p;
+        p += detail::plain_run(p, end);
+        side.append(run, static_cast<std::size_t>(p - run));
+        if (p == end)
+          return false;
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"') {
+          ++p;
+          const std::size_t len = side.size() - at;
+          if (len > lim.max_string_chars && code_points(side.data() + at, len) > lim.max_string_chars)
+            return false;
+          d.push(kind::string, static_cast<std::uint32_t>(len), at, true);
+          return true;
+        }
+        if (c == '\\') {
+          if (!escape(side))
+            return false;
+        } else if (c < 0x80) {
+          return false;
+        } else {
+          const char* seq = p;
+          if (!utf8_run())
+            return false;
+          side.append(seq, static_cast<std::size_t>(p - seq));
+        }
+      }
+    }
+
+    bool hex4(std::uint32_t& v) {
+      if (end - p < 4)
+        return false;
+      v = 0;
+      for (int i = 0; i < 4; ++i) {
+        const int h = detail::hex_value(p[i]);
+        if (h < 0)
+          return false;
+        v = v * 16 + static_cast<std::uint32_t>(h);
+      }
+      p += 4;
+      return true;
+    }
+
+    // At a backslash: appends the decoded character.
+    bool escape(std::string& out) {
+      if (end - p < 2)
+        return false;
+      const char e = p[1];
+      p += 2;
+      switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+          out += e;
+          return true;
+        case 'b':
+          out += '\b';
+          return true;
+        case 'f':
+          out += '\f';
+          return true;
+        case 'n':
+          out += '\n';
+          return true;
+        case 'r':
+          out += '\r';
+          return true;
+        case 't':
+          out += '\t';
+          return true;
+        case 'u':
+          break;
+        default:
+          return false;
+      }
+      std::uint32_t cp = 0;
+      if (!hex4(cp) || (cp >= 0xDC00 && cp <= 0xDFFF))
+        return false;
+      if (cp >= 0xD800 && cp <= 0xDBFF) {
+        std::uint32_t lo = 0;
+        if (end - p < 2 || p[0] != '\\' || p[1] != 'u')
+          return false;
+        p += 2;
+        if (!hex4(lo) || lo < 0xDC00 || lo > 0xDFFF)
+          return false;
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+      }
+      if (lim.reject_noncharacters && detail::is_noncharacter(cp))
+        return false;
+      detail::append_utf8(out, cp);
+      return true;
+    }
+
+    static bool digit(char c) noexcept {
+      return c >= '0' && c <= '9';
+    }
+
+    // At the first byte of a number (or of something that is not a value).
+    bool number() {
+      const char* s = p;
+      const bool negative = *p == '-';
+      if (negative)
+        ++p;
+      if (p == end || !digit(*p))
+        return false;
+      const char* int_start = p;
+      if (*p == '0') {
+        ++p;
+        if (p != end && digit(*p))
+          return false;
+      } else {
+        while (p != end && digit(*p))
+          ++p;
+      }
+      const std::size_t int_digits = static_cast<std::size_t>(p - int_start);
+      const bool zero_int = *int_start == '0';
+      std::size_t frac_digits = 0, frac_zeros = 0;  // leading zeros of the fraction
+      bool frac_trailing_zero = false;
+      if (p != end && *p == '.') {
+        ++p;
+        const char* f = p;
+        while (p != end && digit(*p))
+          ++p;
+        frac_digits = static_cast<std::size_t>(p - f);
+        if (frac_digits == 0)
+          return false;
+        while (frac_zeros < frac_digits && f[frac_zeros] == '0')
+          ++frac_zeros;
+        frac_trailing_zero = p[-1] == '0';
+      }
+      bool exponent = false;
+      if (p != end && (*p == 'e' || *p == 'E')) {
+        exponent = true;
+        ++p;
+        if (p != end && (*p == '+' || *p == '-'))
+          ++p;
+        if (p == end || !digit(*p))
+          return false;
+        while (p != end && digit(*p))
+          ++p;
+      }
+      // Text that is already the ECMAScript form of its value: integers of up to 15 digits
+      // (exact in a double, printed as written) other than -0, and plain decimals of up to 15
+      // significant digits without trailing zeros in the fixed-notation range (>= 1e-6). A
+      // decimal of <= 15 significant digits is the shortest form of the double nearest it
+      // (DBL_DIG), so the shortest round-trip digits are its own.
+      bool verbatim = false;
+      if (!exponent) {
+        if (frac_digits == 0) {
+          verbatim = int_digits <= 15 && !(negative && zero_int);
+        } else if (!frac_trailing_zero) {
+          verbatim = zero_int ? (frac_zeros <= 5 && frac_digits - frac_zeros <= 15) : int_digits + frac_digits <= 15;
+        }
+      }
+      const std::size_t len = static_cast<std::size_t>(p - s);
+      if (verbatim) {
+        d.push(kind::number, static_cast<std::uint32_t>(len), static_cast<std::uint64_t>(s - begin), true);
+        return true;
+      }
+      double v = 0;
+      const auto r = std::from_chars(s, p, v);
+      if (r.ec != std::errc() || r.ptr != p)
+        return false;  // out of range: the cursor tells overflow from underflow
+      std::uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      d.push(kind::number, 0, bits);
+      return true;
+    }
+  };
+
+  // --- the cursor-driven parser -----------------------------------------------------------
+
   struct builder {
     document& d;
     cursor& c;
     std::vector<std::string_view> names;  // names of the objects being read, stacked
 
-    std::size_t push(kind k, std::uint32_t count, std::uint64_t payload, bool decoded = false) {
-      d.nodes_.push_back(node{k, decoded, count, payload});
-      return d.nodes_.size() - 1;
-    }
-
     void push_string(std::string_view s) {
       const char* in = d.input_.data();
       if (s.data() >= in && s.data() + s.size() <= in + d.input_.size()) {
-        push(kind::string, static_cast<std::uint32_t>(s.size()), static_cast<std::uint64_t>(s.data() - in));
+        d.push(kind::string, static_cast<std::uint32_t>(s.size()), static_cast<std::uint64_t>(s.data() - in));
       } else {
         const std::size_t at = d.side_.size();
         d.side_.append(s);
-        push(kind::string, static_cast<std::uint32_t>(s.size()), at, true);
+        d.push(kind::string, static_cast<std::uint32_t>(s.size()), at, true);
       }
     }
 
@@ -150,7 +698,7 @@ class document {
         case token::array: {
           if (!c.enter_array())
             return false;
-          const std::size_t at = push(kind::array, 0, 0);
+          const std::size_t at = d.push(kind::array, 0, 0);
           std::uint32_t n = 0;
           while (c.next_element()) {
             ++n;
@@ -176,20 +724,20 @@ class document {
             return false;
           std::uint64_t bits;
           std::memcpy(&bits, &v, sizeof bits);
-          push(kind::number, 0, bits);
+          d.push(kind::number, 0, bits);
           return true;
         }
         case token::boolean: {
           bool b = false;
           if (!c.read_bool(b))
             return false;
-          push(kind::boolean, 0, b ? 1 : 0);
+          d.push(kind::boolean, 0, b ? 1 : 0);
           return true;
         }
         case token::null:
           if (!c.read_null())
             return false;
-          push(kind::null, 0, 0);
+          d.push(kind::null, 0, 0);
           return true;
         default:
           return false;
@@ -199,7 +747,7 @@ class document {
     bool object() {
       if (!c.enter_object())
         return false;
-      const std::size_t at = push(kind::object, 0, 0);
+      const std::size_t at = d.push(kind::object, 0, 0);
       const std::size_t base = names.size();
       std::string_view name;
       std::uint32_t n = 0;
@@ -235,69 +783,111 @@ class document {
     }
   };
 
-  // Like string_at, but stable while the side buffer grows only if the string is in the input;
-  // decoded names are re-viewed through a dedicated store to stay valid.
+  // Like string_at, but stable while the side buffer grows: decoded names are copied into a
+  // dedicated store (rare: names with escapes).
   std::string_view string_view_of(std::size_t i) {
     const node& n = nodes_[i];
-    if (!n.decoded)
+    if (!n.flag)
       return std::string_view(input_.data() + n.payload, n.count);
-    // Decoded names: keep a stable copy (rare: names with escapes).
     stable_names_.emplace_back(side_.data() + n.payload, n.count);
     return stable_names_.back();
   }
 
+  // --- canonical output -------------------------------------------------------------------
+
+  struct level {
+    std::size_t container;  // node of the open array or object
+    std::size_t next;       // array: node of the next element; object: index into scratch
+    std::size_t end;        // array: one past the last node; object: end of its entries in scratch
+    bool first;
+  };
+
+  // Containers are kept on a heap-allocated stack, not by recursion: any depth the limits let
+  // through can be written.
   template <class W>
-  void write(W& w, std::size_t i, std::vector<entry>& scratch) const {
-    const node& n = nodes_[i];
-    switch (n.kind) {
-      case kind::null:
-        w.write("null", 4);
-        return;
-      case kind::boolean:
-        if (n.payload) {
-          w.write("true", 4);
-        } else {
-          w.write("false", 5);
+  void write(W& w, std::size_t at, std::vector<entry>& scratch, std::vector<level>& stack) const {
+    std::size_t i = at;
+    for (;;) {
+      const node& n = nodes_[i];
+      switch (n.kind) {
+        case kind::null:
+          w.write("null", 4);
+          break;
+        case kind::boolean:
+          if (n.payload) {
+            w.write("true", 4);
+          } else {
+            w.write("false", 5);
+          }
+          break;
+        case kind::number:
+          if (n.flag) {
+            w.write(input_.data() + n.payload, n.count);
+          } else {
+            write_number(w, number_at(i));
+          }
+          break;
+        case kind::string:
+          write_string_node(w, i);
+          break;
+        case kind::array:
+          w.put('[');
+          stack.push_back(level{i, i + 1, static_cast<std::size_t>(n.payload), true});
+          break;
+        case kind::object: {
+          w.put('{');
+          const std::size_t base = scratch.size();
+          if (n.flag) {
+            // Already in order: walk the tape directly.
+            stack.push_back(level{i, i + 1, static_cast<std::size_t>(n.payload), true});
+            break;
+          }
+          for (std::size_t j = i + 1; j < n.payload; j = next(j + 1))
+            scratch.push_back(entry{string_at(j), j, j + 1});
+          auto first = scratch.begin() + static_cast<std::ptrdiff_t>(base);
+          auto less = [](const entry& a, const entry& b) { return utf16_less(a.name, b.name); };
+          if (!std::is_sorted(first, scratch.end(), less))
+            std::sort(first, scratch.end(), less);
+          stack.push_back(level{i, base, scratch.size(), true});
+          break;
         }
-        return;
-      case kind::number:
-        write_number(w, number_at(i));
-        return;
-      case kind::string:
-        write_string_node(w, i);
-        return;
-      case kind::array: {
-        w.put('[');
-        bool first = true;
-        for (std::size_t j = i + 1; j < n.payload; j = next(j)) {
-          if (!first)
-            w.put(',');
-          first = false;
-          write(w, j, scratch);
-        }
-        w.put(']');
-        return;
       }
-      case kind::object: {
-        const std::size_t base = scratch.size();
-        for (std::size_t j = i + 1; j < n.payload; j = next(j + 1))
-          scratch.push_back(entry{string_at(j), j, j + 1});
-        auto first = scratch.begin() + static_cast<std::ptrdiff_t>(base);
-        auto less = [](const entry& a, const entry& b) { return utf16_less(a.name, b.name); };
-        if (!std::is_sorted(first, scratch.end(), less))
-          std::sort(first, scratch.end(), less);
-        w.put('{');
-        for (std::size_t k = base; k < scratch.size(); ++k) {
-          if (k != base)
-            w.put(',');
-          write_string_node(w, scratch[k].name_node);
-          w.put(':');
-          const std::size_t v = scratch[k].value_node;
-          write(w, v, scratch);
+      // The next value: the next element or member of the innermost open container, closing
+      // those that are complete.
+      for (;;) {
+        if (stack.empty())
+          return;
+        level& l = stack.back();
+        const node& c = nodes_[l.container];
+        if (l.next == l.end) {
+          if (c.kind == kind::array) {
+            w.put(']');
+          } else {
+            w.put('}');
+            if (!c.flag)
+              scratch.resize(scratch.size() - c.count);
+          }
+          stack.pop_back();
+          continue;
         }
-        w.put('}');
-        scratch.resize(base);
-        return;
+        if (!l.first)
+          w.put(',');
+        l.first = false;
+        if (c.kind == kind::array) {
+          i = l.next;
+          l.next = next(i);
+        } else if (c.flag) {
+          write_string_node(w, l.next);
+          w.put(':');
+          i = l.next + 1;
+          l.next = next(i);
+        } else {
+          const entry& e = scratch[l.next++];
+          write_string_node(w, e.name_node);
+          w.put(':');
+          i = e.value_node;
+        }
+        break;
       }
     }
   }
@@ -305,7 +895,7 @@ class document {
   template <class W>
   void write_string_node(W& w, std::size_t i) const {
     const node& n = nodes_[i];
-    if (!n.decoded) {
+    if (!n.flag) {
       // Raw input without escapes: no control characters, quotes or backslashes, valid UTF-8,
       // so its canonical form is the bytes themselves.
       w.put('"');
@@ -317,7 +907,7 @@ class document {
   }
 
   std::string_view input_;
-  std::vector<node> nodes_;
+  tape nodes_;
   std::string side_;
   std::deque<std::string> stable_names_;  // a deque: elements never move
 };

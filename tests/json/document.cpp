@@ -1,0 +1,213 @@
+// json::document: the fast parser and the cursor-driven parser give the same answers (accept,
+// or the same error), and the canonical bytes equal those of the DOM path (SPEC §1, §2).
+#include "support.hpp"
+
+#include "assay/error.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/document.hpp"
+#include "assay/json/value.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace json = assay::json;
+namespace fs = std::filesystem;
+using assay::errc;
+
+namespace {
+
+// Parses `text` with both parsers and json::parse, and checks that all three agree. Returns the
+// error code (errc::ok when accepted).
+errc agree(std::string_view text, const json::limits& lim = {}) {
+  INFO("input: " << std::string(text.substr(0, 200)));
+  const auto fast = json::document::parse(text, lim);
+  const auto slow = json::document::parse_with_cursor(text, lim);
+  const auto dom = json::parse(text, lim);
+  REQUIRE(fast.has_value() == slow.has_value());
+  REQUIRE(fast.has_value() == dom.has_value());
+  if (!fast) {
+    CHECK(fast.error().format() == slow.error().format());
+    CHECK(fast.error().format() == dom.error().format());
+    return fast.error().code;
+  }
+  const std::string expected = json::to_canonical(*dom).value();
+  CHECK(fast->canonical() == expected);
+  CHECK(slow->canonical() == expected);
+  CHECK(fast->to_value() == *dom);
+  return errc::ok;
+}
+
+std::string nest(std::size_t depth, const char* open, const char* close) {
+  std::string s;
+  for (std::size_t i = 0; i < depth; ++i)
+    s += open;
+  s += "0";
+  for (std::size_t i = 0; i < depth; ++i)
+    s += close;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("document: canonical bytes of crafted inputs") {
+  const auto canon = [](std::string_view text) { return json::document::parse(text).value().canonical(); };
+  CHECK(canon(R"({"b":1,"a":[true,false,null],"c":{"y":"\u00e9","x":"\/"}})") ==
+        R"({"a":[true,false,null],"b":1,"c":{"x":"/","y":"é"}})");
+  // Number text kept as written only where it is already canonical.
+  CHECK(canon("[0,-0,1,-1,10,123456789012345,1234567890123456,1.5,1.50,0.000001,0.0000001,-0.5,1E3,1e-7]") ==
+        "[0,0,1,-1,10,123456789012345,1234567890123456,1.5,1.5,0.000001,1e-7,-0.5,1000,1e-7]");
+  CHECK(canon("[0.1,0.10000000000000001,100000000000000000000,1e21,123.456e-789]") ==
+        "[0.1,0.1,100000000000000000000,1e+21,0]");
+  // Escaped names sort by their decoded value: "\"" (U+0022) before "#" (U+0023).
+  CHECK(canon(R"({"#":1,"\"":2,"\u0000":3})") == R"({"\u0000":3,"\"":2,"#":1})");
+  // UTF-16 order: U+10000 (a surrogate pair) sorts before U+E000.
+  CHECK(canon("{\"\xEE\x80\x80\":1,\"\xF0\x90\x80\x80\":2}") == "{\"\xF0\x90\x80\x80\":2,\"\xEE\x80\x80\":1}");
+  CHECK(canon("  \"x\"  ") == "\"x\"");
+  CHECK(canon("[[],{},[{}],{\"a\":[]}]") == "[[],{},[{}],{\"a\":[]}]");
+}
+
+TEST_CASE("document: values on the tape") {
+  const auto d = json::document::parse(R"({"n":12,"f":0.25,"g":1e3,"s":"a\nb","t":"plain"})").value();
+  CHECK(d.number_at(d.find_member(0, "n")) == 12);
+  CHECK(d.number_at(d.find_member(0, "f")) == 0.25);
+  CHECK(d.number_at(d.find_member(0, "g")) == 1000);
+  CHECK(d.string_at(d.find_member(0, "s")) == "a\nb");
+  CHECK(d.string_at(d.find_member(0, "t")) == "plain");
+  CHECK(d.find_member(0, "absent") == 0);
+  // The fast parser read it: it keeps canonical number text ("12", "0.25") and marks it; the
+  // cursor-driven parser stores every number as a double.
+  CHECK(d.nodes()[d.find_member(0, "n")].flag);
+  CHECK(d.nodes()[d.find_member(0, "f")].flag);
+  CHECK_FALSE(d.nodes()[d.find_member(0, "g")].flag);
+  CHECK_FALSE(json::document::parse_with_cursor("[12]").value().nodes()[1].flag);
+  CHECK(d.find_member(d.find_member(0, "n"), "n") == 0);  // not an object
+  // A copy is independent of the original.
+  json::document copy = d;
+  CHECK(copy.canonical() == d.canonical());
+}
+
+TEST_CASE("document: errors are the cursor's, with position and pointer") {
+  CHECK(agree(R"({"a":1,"a":2})") == errc::duplicate_member);
+  CHECK(agree(R"({"b":1,"a":2,"b":3})") == errc::duplicate_member);   // out of order, then repeated
+  CHECK(agree(R"({"a":1,"b":2,"a":3})") == errc::duplicate_member);   // in order, then repeated
+  CHECK(agree(R"({"a\u0062":1,"ab":2})") == errc::duplicate_member);  // escaped and raw spelling
+  CHECK(agree("[1,]") == errc::unexpected_character);
+  CHECK(agree("[1 2]") == errc::unexpected_character);
+  CHECK(agree("{\"a\" 1}") == errc::unexpected_character);
+  CHECK(agree("[01]") == errc::invalid_number);
+  CHECK(agree("[-]") == errc::invalid_number);
+  CHECK(agree("[1.]") == errc::invalid_number);
+  CHECK(agree("[1e]") == errc::invalid_number);
+  CHECK(agree("[1e400]") == errc::number_overflow);
+  CHECK(agree("[tru]") == errc::invalid_literal);
+  CHECK(agree("[\"\\x\"]") == errc::invalid_escape);
+  CHECK(agree("[\"\\ud800\"]") == errc::lone_surrogate);
+  CHECK(agree("[\"\\udc00\"]") == errc::lone_surrogate);
+  CHECK(agree("[\"a\x01\"]") == errc::unescaped_control);
+  CHECK(agree("[\"\xC0\x80\"]") == errc::invalid_utf8);
+  CHECK(agree("[\"\\u00e9\xFF\"]") == errc::invalid_utf8);  // after an escape too
+  CHECK(agree("\xEF\xBB\xBF[]") == errc::byte_order_mark);
+  CHECK(agree("[] x") == errc::trailing_content);
+  CHECK(agree("") == errc::unexpected_end);
+  CHECK(agree("[\"abc") == errc::unexpected_end);
+  CHECK(agree("{\"a\":{\"b\":[1,{\"c\":\"\x01\"}]}}") == errc::unescaped_control);
+}
+
+TEST_CASE("document: every limit at its boundary") {
+  CHECK(agree(nest(64, "[", "]")) == errc::ok);
+  CHECK(agree(nest(65, "[", "]")) == errc::depth_limit);
+  json::limits lim;
+  lim.max_members = 3;
+  CHECK(agree(R"({"a":1,"b":2,"c":3})", lim) == errc::ok);
+  CHECK(agree(R"({"a":1,"b":2,"c":3,"d":4})", lim) == errc::member_limit);
+  lim = {};
+  lim.max_string_chars = 4;
+  CHECK(agree("[\"abcd\",\"\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\",\"\\u00e9bcd\"]", lim) == errc::ok);
+  CHECK(agree("[\"abcde\"]", lim) == errc::string_limit);
+  CHECK(agree("[\"\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\"]", lim) == errc::string_limit);
+  CHECK(agree("[\"\\n\\n\\n\\n\\n\"]", lim) == errc::string_limit);
+  CHECK(agree("{\"abcde\":1}", lim) == errc::string_limit);
+  lim = {};
+  lim.max_input_bytes = 4;
+  CHECK(agree("[12]", lim) == errc::ok);
+  CHECK(agree("[123]", lim) == errc::size_limit);
+  lim = {};
+  lim.reject_noncharacters = true;
+  CHECK(agree("[\"\xEF\xBF\xBF\"]", lim) == errc::noncharacter);
+  CHECK(agree("[\"\\ufdd0\"]", lim) == errc::noncharacter);
+  CHECK(agree("[\"\xEF\xBF\xBD\"]", lim) == errc::ok);
+}
+
+TEST_CASE("document: repeated names in large and nested unsorted objects") {
+  // Past 32 members the fast parser switches to a set; nested objects keep their own.
+  std::string big = "{";
+  for (int i = 99; i >= 0; --i)
+    big += "\"k" + std::to_string(i) + "\":{\"z\":1,\"y\":2,\"x\":" + (i % 7 == 0 ? "{\"q\":1,\"p\":2}" : "3") + "},";
+  CHECK(agree(big + "\"end\":0}") == errc::ok);
+  CHECK(agree(big + "\"k57\":0}") == errc::duplicate_member);
+  CHECK(agree(big + "\"k99\":0}") == errc::duplicate_member);
+  std::string inner = "{";
+  for (int i = 40; i >= 0; --i)
+    inner += "\"m" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  CHECK(agree("[" + inner + "\"m0\":1}]") == errc::duplicate_member);
+  CHECK(agree("{\"b\":" + inner + "\"m41\":1},\"a\":" + inner + "\"m42\":1}}") == errc::ok);
+}
+
+TEST_CASE("document: number text and value agree with the DOM for generated numbers") {
+  // Integers and decimals of every length around the 15-digit rule, signs, leading zeros of the
+  // fraction around the 1e-6 boundary, trailing zeros, and exponents.
+  std::mt19937_64 rng(20261122);
+  std::string doc = "[";
+  for (int i = 0; i < 60000; ++i) {
+    const int digits = 1 + static_cast<int>(rng() % 19);
+    std::string m;
+    for (int k = 0; k < digits; ++k)
+      m += static_cast<char>('0' + rng() % 10);
+    m[0] = static_cast<char>('1' + rng() % 9);
+    std::string text = (rng() % 3 == 0) ? "-" : "";
+    switch (rng() % 4) {
+      case 0:
+        text += m;
+        break;
+      case 1: {
+        const std::size_t point = 1 + rng() % static_cast<std::size_t>(digits);
+        text.append(m, 0, point);
+        if (point < m.size())
+          text.append(".").append(m, point);
+        break;
+      }
+      case 2:
+        text.append("0.").append(rng() % 9, '0').append(m);
+        break;
+      default:
+        text.append(m).append(rng() % 2 ? "e" : "E").append(rng() % 2 ? "-" : "").append(std::to_string(rng() % 30));
+    }
+    if (i != 0)
+      doc += ',';
+    doc += text;
+  }
+  doc += "]";
+  CHECK(agree(doc) == errc::ok);
+}
+
+TEST_CASE("document: JSONTestSuite and the RFC 8785 inputs, both parsers") {
+  const fs::path root = assay_test::conformance_dir();
+  if (root.empty())
+    return;
+  std::size_t files = 0;
+  for (const fs::path& dir : {root / "jsontestsuite" / "test_parsing", root / "jcs" / "input"}) {
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string text = assay_test::read_file(e.path());
+      INFO(e.path().filename().string());
+      agree(text);
+      json::limits strict;
+      strict.reject_noncharacters = true;
+      agree(text, strict);
+      ++files;
+    }
+  }
+  CHECK(files > 300);
+}
