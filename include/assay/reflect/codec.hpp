@@ -35,6 +35,7 @@
 #include <type_traits>
 #include <unordered_set>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace assay::reflect {
@@ -69,6 +70,16 @@ template <fixed_string... Vs>
 struct is_one_of<one_of<Vs...>> : std::true_type {};
 
 template <class T>
+struct is_extra_members : std::false_type {};
+template <fixed_string P>
+struct is_extra_members<extra_members<P>> : std::true_type {};
+
+template <class T>
+struct is_either : std::false_type {};
+template <class A, class B>
+struct is_either<either<A, B>> : std::true_type {};
+
+template <class T>
 struct is_std_array : std::false_type {};
 template <class T, std::size_t N>
 struct is_std_array<std::array<T, N>> : std::true_type {};
@@ -93,6 +104,7 @@ enum class category {
   one_of,
   string,
   nullable,
+  either,
   fixed_array,
   array,
   map,
@@ -119,6 +131,10 @@ consteval category category_of() {
     return category::string;
   else if constexpr (is_nullable<T>::value)
     return category::nullable;
+  else if constexpr (is_extra_members<T>::value)
+    return category::unsupported;  // only as a struct member, never as a value
+  else if constexpr (is_either<T>::value)
+    return category::either;
   else if constexpr (is_std_array<T>::value)
     return category::fixed_array;
   else if constexpr (vector_like<T>)
@@ -173,6 +189,8 @@ consteval json_type json_type_of() {
     return json_type::string;
   else if constexpr (c == category::nullable)
     return json_type_of<typename T::value_type>();
+  else if constexpr (c == category::either)
+    return json_type::any;  // one of two; see either_types_differ
   else if constexpr (c == category::fixed_array || c == category::array)
     return json_type::array;
   else if constexpr (c == category::map || c == category::object)
@@ -246,6 +264,21 @@ struct struct_info {
   }
   static constexpr std::array<std::string_view, size> json_names = make_json_names();
 
+  // The privacy class of every field (SPEC §9; public unless the field table says otherwise).
+  static constexpr std::array<privacy, size> make_privacy() {
+    std::array<privacy, size> out{};
+    for (std::size_t i = 0; i < size; ++i) {
+      out[i] = privacy::public_;
+      if constexpr (has_field_table<T>) {
+        for (const field_info& f : T::assay_fields)
+          if (f.field == cpp_names[i])
+            out[i] = f.privacy;
+      }
+    }
+    return out;
+  }
+  static constexpr std::array<privacy, size> privacy_classes = make_privacy();
+
   static constexpr bool names_need_no_escape() {
     for (auto n : json_names)
       for (char c : n)
@@ -260,10 +293,33 @@ struct struct_info {
   static_assert(names_need_no_escape(),
                 "JSON member names must be unique and need no escaping (no quote, backslash or control)");
 
+  // false for the extra_members field: it holds undeclared members, it is not one itself.
+  static constexpr std::array<bool, size> make_is_member() {
+    std::array<bool, size> out{};
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((out[I] = !is_extra_members<field_type<T, I>>::value), ...);
+    }
+    (std::make_index_sequence<size>{});
+    return out;
+  }
+  static constexpr std::array<bool, size> is_member = make_is_member();
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  static constexpr std::size_t make_extras_index() {
+    std::size_t found = npos;
+    for (std::size_t i = 0; i < size; ++i)
+      if (!is_member[i])
+        found = found == npos ? i : npos - 1;
+    return found;
+  }
+  static constexpr std::size_t extras_index = make_extras_index();
+  static_assert(extras_index != npos - 1, "a struct may have at most one extra_members member");
+  static constexpr bool has_extras = extras_index != npos;
+  static constexpr std::size_t member_count = has_extras ? size - 1 : size;
+
   static constexpr std::array<bool, size> make_required() {
     std::array<bool, size> out{};
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((out[I] = !is_std_optional<field_type<T, I>>::value), ...);
+      ((out[I] = !is_std_optional<field_type<T, I>>::value && is_member[I]), ...);
     }
     (std::make_index_sequence<size>{});
     return out;
@@ -312,10 +368,9 @@ struct struct_info {
     return std::string_view(keys.data() + key_offsets[i], key_offsets[i + 1] - key_offsets[i]);
   }
 
-  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   static constexpr std::size_t find_static(std::string_view name) noexcept {
     for (std::size_t i = 0; i < size; ++i)
-      if (json_names[i] == name)
+      if (json_names[i] == name && is_member[i])
         return i;
     return npos;
   }
@@ -368,7 +423,7 @@ inline std::string_view found_name(json::token t) {
   }
 }
 
-inline json::token expected_token(json_type t) {
+constexpr json::token expected_token(json_type t) {
   switch (t) {
     case json_type::boolean:
       return json::token::boolean;
@@ -502,7 +557,9 @@ template <class T, std::size_t I>
 bool decode_field(decode_context& ctx, T& obj) {
   using F = field_type<T, I>;
   auto& field = get<I>(obj);
-  if constexpr (is_std_optional<F>::value) {
+  if constexpr (is_extra_members<F>::value) {
+    return true;  // never reached: find() does not return the extras field
+  } else if constexpr (is_std_optional<F>::value) {
     field.emplace();
     return decode_value(ctx, *field);
   } else {
@@ -536,6 +593,19 @@ bool decode_struct(decode_context& ctx, T& out) {
   while (c.next_member(name)) {
     const std::size_t i = info::find(name);
     if (i == info::npos) {
+      if constexpr (info::has_extras) {
+        using X = field_type<T, info::extras_index>;
+        if (X::accepts(name)) {
+          auto [it, inserted] = get<info::extras_index>(out).try_emplace(std::string(name));
+          if (!inserted) {
+            return c.fail(
+                c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + quoted(name)));
+          }
+          if (!json::read_value(c, it->second))
+            return false;
+          continue;
+        }
+      }
       if (!unknown.emplace(name).second) {
         return c.fail(c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + quoted(name)));
       }
@@ -597,6 +667,27 @@ bool decode_value(decode_context& ctx, T& out) {
   json::cursor& c = ctx.c;
   if constexpr (cat == category::any) {
     return json::read_value(c, out);
+  } else if constexpr (cat == category::either) {
+    using A = typename T::first_type;
+    using B = typename T::second_type;
+    static_assert(detail::expected_token(json_type_of<A>()) != detail::expected_token(json_type_of<B>()) &&
+                      category_of<A>() != category::any && category_of<B>() != category::any,
+                  "either<A, B>: A and B must have different JSON types");
+    const json::token t = c.expect_value();
+    if (t == json::token::error)
+      return false;
+    if (t == detail::expected_token(json_type_of<B>())) {
+      out.template emplace<1>();
+      return decode_value(ctx, std::get<1>(out));
+    }
+    if (t != detail::expected_token(json_type_of<A>())) {
+      ctx.report(errc::type_mismatch, "expected " + std::string(name(json_type_of<A>())) + " or " +
+                                          std::string(name(json_type_of<B>())) + ", found " +
+                                          std::string(detail::found_name(t)));
+      return json::skip_value(c);
+    }
+    out.template emplace<0>();
+    return decode_value(ctx, std::get<0>(out));
   } else if constexpr (cat == category::nullable) {
     const json::token t = c.expect_value();
     if (t == json::token::error)
@@ -818,36 +909,98 @@ void write_integer(W& w, I v) {
   }
 }
 
+// Writes member I of obj (preceded by ',' unless it is the first); absent optionals write nothing.
+template <class T, std::size_t I, class W>
+void encode_member(encode_context<W>& ctx, const T& obj, bool& first) {
+  using info = struct_info<T>;
+  using F = field_type<T, I>;
+  auto& w = ctx.w;
+  const auto& field = get<I>(obj);
+  if constexpr (is_extra_members<F>::value) {
+    return;  // written by encode_struct, merged in order
+  } else {
+    if constexpr (is_std_optional<F>::value) {
+      if (!field.has_value())
+        return;
+    }
+    if (!first)
+      w.put(',');
+    first = false;
+    const std::string_view k = info::key(I);
+    w.write(k.data(), k.size());
+    ctx.path.push_back({info::json_names[I], 0, false});
+    if constexpr (is_std_optional<F>::value) {
+      encode_value(ctx, *field);
+    } else {
+      encode_value(ctx, field);
+    }
+    ctx.path.pop_back();
+  }
+}
+
+// The undeclared members of obj, checked and in canonical order.
+template <class T, class W>
+auto sorted_extras(encode_context<W>& ctx, const T& obj) {
+  using info = struct_info<T>;
+  using X = field_type<T, info::extras_index>;
+  const X& extras = get<info::extras_index>(obj);
+  std::vector<typename X::const_iterator> order;
+  order.reserve(extras.size());
+  for (auto it = extras.begin(); it != extras.end(); ++it) {
+    if (!X::accepts(it->first)) {
+      ctx.report(errc::unknown_member,
+                 "extra member " + detail::quoted(it->first) + " does not start with " + detail::quoted(X::prefix),
+                 "/" + json::escape_pointer_token(it->first));
+    } else if (info::find_static(it->first) != info::npos) {
+      ctx.report(errc::duplicate_member, "extra member " + detail::quoted(it->first) + " repeats a declared member",
+                 "/" + json::escape_pointer_token(it->first));
+    }
+    order.push_back(it);
+  }
+  auto less = [](const auto& a, const auto& b) { return json::utf16_less(a->first, b->first); };
+  if (!std::is_sorted(order.begin(), order.end(), less))
+    std::sort(order.begin(), order.end(), less);
+  return order;
+}
+
 template <class T, class W>
 void encode_struct(encode_context<W>& ctx, const T& obj) {
   using info = struct_info<T>;
   auto& w = ctx.w;
   w.put('{');
   bool first = true;
-  [&]<std::size_t... K>(std::index_sequence<K...>) {
-    auto one = [&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
-      using F = field_type<T, I>;
-      const auto& field = get<I>(obj);
-      if constexpr (is_std_optional<F>::value) {
-        if (!field.has_value())
-          return;
+  if constexpr (!info::has_extras) {
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      (encode_member<T, info::order[K]>(ctx, obj, first), ...);
+    }
+    (std::make_index_sequence<info::size>{});
+  } else {
+    // Declared members in their compile-time order, the extras merged in between.
+    const auto extras = sorted_extras(ctx, obj);
+    std::size_t e = 0;
+    auto write_extras_before = [&](std::string_view name, bool all) {
+      for (; e < extras.size() && (all || json::utf16_less(extras[e]->first, name)); ++e) {
+        if (!first)
+          w.put(',');
+        first = false;
+        ctx.path.push_back({extras[e]->first, 0, false});
+        if (!json::write_string(w, extras[e]->first))
+          ctx.report(errc::invalid_utf8, "member name is not valid UTF-8");
+        w.put(':');
+        auto r = json::write_canonical(w, extras[e]->second);
+        if (!r)
+          ctx.report(r.error().code, r.error().message, r.error().pointer);
+        ctx.path.pop_back();
       }
-      if (!first)
-        w.put(',');
-      first = false;
-      const std::string_view k = info::key(I);
-      w.write(k.data(), k.size());
-      ctx.path.push_back({info::json_names[I], 0, false});
-      if constexpr (is_std_optional<F>::value) {
-        encode_value(ctx, *field);
-      } else {
-        encode_value(ctx, field);
-      }
-      ctx.path.pop_back();
     };
-    (one(std::integral_constant<std::size_t, info::order[K]>{}), ...);
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((write_extras_before(info::json_names[info::order[K]], false),
+        encode_member<T, info::order[K]>(ctx, obj, first)),
+       ...);
+    }
+    (std::make_index_sequence<info::size>{});
+    write_extras_before({}, true);
   }
-  (std::make_index_sequence<info::size>{});
   w.put('}');
   if constexpr (has_rules<T>) {
     rules r;
@@ -915,6 +1068,9 @@ void encode_value(encode_context<W>& ctx, const T& v) {
     std::string msg = detail::string_violation<T>(v, code);
     if (!msg.empty())
       ctx.report(code, std::move(msg));
+  } else if constexpr (cat == category::either) {
+    std::visit([&](const auto& alt) { encode_value(ctx, alt); },
+               static_cast<const std::variant<typename T::first_type, typename T::second_type>&>(v));
   } else if constexpr (cat == category::nullable) {
     if (v.has_value()) {
       encode_value(ctx, *v);

@@ -32,6 +32,14 @@ consteval bool value_compatible() {
     return false;
   } else if constexpr (cc == category::nullable) {
     return value_compatible<typename U::value_type, typename C::value_type>();
+  } else if constexpr (cc == category::either) {
+    // Either side of the contract's alternatives; or the same two alternatives.
+    if constexpr (cu == category::either) {
+      return value_compatible<typename U::first_type, typename C::first_type>() &&
+             value_compatible<typename U::second_type, typename C::second_type>();
+    } else {
+      return value_compatible<U, typename C::first_type>() || value_compatible<U, typename C::second_type>();
+    }
   } else if constexpr (cu == category::object && cc == category::object) {
     return struct_conforms<U, C>();
   } else if constexpr ((cu == category::array || cu == category::fixed_array) &&
@@ -62,13 +70,29 @@ struct strip_optional<std::optional<F>> {
   using type = F;
 };
 
+// Both have undeclared members under the same prefix, or neither has any.
+template <class U, class C>
+consteval bool extras_conform() {
+  using cinfo = struct_info<C>;
+  using uinfo = struct_info<U>;
+  if constexpr (cinfo::has_extras != uinfo::has_extras) {
+    return false;
+  } else if constexpr (cinfo::has_extras) {
+    return field_type<C, cinfo::extras_index>::prefix == field_type<U, uinfo::extras_index>::prefix;
+  } else {
+    return true;
+  }
+}
+
 template <class U, class C, std::size_t J>
 consteval bool member_conforms() {
   using cinfo = struct_info<C>;
   using uinfo = struct_info<U>;
   constexpr std::string_view name = cinfo::json_names[J];
   constexpr std::size_t i = uinfo::find_static(name);
-  if constexpr (i == static_cast<std::size_t>(-1)) {
+  if constexpr (!cinfo::is_member[J]) {
+    return true;  // the extra members: compared by extras_conform
+  } else if constexpr (i == static_cast<std::size_t>(-1)) {
     return false;
   } else {
     if (uinfo::required[i] != cinfo::required[J])
@@ -86,7 +110,7 @@ consteval bool struct_conforms() {
   if constexpr (category_of<U>() != category::object || category_of<C>() != category::object) {
     return false;
   } else {
-    if (struct_info<U>::size != struct_info<C>::size)
+    if (struct_info<U>::member_count != struct_info<C>::member_count || !detail::extras_conform<U, C>())
       return false;  // same names, none extra
     return []<std::size_t... J>(std::index_sequence<J...>) {
       return (detail::member_conforms<U, C, J>() && ...);

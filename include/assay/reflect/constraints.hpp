@@ -13,6 +13,8 @@
 //   std::optional<T>                            member not required, omitted when absent
 //   nullable<T>                                 "type": [..., "null"]
 //   json::value                                 any JSON
+//   extra_members<"x-">                         undeclared members (all, or by name prefix)
+//   either<A, B>                                "anyOf": an A or a B (different JSON types)
 //
 // Member-level annotations that are not constraints (a JSON name that is not a C++ identifier,
 // a description, a default) go in a static table on the struct:
@@ -32,6 +34,7 @@
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/json/value.hpp"
 
 #include <algorithm>
 #include <array>
@@ -43,6 +46,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 namespace assay {
@@ -241,13 +245,51 @@ struct nullable : std::optional<T> {
   nullable() = default;
 };
 
+// --- one of two JSON types ----------------------------------------------------------------------
+
+// A value that is either an A or a B, told apart by their JSON types (which must differ): a
+// string or a redaction commitment object, say. The schema says "anyOf".
+template <class A, class B>
+struct either : std::variant<A, B> {
+  using first_type = A;
+  using second_type = B;
+  using std::variant<A, B>::variant;
+  using std::variant<A, B>::operator=;
+  either() = default;
+};
+
+// --- members a struct does not declare -----------------------------------------------------------
+
+// A struct may have one member of this type. Decoding keeps there every member the struct does not
+// declare whose name starts with `Prefix` (any name when `Prefix` is empty) instead of rejecting
+// it; encoding writes them among the declared members, in canonical order. The schema says
+// "patternProperties" for a prefix and allows any member without one.
+//
+//   struct pack { ...; extra_members<"x-"> extensions; };        // only x-… members
+//   struct fs_access { ...; extra_members<> observed; };          // anything else too
+template <fixed_string Prefix = "">
+struct extra_members : std::map<std::string, json::value> {
+  static constexpr std::string_view prefix = Prefix.view();
+  static constexpr bool accepts(std::string_view name) noexcept { return name.substr(0, prefix.size()) == prefix; }
+  using std::map<std::string, json::value>::map;
+};
+
 // --- member annotations ------------------------------------------------------------------------
 
+// The privacy class of a member (SPEC §9): what redaction does with it.
+enum class privacy : std::uint8_t {
+  public_,           // kept
+  sensitive,         // generalized: home paths, secret-bearing arguments
+  forbidden_secret,  // dropped (or replaced by a commitment); the event's assaysecrets is set
+  forbidden_pii,     // dropped (or replaced by a commitment); the event's assaypii is set
+};
+
 struct field_info {
-  std::string_view field;              // the C++ member name
-  std::string_view json_name = {};     // the JSON member name when it is not the C++ name
-  std::string_view description = {};   // schema "description"
-  std::string_view default_json = {};  // schema "default", as JSON text
+  std::string_view field;                     // the C++ member name
+  std::string_view json_name = {};            // the JSON member name when it is not the C++ name
+  std::string_view description = {};          // schema "description"
+  std::string_view default_json = {};         // schema "default", as JSON text
+  assay::privacy privacy = privacy::public_;  // SPEC §9
 };
 
 // --- cross-field rules -------------------------------------------------------------------------

@@ -36,11 +36,33 @@ inline json::value parse_default(std::string_view text) {
   return std::move(*v);
 }
 
+// `text` as an ECMA-262 pattern that matches it literally.
+inline std::string regex_escape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (std::string_view("\\^$.|?*+()[]{}/").find(c) != std::string_view::npos)
+      out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 template <class T>
 json::value struct_schema(schema_context& ctx) {
   using info = struct_info<T>;
   json::value s = typed("object");
-  s.set("additionalProperties", false);
+  if constexpr (info::has_extras) {
+    using X = field_type<T, info::extras_index>;
+    if (!X::prefix.empty()) {
+      // Undeclared members only under the prefix (any value).
+      json::value pattern = json::object{};
+      pattern.set("^" + regex_escape(X::prefix), json::object{});
+      s.set("patternProperties", std::move(pattern));
+      s.set("additionalProperties", false);
+    }
+  } else {
+    s.set("additionalProperties", false);
+  }
   json::array required;
   for (std::size_t i = 0; i < info::size; ++i)
     if (info::required[i])
@@ -51,7 +73,9 @@ json::value struct_schema(schema_context& ctx) {
   for_each_index<T>([&](auto I) {
     using F = field_type<T, I.value>;
     json::value p;
-    if constexpr (is_std_optional<F>::value) {
+    if constexpr (is_extra_members<F>::value) {
+      return;
+    } else if constexpr (is_std_optional<F>::value) {
       p = schema_value<typename F::value_type>(ctx);
     } else {
       p = schema_value<F>(ctx);
@@ -107,6 +131,9 @@ json::value inline_schema(schema_context& ctx) {
       if (!T::format.empty())
         s.set("format", T::format);
     }
+  } else if constexpr (cat == category::either) {
+    s = json::object{};
+    s.set("anyOf", json::array{schema_value<typename T::first_type>(ctx), schema_value<typename T::second_type>(ctx)});
   } else if constexpr (cat == category::nullable) {
     s = schema_value<typename T::value_type>(ctx);
     json::value* type = s.find("type");
