@@ -1,9 +1,15 @@
-// assay/contracts/payloads.hpp — the payload (`data`) types of the core event types
-// (SPEC §8, ADR-006 §3). Each is a reflected struct: validated when an event is recorded or read.
+// assay/contracts/payloads.hpp — the payload (`data`) types of the event types of SPEC §8
+// (ADR-006 §3) and §10 (the signal payloads). Each is a reflected struct with a static
+// `event_type`: validated when an event is recorded or read, and listed by contracts/events.hpp.
+//
+// Privacy classes (SPEC §9) are part of each type: a member's `field_info::privacy` says whether
+// it is public (the default), sensitive (generalized on redaction) or forbidden (dropped, and the
+// event flagged). The §10 payloads take a redaction commitment wherever a value may be removed.
 #pragma once
 
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/constraints.hpp"
+#include "assay/json/value.hpp"
 
 #include <cstdint>
 #include <map>
@@ -13,9 +19,24 @@
 
 namespace assay::contracts {
 
+// A removed value's commitment (SPEC §9): the sha256 of its canonical bytes and their size.
+struct commitment {
+  static constexpr std::string_view schema_name = "commitment";
+  static constexpr std::string_view schema_description =
+      "A redacted value: sha256 of its canonical (JCS) bytes and their length.";
+  const_string<"sha256"> alg;
+  pattern<"^sha256:[0-9a-f]{64}$"> digest;
+  bounded<std::int64_t, 0> size_bytes;
+};
+
+// A value that may have been replaced by its commitment.
+template <class T>
+using redactable = either<T, commitment>;
+
 // assay.profile.started
 struct profile_started {
   static constexpr std::string_view event_type = "assay.profile.started";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.profile.started.schema.json";
   std::string profile_name;
   std::string profile_version;
   bounded<std::int64_t, 0> total_runs_aggregated;
@@ -24,6 +45,7 @@ struct profile_started {
 // assay.profile.finished
 struct profile_finished {
   static constexpr std::string_view event_type = "assay.profile.finished";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.profile.finished.schema.json";
   bounded<std::int64_t, 0> files_count;
   bounded<std::int64_t, 0> network_count;
   bounded<std::int64_t, 0> processes_count;
@@ -34,6 +56,7 @@ struct profile_finished {
 // assay.tool.decision, with the P56a (policy snapshot) and P56b (tool definition) clusters.
 struct tool_decision {
   static constexpr std::string_view event_type = "assay.tool.decision";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.tool.decision.schema.json";
   std::string tool;
   one_of<"allow", "deny", "requires_approval"> decision;
   std::string reason_code;
@@ -76,19 +99,107 @@ struct tool_decision {
 // assay.sandbox.degraded
 struct sandbox_degraded {
   static constexpr std::string_view event_type = "assay.sandbox.degraded";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.sandbox.degraded.schema.json";
   one_of<"backend_unavailable", "policy_conflict"> reason_code;
   one_of<"audit_fallback"> degradation_mode;
   one_of<"landlock"> component;
   std::optional<std::string> detail{};
+  static constexpr field_info assay_fields[] = {{.field = "detail", .privacy = privacy::sensitive}};
+};
+
+// assay.fs.access: how often a file was touched. The observed members are declared; anything
+// else a collector adds is kept as it is.
+struct fs_access {
+  static constexpr std::string_view event_type = "assay.fs.access";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.fs.access.schema.json";
+  bounded<std::int64_t, 0> hits;
+  std::optional<std::string> file{};
+  std::optional<date_time> first_seen{};
+  std::optional<date_time> last_seen{};
+  std::optional<bounded<std::int64_t, 0>> runs_seen{};
+  extra_members<> observed;
+  static constexpr field_info assay_fields[] = {{.field = "file", .privacy = privacy::sensitive}};
+};
+
+// assay.net.access: like fs.access; the host:port is the event's `subject`.
+struct net_access {
+  static constexpr std::string_view event_type = "assay.net.access";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.net.access.schema.json";
+  bounded<std::int64_t, 0> hits;
+  std::optional<date_time> first_seen{};
+  std::optional<date_time> last_seen{};
+  std::optional<bounded<std::int64_t, 0>> runs_seen{};
+  extra_members<> observed;
 };
 
 // assay.env.filtered: key names and counters only, never values.
 struct env_filtered {
   static constexpr std::string_view event_type = "assay.env.filtered";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.env.filtered.schema.json";
   std::string mode;
   std::vector<std::string> passed_keys;
   std::vector<std::string> dropped_keys;
   std::map<std::string, bounded<std::int64_t, 0>> counters;
+};
+
+// --- SPEC §10: the signal payloads ----------------------------------------------------------
+
+// assay.tool.call: a tool invocation and, optionally, its input and output bodies.
+struct tool_call {
+  static constexpr std::string_view event_type = "assay.tool.call";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.tool.call.schema.json";
+  redactable<non_empty> tool;
+  std::optional<redactable<std::string>> call_id{};
+  std::optional<json::value> arguments{};
+  std::optional<json::value> result{};
+  std::optional<bool> nondeterministic{};
+  static constexpr field_info assay_fields[] = {
+      {.field = "arguments", .description = "The call's input (or its commitment).", .privacy = privacy::sensitive},
+      {.field = "result", .description = "The call's output (or its commitment).", .privacy = privacy::sensitive},
+      {.field = "nondeterministic", .description = "True when the tool's output may differ between runs."},
+  };
+};
+
+// assay.model.invoked: which model served an inference.
+struct model_invoked {
+  static constexpr std::string_view event_type = "assay.model.invoked";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.model.invoked.schema.json";
+  redactable<non_empty> model;
+  std::optional<redactable<std::string>> provider{};
+  std::optional<redactable<std::string>> operation{};
+};
+
+// assay.run.input: the run's input.
+struct run_input {
+  static constexpr std::string_view event_type = "assay.run.input";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.run.input.schema.json";
+  json::value input;
+  static constexpr field_info assay_fields[] = {{.field = "input", .privacy = privacy::sensitive}};
+};
+
+// assay.run.seed: a random seed the run used (a number or a string).
+struct run_seed {
+  static constexpr std::string_view event_type = "assay.run.seed";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.run.seed.schema.json";
+  json::value seed;
+};
+
+// assay.prompt.lineage: the prompt's digest and the one it was derived from.
+struct prompt_lineage {
+  static constexpr std::string_view event_type = "assay.prompt.lineage";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.prompt.lineage.schema.json";
+  redactable<non_empty> prompt_digest;
+  std::optional<redactable<non_empty>> parent_digest{};
+};
+
+// assay.approval.recorded: a human's decision on a gated action.
+struct approval_recorded {
+  static constexpr std::string_view event_type = "assay.approval.recorded";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.approval.recorded.schema.json";
+  std::optional<redactable<std::string>> tool{};
+  redactable<non_empty> approver;
+  redactable<non_empty> decision;
+  static constexpr field_info assay_fields[] = {{.field = "approver", .privacy = privacy::sensitive}};
 };
 
 }  // namespace assay::contracts

@@ -3,16 +3,22 @@
 #pragma once
 
 #include "assay/contracts/closure.hpp"
+#include "assay/contracts/event.hpp"
+#include "assay/contracts/events.hpp"
+#include "assay/contracts/manifest.hpp"
+#include "assay/contracts/pack.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/error.hpp"
 #include "assay/json/value.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/schema.hpp"
 
+#include <algorithm>
 #include <array>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace assay::contracts {
 
@@ -36,11 +42,28 @@ constexpr contract make_contract(std::string_view name) {
   };
 }
 
+// Every contract, in name order: the reports and documents, then each payload under its event
+// type (SPEC §17).
 inline std::span<const contract> all() {
-  static const std::array<contract, 2> list{
-      make_contract<closure_report>("closure-v1"),
-      make_contract<soak_report>("soak-report-v1"),
-  };
+  static const std::vector<contract> list = [] {
+    std::vector<contract> l{
+        make_contract<closure_report>("closure-v1"),
+        contract{"evidence-event-v1", [] { return assay::schema<evidence_event<>>(); },
+                 [](std::string_view text, const json::limits& lim) -> results<void> {
+                   auto r = read_event(text, lim);
+                   if (!r)
+                     return r.error();
+                   return {};
+                 }},
+        make_contract<manifest>("manifest-v1"),
+        make_contract<pack>("pack-v1"),
+        make_contract<soak_report>("soak-report-v1"),
+    };
+    for (const event_type_entry& e : event_types())
+      l.push_back(contract{e.type, e.schema, e.validate_payload});
+    std::sort(l.begin(), l.end(), [](const contract& a, const contract& b) { return a.name < b.name; });
+    return l;
+  }();
   return list;
 }
 
