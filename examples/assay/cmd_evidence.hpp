@@ -1,8 +1,10 @@
-// assay evidence bundle | verify — writing and verifying evidence bundles (SPEC §6, §7, §17).
+// assay evidence bundle | verify | redact — writing, verifying and redacting evidence (SPEC §6,
+// §7, §9, §17).
 #pragma once
 
 #include "common.hpp"
 
+#include "assay/evidence/redact.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "assay/json/canonical.hpp"
@@ -10,14 +12,18 @@
 
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace assay_cli {
 
-inline int evidence_bundle(const std::string& events_path, const std::string& out_path) {
-  auto text = read_input(events_path);
+// The events of an NDJSON file (blank lines skipped, CRLF accepted), or the exit code of the
+// error already reported.
+inline std::variant<std::vector<assay::json::value>, int> read_events(std::string_view command,
+                                                                      const std::string& path) {
+  auto text = read_input(path);
   if (!text) {
-    print_error("evidence bundle", text.error().message);
+    print_error(command, text.error().message);
     return exit_io;
   }
   std::vector<assay::json::value> events;
@@ -34,12 +40,19 @@ inline int evidence_bundle(const std::string& events_path, const std::string& ou
       continue;  // blank lines separate nothing
     auto ev = assay::json::parse(line);
     if (!ev) {
-      print_error("evidence bundle",
-                  input_name(events_path) + ": line " + std::to_string(line_no) + ": " + ev.error().format());
+      print_error(command, input_name(path) + ": line " + std::to_string(line_no) + ": " + ev.error().format());
       return exit_usage;
     }
     events.push_back(std::move(*ev));
   }
+  return events;
+}
+
+inline int evidence_bundle(const std::string& events_path, const std::string& out_path) {
+  auto read = read_events("evidence bundle", events_path);
+  if (const int* code = std::get_if<int>(&read))
+    return *code;
+  auto& events = std::get<0>(read);
   auto gz = assay::evidence::write_bundle(std::move(events));
   if (!gz) {
     const auto& e = gz.error();
@@ -117,8 +130,31 @@ inline int evidence_verify(const std::string& path, const std::string& limits_pa
   return exit_ok;
 }
 
+// Events in, the same events redacted (SPEC §9) with fresh content hashes out, one per line.
+inline int evidence_redact(const std::string& events_path, bool commitments) {
+  auto read = read_events("evidence redact", events_path);
+  if (const int* code = std::get_if<int>(&read))
+    return *code;
+  std::string out;
+  assay::evidence::redact_options opt;
+  opt.commitments = commitments;
+  std::size_t index = 0;
+  for (auto& ev : std::get<0>(read)) {
+    auto r = assay::evidence::redact_event(ev, opt);
+    auto line = r ? assay::json::to_canonical(ev) : assay::result<std::string>(r.error());
+    if (!line) {
+      print_error("evidence redact", "event " + std::to_string(index) + ": " + line.error().format());
+      return exit_failed;
+    }
+    out += *line;
+    out += '\n';
+    ++index;
+  }
+  return write_stdout(out);
+}
+
 inline void add_evidence(command_set& cs) {
-  auto* ev = cs.app.add_subcommand("evidence", "Evidence bundles: write and verify");
+  auto* ev = cs.app.add_subcommand("evidence", "Evidence bundles: write, verify, redact");
   ev->require_subcommand(1);
 
   auto* b = ev->add_subcommand("bundle", "Write a bundle from events, one JSON event per line");
@@ -136,6 +172,13 @@ inline void add_evidence(command_set& cs) {
   v->add_option("--limits", *limits, "A JSON object with the eight reader limits");
   v->add_flag("--json", *as_json, "Print the result as one JSON object");
   cs.on(v, [path, limits, as_json] { return evidence_verify(*path, *limits, *as_json); });
+
+  auto* r = ev->add_subcommand("redact", "Apply the privacy classes to events (SPEC §9); new content hashes");
+  auto rin = std::make_shared<std::string>();
+  auto commit = std::make_shared<bool>(false);
+  r->add_option("EVENTS", *rin, "Events, one per line (standard input when absent)");
+  r->add_flag("--commitments", *commit, "Replace forbidden values by commitments instead of dropping them");
+  cs.on(r, [rin, commit] { return evidence_redact(*rin, *commit); });
 }
 
 }  // namespace assay_cli

@@ -1,0 +1,417 @@
+// assay/evidence/redact.hpp — privacy classes applied to events (SPEC §9).
+//
+// Every member of a payload type is public, sensitive or forbidden (`field_info::privacy`, known
+// at compile time). `redact_event` applies the classes to an event before anything is hashed or
+// written:
+//   public     kept as it is;
+//   sensitive  every string in the value generalized: home-directory paths become
+//              `~/**/<last component>`, a secret-bearing argument is cut after its marker and
+//              ends in `***`;
+//   forbidden  dropped, and the event's `assaysecrets` (or `assaypii`) set; with
+//              `redact_options::commitments` replaced by `{alg, digest, size_bytes}` over its
+//              canonical bytes instead, when the member can hold a commitment.
+// The `data` of an event type the registry does not know is treated as sensitive throughout.
+// The content hash is computed afresh.
+#pragma once
+
+#include "assay/contracts/events.hpp"
+#include "assay/contracts/payloads.hpp"
+#include "assay/error.hpp"
+#include "assay/evidence/content_hash.hpp"
+#include "assay/hash/hash.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/value.hpp"
+#include "assay/reflect/codec.hpp"
+
+#include <array>
+#include <cctype>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace assay::evidence {
+
+struct redact_options {
+  bool commitments = false;  // forbidden values become commitments instead of disappearing
+};
+
+// What a redaction changed.
+struct redaction {
+  std::size_t paths = 0;      // home-directory paths generalized
+  std::size_t secrets = 0;    // secret-bearing strings cut
+  std::size_t dropped = 0;    // forbidden members removed
+  std::size_t committed = 0;  // forbidden members replaced by commitments
+  bool set_secrets = false;   // a forbidden secret was removed
+  bool set_pii = false;       // a forbidden personal value was removed
+  bool changed() const noexcept { return paths + secrets + dropped + committed != 0; }
+};
+
+namespace detail {
+
+inline char lower(char c) noexcept {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// Position of the first case-insensitive occurrence of `needle` (lowercase) in `s`.
+inline std::size_t find_nocase(std::string_view s, std::string_view needle) noexcept {
+  if (needle.size() > s.size())
+    return std::string_view::npos;
+  for (std::size_t i = 0; i + needle.size() <= s.size(); ++i) {
+    std::size_t k = 0;
+    while (k < needle.size() && lower(s[i + k]) == needle[k])
+      ++k;
+    if (k == needle.size())
+      return i;
+  }
+  return std::string_view::npos;
+}
+
+// The markers of SPEC §9, in their order (the first that occurs wins).
+inline constexpr std::array<std::string_view, 13> secret_markers = {
+    "authorization: bearer ",
+    "authorization: ",
+    "token=",
+    "key=",
+    "bearer ",
+    "api_key=",
+    "apikey=",
+    "secret=",
+    "password=",
+    "session=",
+    "cookie=",
+    "x-api-key:",
+    "x-token:",
+};
+
+// The end of the first `--<name>=` whose name contains token, key, secret or password.
+inline std::size_t secret_flag_end(std::string_view s) noexcept {
+  for (std::size_t i = 0; i + 2 < s.size(); ++i) {
+    if (s[i] != '-' || s[i + 1] != '-' || (i > 0 && s[i - 1] == '-'))
+      continue;
+    std::size_t j = i + 2;
+    while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '-' || s[j] == '_'))
+      ++j;
+    if (j == i + 2 || j >= s.size() || s[j] != '=')
+      continue;
+    const std::string_view name = s.substr(i + 2, j - i - 2);
+    for (std::string_view word : {"token", "key", "secret", "password"})
+      if (find_nocase(name, word) != std::string_view::npos)
+        return j + 1;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace detail
+
+// `s` cut after its first secret marker and ended with "***"; nullopt when it has none.
+inline std::optional<std::string> cut_secret(std::string_view s) {
+  for (std::string_view m : detail::secret_markers) {
+    const std::size_t at = detail::find_nocase(s, m);
+    if (at != std::string_view::npos)
+      return std::string(s.substr(0, at + m.size())) + "***";
+  }
+  const std::size_t end = detail::secret_flag_end(s);
+  if (end != std::string_view::npos)
+    return std::string(s.substr(0, end)) + "***";
+  return std::nullopt;
+}
+
+namespace detail {
+
+inline bool path_char(char c) noexcept {
+  return !(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' || c == ',' ||
+           c == ';' || c == '(' || c == ')' || c == '<' || c == '>' || c == '|');
+}
+
+inline bool ieq(std::string_view a, std::string_view lower_b) noexcept {
+  if (a.size() != lower_b.size())
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower_b[i])
+      return false;
+  return true;
+}
+
+// The length of the home-directory prefix starting at s[i] (through the user's name and the
+// separator after it), or 0. Forms: /home/<u>/, /Users/<u>/, /root/, <drive>:\Users\<u>\ (also
+// with '/', any case).
+inline std::size_t home_prefix(std::string_view s, std::size_t i) noexcept {
+  auto user_then_sep = [&](std::size_t at, char sep1, char sep2) -> std::size_t {
+    std::size_t j = at;
+    while (j < s.size() && s[j] != sep1 && s[j] != sep2 && path_char(s[j]))
+      ++j;
+    if (j == at || j >= s.size() || (s[j] != sep1 && s[j] != sep2))
+      return 0;
+    return j + 1 - i;
+  };
+  const std::string_view rest = s.substr(i);
+  if (rest.starts_with("/home/"))
+    return user_then_sep(i + 6, '/', '/');
+  if (rest.starts_with("/Users/"))
+    return user_then_sep(i + 7, '/', '/');
+  if (rest.starts_with("/root/"))
+    return 6;
+  if (rest.size() >= 9 && std::isalpha(static_cast<unsigned char>(rest[0])) && rest[1] == ':' &&
+      (rest[2] == '\\' || rest[2] == '/') && ieq(rest.substr(3, 5), "users") && (rest[8] == '\\' || rest[8] == '/'))
+    return user_then_sep(i + 9, '\\', '/');
+  return 0;
+}
+
+}  // namespace detail
+
+// `s` with every path under a home directory written `~/**/<last component>`. `count` is
+// increased by the number of paths replaced.
+inline std::string generalize_home_paths(std::string_view s, std::size_t& count) {
+  std::string out;
+  std::size_t i = 0, copied = 0;
+  while (i < s.size()) {
+    const bool boundary = i == 0 || !detail::path_char(s[i - 1]) || s[i - 1] == '=' || s[i - 1] == ':';
+    const std::size_t prefix = boundary ? detail::home_prefix(s, i) : 0;
+    if (prefix == 0) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i + prefix;
+    while (end < s.size() && detail::path_char(s[end]))
+      ++end;
+    // The last non-empty component after the home directory.
+    std::string_view tail = s.substr(i + prefix, end - i - prefix);
+    while (!tail.empty() && (tail.back() == '/' || tail.back() == '\\'))
+      tail.remove_suffix(1);
+    const std::size_t sep = tail.find_last_of("/\\");
+    const std::string_view last = sep == std::string_view::npos ? tail : tail.substr(sep + 1);
+    if (last.empty()) {  // the home directory itself
+      i = end;
+      continue;
+    }
+    out.append(s.substr(copied, i - copied));
+    out += "~/**/";
+    out.append(last);
+    copied = i = end;
+    ++count;
+  }
+  if (copied == 0)
+    return std::string(s);
+  out.append(s.substr(copied));
+  return out;
+}
+
+// The sensitive-string rule: secrets cut, then home paths generalized.
+inline std::string redact_string(std::string_view s, redaction& r) {
+  std::string out;
+  if (auto cut = cut_secret(s)) {
+    ++r.secrets;
+    out = std::move(*cut);
+  } else {
+    out = std::string(s);
+  }
+  return generalize_home_paths(out, r.paths);
+}
+
+// Applies the sensitive rule to every string inside `v` (member names stay).
+inline void redact_strings(json::value& v, redaction& r) {
+  if (v.is_string()) {
+    std::string red = redact_string(v.as_string(), r);
+    if (red != v.as_string())
+      v = json::value(std::move(red));
+  } else if (v.is_array()) {
+    for (json::value& e : v.as_array())
+      redact_strings(e, r);
+  } else if (v.is_object()) {
+    for (json::member& m : v.as_object())
+      redact_strings(m.value, r);
+  }
+}
+
+// The commitment to a value: sha256 of its canonical bytes and their length.
+inline result<json::value> commitment_of(const json::value& v) {
+  auto bytes = json::to_canonical(v);
+  if (!bytes)
+    return bytes.error();
+  json::value c = json::object{};
+  c.set("alg", "sha256");
+  c.set("digest", hash::digest_bytes<hash::sha256>(*bytes).to_string());
+  c.set("size_bytes", static_cast<double>(bytes->size()));
+  return c;
+}
+
+namespace detail {
+
+template <class T>
+constexpr bool can_hold_commitment() {
+  using reflect::category;
+  if constexpr (reflect::is_std_optional<T>::value) {
+    return can_hold_commitment<typename T::value_type>();
+  } else if constexpr (reflect::category_of<T>() == category::any) {
+    return true;
+  } else if constexpr (reflect::category_of<T>() == category::either) {
+    return std::is_same_v<typename T::second_type, contracts::commitment>;
+  } else {
+    return false;
+  }
+}
+
+template <class T>
+void redact_typed(json::value& v, const redact_options& opt, redaction& r);
+
+// Redaction of a value of C++ type F (a member's type): recurse into nested structs.
+template <class F>
+void redact_nested(json::value& v, const redact_options& opt, redaction& r) {
+  using reflect::category;
+  constexpr category cat = reflect::category_of<F>();
+  if constexpr (reflect::is_std_optional<F>::value) {
+    redact_nested<typename F::value_type>(v, opt, r);
+  } else if constexpr (cat == category::object) {
+    redact_typed<F>(v, opt, r);
+  } else if constexpr (cat == category::array || cat == category::fixed_array) {
+    if (v.is_array())
+      for (json::value& e : v.as_array())
+        redact_nested<typename F::value_type>(e, opt, r);
+  } else if constexpr (cat == category::map) {
+    if (v.is_object())
+      for (json::member& m : v.as_object())
+        redact_nested<typename F::mapped_type>(m.value, opt, r);
+  } else if constexpr (cat == category::nullable) {
+    if (!v.is_null())
+      redact_nested<typename F::value_type>(v, opt, r);
+  }
+}
+
+// Applies the privacy classes of struct T to the object `v` (which should be a T).
+template <class T>
+void redact_typed(json::value& v, const redact_options& opt, redaction& r) {
+  if (!v.is_object())
+    return;
+  using info = reflect::struct_info<T>;
+  reflect::for_each_index<T>([&](auto I) {
+    using F = reflect::field_type<T, I.value>;
+    if constexpr (info::is_member[I.value]) {
+      const std::string_view name = info::json_names[I.value];
+      json::value* member = v.find(name);
+      if (member == nullptr)
+        return;
+      constexpr privacy p = info::privacy_classes[I.value];
+      if constexpr (p == privacy::sensitive) {
+        redact_strings(*member, r);
+      } else if constexpr (p == privacy::forbidden_secret || p == privacy::forbidden_pii) {
+        static_assert(reflect::is_std_optional<F>::value || can_hold_commitment<F>(),
+                      "a forbidden member must be optional (it is dropped) or able to hold a commitment");
+        (p == privacy::forbidden_secret ? r.set_secrets : r.set_pii) = true;
+        bool committed = false;
+        if constexpr (can_hold_commitment<F>()) {
+          if (opt.commitments) {
+            if (auto c = commitment_of(*member)) {
+              *member = std::move(*c);
+              ++r.committed;
+              committed = true;
+            }
+          }
+        }
+        if (!committed) {
+          auto& members = v.as_object();
+          for (auto it = members.begin(); it != members.end(); ++it) {
+            if (it->name == name) {
+              members.erase(it);
+              break;
+            }
+          }
+          ++r.dropped;
+        }
+      } else {
+        redact_nested<F>(*member, opt, r);
+      }
+    }
+  });
+}
+
+using payload_redactor = void (*)(json::value&, const redact_options&, redaction&);
+
+struct redactor_entry {
+  std::string_view type;
+  payload_redactor redact;
+};
+
+inline const redactor_entry* find_redactor(std::string_view type) {
+  static const auto table = contracts::known_payloads::table([]<class P>() {
+    return redactor_entry{P::event_type, &redact_typed<P>};
+  });
+  for (const redactor_entry& e : table)
+    if (e.type == type)
+      return &e;
+  return nullptr;
+}
+
+}  // namespace detail
+
+// Applies the privacy classes of payload type P to a `data` value.
+template <class P>
+redaction redact_payload(json::value& data, const redact_options& opt = {}) {
+  redaction r;
+  detail::redact_typed<P>(data, opt, r);
+  return r;
+}
+
+namespace detail {
+
+// Redacts the event's data with `redact` (or as all-sensitive when null), sets the flags and the
+// content hash.
+inline result<redaction> redact_event_with(json::value& event, payload_redactor redact, const redact_options& opt) {
+  if (!event.is_object())
+    return make_error(errc::type_mismatch, "an event must be a JSON object");
+  json::value* data = event.find("data");
+  const json::value* type = event.find("type");
+  if (data == nullptr)
+    return make_error(errc::missing_member, "the event has no data", "/data");
+  if (type == nullptr || !type->is_string())
+    return make_error(errc::type_mismatch, "the event's type must be a string", "/type");
+  redaction r;
+  if (redact == nullptr) {
+    if (const redactor_entry* e = find_redactor(type->as_string()))
+      redact = e->redact;
+  }
+  if (redact != nullptr) {
+    redact(*data, opt, r);
+  } else {
+    redact_strings(*data, r);
+  }
+  if (r.set_secrets)
+    event.set("assaysecrets", true);
+  if (r.set_pii)
+    event.set("assaypii", true);
+  auto h = content_hash(event);
+  if (!h)
+    return h.error();
+  event.set("assaycontenthash", *h);
+  return r;
+}
+
+}  // namespace detail
+
+// Redacts an event (a JSON object): its `data` by the payload type of its `type` (every string
+// treated as sensitive for an unknown type), the flags set for forbidden members, and the
+// content hash computed afresh.
+inline result<redaction> redact_event(json::value& event, const redact_options& opt = {}) {
+  return detail::redact_event_with(event, nullptr, opt);
+}
+
+// The same for a typed event: through its JSON form, and back.
+template <class P>
+result<redaction> redact_event(contracts::evidence_event<P>& event, const redact_options& opt = {}) {
+  auto text = assay::encode(event);
+  if (!text)
+    return text.error().front();
+  auto dom = json::parse(*text);
+  if (!dom)
+    return dom.error();
+  auto r = detail::redact_event_with(*dom, &detail::redact_typed<P>, opt);
+  if (!r)
+    return r.error();
+  auto back = assay::from_value<contracts::evidence_event<P>>(*dom);
+  if (!back)
+    return back.error().front();
+  event = std::move(*back);
+  return r;
+}
+
+}  // namespace assay::evidence

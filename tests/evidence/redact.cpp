@@ -1,0 +1,270 @@
+// Privacy classes and redaction (SPEC §9), and the P56b tool-definition digest (SPEC §8).
+#include "support.hpp"
+
+#include "assay/contracts/event.hpp"
+#include "assay/contracts/payloads.hpp"
+#include "assay/evidence/content_hash.hpp"
+#include "assay/evidence/redact.hpp"
+#include "assay/evidence/tool_definition.hpp"
+#include "assay/hash/hash.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/value.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace json = assay::json;
+namespace ev = assay::evidence;
+namespace contracts = assay::contracts;
+using assay::errc;
+
+// A payload with every privacy class (test-only; outside an anonymous namespace for clang 14).
+namespace redact_test {
+struct nested {
+  std::string path;
+  std::string note;
+  static constexpr assay::field_info assay_fields[] = {{.field = "path", .privacy = assay::privacy::sensitive}};
+};
+struct payload {
+  static constexpr std::string_view event_type = "test.redact";
+  std::string label;
+  std::string command;
+  std::optional<std::string> api_secret{};
+  std::optional<std::string> email{};
+  std::optional<json::value> blob{};
+  std::vector<nested> items;
+  static constexpr assay::field_info assay_fields[] = {
+      {.field = "command", .privacy = assay::privacy::sensitive},
+      {.field = "api_secret", .privacy = assay::privacy::forbidden_secret},
+      {.field = "email", .privacy = assay::privacy::forbidden_pii},
+      {.field = "blob", .privacy = assay::privacy::forbidden_secret},
+  };
+};
+}  // namespace redact_test
+
+namespace {
+
+std::string redacted(std::string_view s) {
+  ev::redaction r;
+  return ev::redact_string(s, r);
+}
+
+json::value parse(std::string_view text) {
+  auto v = json::parse(text);
+  REQUIRE_MESSAGE(v.has_value(), text);
+  return *v;
+}
+
+std::string canonical(const json::value& v) {
+  return json::to_canonical(v).value();
+}
+
+}  // namespace
+
+TEST_CASE("secret markers: every marker, case-insensitive, cut after the marker") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"Authorization: Bearer abc.def", "Authorization: Bearer ***"},
+      {"AUTHORIZATION: BEARER abc", "AUTHORIZATION: BEARER ***"},
+      {"authorization: Basic dXNlcjpwYXNz", "authorization: ***"},
+      {"https://x/?token=abc&b=1", "https://x/?token=***"},
+      {"TOKEN=abc", "TOKEN=***"},
+      {"key=v1", "key=***"},
+      {"Key=v1 more", "Key=***"},
+      {"curl -H 'Bearer xyz'", "curl -H 'Bearer ***"},
+      {"api_key=123", "api_key=***"},
+      {"APIKEY=123", "APIKEY=***"},
+      {"secret=s3", "secret=***"},
+      {"Password=hunter2 tail", "Password=***"},
+      {"session=abc", "session=***"},
+      {"Cookie=a=b", "Cookie=***"},
+      {"X-Api-Key: 123", "X-Api-Key:***"},
+      {"x-token: 9", "x-token:***"},
+      {"--token=xyz", "--token=***"},
+      {"run --my-api-token=xyz --v", "run --my-api-token=***"},
+      {"--db_password=pw", "--db_password=***"},
+      {"--Client-Secret=abc", "--Client-Secret=***"},
+      {"--signing-key=abc", "--signing-key=***"},
+  };
+  for (const auto& [in, out] : cases) {
+    CAPTURE(in);
+    CHECK(redacted(in) == out);
+  }
+  // First match in list order wins: "token=" comes before "password=".
+  CHECK(redacted("password=a token=b") == "password=a token=***");
+  // Nothing secret: unchanged.
+  for (std::string_view s : {"--verbose", "--name=x", "plain text", "keys are here", "tokenless"})
+    CHECK(redacted(s) == s);
+  CHECK_FALSE(ev::cut_secret("--output=file").has_value());
+}
+
+TEST_CASE("home paths on Linux, macOS and Windows become ~/**/<last component>") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/home/alice/projects/app/main.rs", "~/**/main.rs"},
+      {"/home/alice/.ssh/", "~/**/.ssh"},
+      {"/Users/bob/Library/notes.txt", "~/**/notes.txt"},
+      {"/root/.bashrc", "~/**/.bashrc"},
+      {"C:\\Users\\Carol\\Documents\\report.pdf", "~/**/report.pdf"},
+      {"c:\\users\\carol\\x.txt", "~/**/x.txt"},
+      {"D:/Users/dave/src/a.cpp", "~/**/a.cpp"},
+      {"open /home/alice/a.txt and /Users/bob/b.txt", "open ~/**/a.txt and ~/**/b.txt"},
+      {"--config=/home/alice/.cfg", "--config=~/**/.cfg"},
+      {"\"/home/eve/f\"", "\"~/**/f\""},
+  };
+  for (const auto& [in, out] : cases) {
+    CAPTURE(in);
+    CHECK(redacted(in) == out);
+  }
+  // Not under a home directory, or the home directory itself: unchanged.
+  for (std::string_view s : {"/usr/bin/env", "/home", "/home/alice", "/home/alice/", "/var/home/x/y", "/tmp/home/a/b",
+                             "C:\\Program Files\\x.exe", "relative/home/a/b"})
+    CHECK(redacted(s) == s);
+  std::size_t n = 0;
+  CHECK(ev::generalize_home_paths("/home/a/x /root/y", n) == "~/**/x ~/**/y");
+  CHECK(n == 2);
+}
+
+TEST_CASE("a typed payload: public kept, sensitive generalized, forbidden dropped and flagged") {
+  json::value data = parse(R"({"label":"/home/alice/keep","command":"deploy --token=abc","api_secret":"s",
+      "email":"a@b.c","blob":{"k":1},"items":[{"path":"/home/alice/w/x.txt","note":"/home/alice/n"}]})");
+  const auto r = ev::redact_payload<redact_test::payload>(data);
+  CHECK(
+      canonical(data) ==
+      R"({"command":"deploy --token=***","items":[{"note":"/home/alice/n","path":"~/**/x.txt"}],"label":"/home/alice/keep"})");
+  CHECK(r.secrets == 1);
+  CHECK(r.paths == 1);
+  CHECK(r.dropped == 3);
+  CHECK(r.committed == 0);
+  CHECK(r.set_secrets);
+  CHECK(r.set_pii);
+}
+
+TEST_CASE("commitments replace forbidden values that can hold one") {
+  json::value data = parse(R"({"label":"l","command":"c","api_secret":"s","blob":{"k":1},"items":[]})");
+  ev::redact_options opt;
+  opt.commitments = true;
+  const auto r = ev::redact_payload<redact_test::payload>(data, opt);
+  // blob (any JSON) takes a commitment over the canonical bytes {"k":1}; api_secret (a string) is dropped.
+  const std::string digest = assay::hash::digest_bytes<assay::hash::sha256>(std::string_view(R"({"k":1})")).to_string();
+  CHECK(canonical(data) == R"({"blob":{"alg":"sha256","digest":")" + digest +
+                               R"(","size_bytes":7},"command":"c","items":[],"label":"l"})");
+  CHECK(r.committed == 1);
+  CHECK(r.dropped == 1);
+  CHECK(r.set_secrets);
+  CHECK_FALSE(r.set_pii);
+}
+
+TEST_CASE("redact_event: known and unknown types, flags, fresh content hash") {
+  const std::string head =
+      R"({"assaycontenthash":"sha256:0000000000000000000000000000000000000000000000000000000000000000","assaygit":"unknown","assaypii":false,"assayproducer":"p","assayproducerversion":"1","assayrunid":"r","assaysecrets":false,"assayseq":0,)";
+  const std::string tail =
+      R"(,"datacontenttype":"application/json","id":"r:0","source":"urn:x","specversion":"1.0","time":"2026-01-01T00:00:00Z",)";
+  SUBCASE("assay.tool.call: arguments and result are sensitive, tool is public") {
+    json::value e =
+        parse(head + R"("data":{"tool":"/home/a/bin/t","arguments":["--password=x","/Users/b/f.txt"],"result":"ok"})" +
+              tail + R"("type":"assay.tool.call"})");
+    auto r = ev::redact_event(e);
+    REQUIRE(r.has_value());
+    CHECK(r->secrets == 1);
+    CHECK(r->paths == 1);
+    CHECK(canonical(*e.find("data")) ==
+          R"({"arguments":["--password=***","~/**/f.txt"],"result":"ok","tool":"/home/a/bin/t"})");
+    // The content hash is that of {data, datacontenttype, specversion, type}, recomputed.
+    const std::string h =
+        "sha256:" +
+        assay::hash::digest_bytes<assay::hash::sha256>(
+            std::string_view(
+                R"({"data":{"arguments":["--password=***","~/**/f.txt"],"result":"ok","tool":"/home/a/bin/t"},"datacontenttype":"application/json","specversion":"1.0","type":"assay.tool.call"})"))
+            .hex();
+    CHECK(e.find("assaycontenthash")->as_string() == h);
+    CHECK(e.find("assaysecrets")->as_bool() == false);
+  }
+  SUBCASE("an unknown type: every string is sensitive") {
+    json::value e =
+        parse(head + R"("data":{"a":{"b":"key=1"},"c":["/root/x"],"n":1})" + tail + R"("type":"vendor.x"})");
+    auto r = ev::redact_event(e);
+    REQUIRE(r.has_value());
+    CHECK(canonical(*e.find("data")) == R"({"a":{"b":"key=***"},"c":["~/**/x"],"n":1})");
+    CHECK(e.find("assaycontenthash")->as_string() == ev::content_hash(e).value());
+  }
+  SUBCASE("nothing to redact: the data is unchanged and the hash is the correct one") {
+    json::value e =
+        parse(head + R"("data":{"hits":3},"subject":"example.com:443")" + tail + R"("type":"assay.net.access"})");
+    auto r = ev::redact_event(e);
+    REQUIRE(r.has_value());
+    CHECK_FALSE(r->changed());
+    CHECK(e.find("assaycontenthash")->as_string() == ev::content_hash(e).value());
+  }
+  SUBCASE("an event without data or type is refused") {
+    json::value e = parse(R"({"type":"x"})");
+    CHECK(ev::redact_event(e).error().code == errc::missing_member);
+    json::value f = parse(R"({"data":{},"type":1})");
+    CHECK(ev::redact_event(f).error().code == errc::type_mismatch);
+    json::value g = parse("[]");
+    CHECK(ev::redact_event(g).error().code == errc::type_mismatch);
+  }
+}
+
+TEST_CASE("redact_event on a typed event keeps it valid and sets the flag") {
+  contracts::evidence_event<redact_test::payload> e;
+  e.type = "test.redact";
+  e.source = "urn:test";
+  e.id = "r:0";
+  e.time = "2026-01-01T00:00:00Z";
+  e.assayrunid = "r";
+  e.assayseq = 0;
+  e.assayproducer = "p";
+  e.assayproducerversion = "1";
+  e.data.label = "l";
+  e.data.command = "login password=pw";
+  e.data.email = "x@y";
+  auto r = ev::redact_event(e);
+  REQUIRE(r.has_value());
+  CHECK(e.data.command == "login password=***");
+  CHECK_FALSE(e.data.email.has_value());
+  CHECK(e.assaypii);
+  CHECK_FALSE(e.assaysecrets);
+  REQUIRE(e.assaycontenthash.has_value());
+  CHECK(e.assaycontenthash->size() == 71);
+}
+
+TEST_CASE("P56b: the bounded projection of an MCP tool definition and its digest") {
+  const json::value def = parse(R"({
+    "name": "read_file",
+    "title": "Read file",
+    "description": "  Reads a file\n\t",
+    "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+    "annotations": {"readOnlyHint": true},
+    "x-vendor": {"cost": 3},
+    "_meta": {"k": "v"}
+  })");
+  CHECK(
+      canonical(ev::tool_definition_projection(def).value()) ==
+      R"({"description":"Reads a file","input_schema":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"},"name":"read_file"})");
+  CHECK(ev::tool_definition_digest(def).value() ==
+        "sha256:fd81bdbb6a7a5c3b16c208a6364dc21ad8a3d00399927ddb012520841c9d2220");
+  // Server-scoped: server_id joins the projection.
+  CHECK(ev::tool_definition_digest(def, "fs-server").value() ==
+        "sha256:0d01a309c494faa8ad0052fd442b4d991f15da3a9a0d521d21239906b838c4a2");
+  // The same tool spelled with input_schema and other white space: the same digest.
+  const json::value same = parse(
+      R"({"input_schema":{"required":["path"],"type":"object","properties":{"path":{"type":"string"}}},"name":"read_file","description":"\u00a0Reads a file\u3000"})");
+  CHECK(ev::tool_definition_digest(same).value() == ev::tool_definition_digest(def).value());
+  // Only a name.
+  CHECK(ev::tool_definition_digest(parse(R"({"name":"ping","outputSchema":{}})")).value() ==
+        "sha256:3f1b5ce7170804143ea6c840825f11e1fce1aed30dba5b7f0d83220f84066889");
+  // Inner white space and case are kept: a different description, a different digest.
+  CHECK(ev::tool_definition_digest(parse(R"({"name":"read_file","description":"Reads  a file"})")).value() !=
+        ev::tool_definition_digest(parse(R"({"name":"read_file","description":"Reads a file"})")).value());
+  CHECK(ev::trim_white_space(" \t\n\xC2\xA0x y\xE2\x80\xA8 ") == "x y");
+  CHECK(ev::trim_white_space("\xC3\xA9") == "\xC3\xA9");
+  // Bad definitions.
+  CHECK(ev::tool_definition_digest(parse(R"({"description":"x"})")).error().code == errc::missing_member);
+  CHECK(ev::tool_definition_digest(parse(R"({"name":""})")).error().code == errc::type_mismatch);
+  CHECK(ev::tool_definition_digest(parse(R"({"name":"a","description":1})")).error().code == errc::type_mismatch);
+  CHECK(ev::tool_definition_digest(parse(R"({"name":"a","inputSchema":[]})")).error().pointer == "/inputSchema");
+  CHECK(ev::tool_definition_digest(parse(R"({"name":"a","inputSchema":{},"input_schema":{}})")).error().code ==
+        errc::duplicate_member);
+  CHECK(ev::tool_definition_digest(parse(R"({"name":"a"})"), "").error().code == errc::invalid_argument);
+  CHECK(ev::tool_definition_digest(parse("[]")).error().code == errc::type_mismatch);
+}
