@@ -549,3 +549,41 @@ TEST_CASE("the writer refuses what the verifier would reject") {
   CHECK(ev::write_bundle(evs).value() == ev::write_bundle(make_events(3)).value());
   CHECK(ev::write_bundle({}).error().code == errc::ContractInvalidEvent);
 }
+
+TEST_CASE("x-assay: packs applied and mappings go into the manifest, which decodes as manifest-v1") {
+  ev::bundle_options opt;
+  ev::pack_applied pack;
+  pack.name = "eu-ai-act-baseline";
+  pack.version = "1.0.0";
+  pack.digest = "sha256:f47d932cdad4bde369ed0a7cf26fdcf4077777296346c4102d9017edbc62a070";
+  pack.kind = "compliance";
+  opt.packs_applied.push_back(pack);
+  ev::mapping map;
+  map.rule = "eu-ai-act-baseline@1.0.0:EU12-001";
+  map.framework = "eu-ai-act";
+  map.ref = "Article 12(1)";
+  opt.mappings.push_back(map);
+  auto files = ev::build_bundle_files(make_events(2), opt).value();
+  const std::string x =
+      R"j("x-assay":{"mappings":[{"framework":"eu-ai-act","ref":"Article 12(1)","rule":"eu-ai-act-baseline@1.0.0:EU12-001"}],)j"
+      R"("packs_applied":[{"digest":"sha256:f47d932cdad4bde369ed0a7cf26fdcf4077777296346c4102d9017edbc62a070",)"
+      R"("kind":"compliance","name":"eu-ai-act-baseline","version":"1.0.0"}]}})";
+  CHECK(files.manifest.size() > x.size());
+  CHECK(files.manifest.compare(files.manifest.size() - x.size(), x.size(), x) == 0);
+  auto m = assay::decode<assay::contracts::manifest>(files.manifest);
+  REQUIRE(m.has_value());
+  CHECK(assay::encode(*m).value() == files.manifest);
+  CHECK(m->x_assay->packs_applied->at(0).name == "eu-ai-act-baseline");
+  // The bundle verifies, and the verifier keeps the manifest.
+  auto gz = ev::write_bundle(make_events(2), opt).value();
+  CHECK(ev::verify_bundle_bytes(gz).has_value());
+  // Without additions there is no x-assay member.
+  CHECK(ev::build_bundle_files(make_events(2)).value().manifest.find("x-assay") == std::string::npos);
+  // A pack the manifest contract refuses is refused before anything is written (a kind outside
+  // the enum does not even compile: one_of takes only its literals).
+  opt.packs_applied[0].digest = std::string("sha256:f47d");
+  auto bad = ev::build_bundle_files(make_events(2), opt);
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().code == errc::pattern_mismatch);
+  CHECK(bad.error().pointer == "/x-assay/packs_applied/0/digest");
+}

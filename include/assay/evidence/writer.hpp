@@ -10,6 +10,7 @@
 // (producer from the first event unless given). Same inputs, same bytes.
 #pragma once
 
+#include "assay/contracts/manifest.hpp"
 #include "assay/error.hpp"
 #include "assay/evidence/archive.hpp"
 #include "assay/evidence/content_hash.hpp"
@@ -27,13 +28,8 @@
 
 namespace assay::evidence {
 
-struct pack_applied {
-  std::string name, version, digest, kind;
-  std::optional<std::string> source_url;
-};
-struct mapping {
-  std::string rule, framework, ref;
-};
+using pack_applied = contracts::manifest_v1::pack_applied;
+using mapping = contracts::manifest_v1::mapping;
 
 struct bundle_options {
   std::optional<producer_info> producer;  // default: from the first event
@@ -174,62 +170,33 @@ inline result<bundle_files> build_bundle_files(std::vector<json::value> events, 
     producer = {*name, *version, git ? std::optional<std::string>(*git) : std::nullopt};
   }
 
-  json::value m = json::object{};
-  json::value alg = json::object{};
-  alg.set("canon", "jcs-rfc8785");
-  alg.set("hash", "sha256");
-  alg.set("root", "sha256(concat(content_hash + \"\\n\"))");
-  m.set("algorithms", std::move(alg));
-  m.set("bundle_id", out.run_root);
-  m.set("event_count", static_cast<double>(out.event_count));
-  json::value file = json::object{};
-  file.set("bytes", static_cast<double>(out.events.size()));
-  file.set("path", "events.ndjson");
-  file.set("sha256", hash::digest_bytes<hash::sha256>(out.events).to_string());
-  json::value files = json::object{};
-  files.set("events.ndjson", std::move(file));
-  m.set("files", std::move(files));
-  json::value p = json::object{};
-  p.set("name", producer.name);
-  p.set("version", producer.version);
+  // The manifest through its contract type: encoding checks it (digest patterns, the x-assay
+  // kinds) and writes it in canonical form.
+  contracts::manifest m;
+  m.bundle_id = out.run_root;
+  m.event_count = static_cast<std::int64_t>(out.event_count);
+  m.files.events.bytes = static_cast<std::int64_t>(out.events.size());
+  m.files.events.sha256 = hash::digest_bytes<hash::sha256>(out.events).to_string();
+  m.producer.name = producer.name;
+  m.producer.version = producer.version;
   if (producer.git && *producer.git != "unknown")
-    p.set("git", *producer.git);
-  m.set("producer", std::move(p));
-  m.set("run_id", out.run_id);
-  m.set("run_root", out.run_root);
-  m.set("schema_version", 1);
+    m.producer.git = *producer.git;
+  m.run_id = out.run_id;
+  m.run_root = out.run_root;
+  m.schema_version = 1;
   if (!opt.packs_applied.empty() || !opt.mappings.empty()) {
-    json::value x = json::object{};
-    if (!opt.packs_applied.empty()) {
-      json::array packs;
-      for (const auto& pa : opt.packs_applied) {
-        json::value v = json::object{};
-        v.set("name", pa.name);
-        v.set("version", pa.version);
-        v.set("digest", pa.digest);
-        v.set("kind", pa.kind);
-        if (pa.source_url)
-          v.set("source_url", *pa.source_url);
-        packs.push_back(std::move(v));
-      }
-      x.set("packs_applied", std::move(packs));
-    }
-    if (!opt.mappings.empty()) {
-      json::array maps;
-      for (const auto& mp : opt.mappings) {
-        json::value v = json::object{};
-        v.set("rule", mp.rule);
-        v.set("framework", mp.framework);
-        v.set("ref", mp.ref);
-        maps.push_back(std::move(v));
-      }
-      x.set("mappings", std::move(maps));
-    }
-    m.set("x-assay", std::move(x));
+    m.x_assay.emplace();
+    if (!opt.packs_applied.empty())
+      m.x_assay->packs_applied = opt.packs_applied;
+    if (!opt.mappings.empty())
+      m.x_assay->mappings = opt.mappings;
   }
-  auto manifest = json::to_canonical(m);
-  if (!manifest)
-    return manifest.error();
+  auto manifest = assay::encode(m);
+  if (!manifest) {
+    error e = manifest.error().front();
+    e.message = "manifest" + (e.pointer.empty() ? std::string() : " " + e.pointer) + ": " + e.message;
+    return e;
+  }
   out.manifest = std::move(*manifest);
   return out;
 }
