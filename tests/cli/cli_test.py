@@ -99,6 +99,78 @@ expect("validate io", ["validate", "closure-v1", "/nonexistent/f"], b"", 3, b"",
 expect("usage", [], b"", 2, b"", err_contains="subcommand")
 expect("unknown command", ["frobnicate"], b"", 2, b"")
 
+# --- schema --list names every contract of SPEC §17 ----------------------------------------------
+code, out, _ = run(["schema", "--list"])
+listed = set(out.decode().split())
+for n in ["soak-report-v1", "closure-v1", "evidence-event-v1", "manifest-v1", "pack-v1",
+          "assay.profile.started", "assay.profile.finished", "assay.tool.decision", "assay.sandbox.degraded",
+          "assay.fs.access", "assay.env.filtered", "assay.tool.call", "assay.model.invoked", "assay.run.input",
+          "assay.run.seed", "assay.prompt.lineage", "assay.approval.recorded", "assay.net.access"]:
+    check(f"schema --list has {n}", n in listed, sorted(listed))
+
+
+# --- evidence events: validate, bundle, verify, redact -------------------------------------------
+def jcs(v):
+    return json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def event(seq, typ, data, run_id="run1"):
+    e = {"specversion": "1.0", "type": typ, "source": "urn:assay:cli-test", "id": f"{run_id}:{seq}",
+         "time": "2026-01-01T00:00:0%dZ" % seq, "datacontenttype": "application/json", "assayrunid": run_id,
+         "assayseq": seq, "assayproducer": "cli-test", "assayproducerversion": "1.0", "assaygit": "unknown",
+         "assaypii": False, "assaysecrets": False, "data": data}
+    h = __import__("hashlib").sha256(jcs({"data": data, "datacontenttype": "application/json",
+                                          "specversion": "1.0", "type": typ})).hexdigest()
+    e["assaycontenthash"] = "sha256:" + h
+    return e
+
+
+events = [event(0, "assay.profile.started", {"profile_name": "p", "profile_version": "1", "total_runs_aggregated": 0}),
+          event(1, "assay.tool.call", {"tool": "shell", "arguments": ["--api-key=k", "/home/ann/w/a.txt"]}),
+          event(2, "vendor.note", {"text": "Bearer abc"})]
+ndjson = b"".join(jcs(e) + b"\n" for e in events)
+expect("validate event ok", ["validate", "evidence-event-v1"], jcs(events[1]), 0, b"<stdin>: valid evidence-event-v1\n")
+bad_data = dict(events[1], data={"tool": ""})
+expect("validate event: the payload of a known type is checked", ["validate", "evidence-event-v1"], jcs(bad_data), 1,
+       b"", b"/data/tool: string is shorter than the minimum length 1\n")
+expect("validate event: id must be run:seq", ["validate", "evidence-event-v1"], jcs(dict(events[2], id="run1:9")), 1,
+       b"", b'/id: id must be assayrunid + ":" + assayseq ("run1:2")\n')
+expect("validate payload by its event type", ["validate", "assay.tool.decision"],
+       b'{"tool":"t","decision":"allow","reason_code":"r","policy_snapshot_digest":"d"}', 1, b"",
+       err_contains="all present or all absent")
+bundle = tmpfile(b"")
+expect("evidence bundle", ["evidence", "bundle", "--events", tmpfile(ndjson), "--out", bundle], b"", 0, b"", b"")
+code, out, err = run(["evidence", "verify", bundle, "--json"])
+rep = json.loads(out) if code == 0 else {}
+check("evidence verify --json", code == 0 and rep.get("ok") is True and rep.get("event_count") == 3
+      and rep.get("run_id") == "run1" and rep.get("code") is None, out + err)
+tampered = ndjson.replace(b"shell", b"shelL")
+expect("evidence bundle refuses a wrong content hash", ["evidence", "bundle", "--events", tmpfile(tampered), "--out",
+       tmpfile(b"")], b"", 1, b"", err_contains="IntegrityEventHash")
+expect("evidence verify: not a bundle", ["evidence", "verify", tmpfile(b"not gzip")], b"", 1, b"",
+       err_contains="IntegrityGzip")
+code, out, err = run(["evidence", "verify", tmpfile(b"not gzip"), "--json"])
+check("evidence verify --json failure", code == 1 and json.loads(out)["code"] == "IntegrityGzip"
+      and json.loads(out)["class"] == "Integrity", out + err)
+code, out, err = run(["evidence", "redact"], ndjson)
+lines = out.splitlines()
+red = [json.loads(x) for x in lines]
+check("evidence redact: one line per event", code == 0 and len(red) == 3, err)
+if len(red) == 3:
+    check("evidence redact: sensitive arguments", red[1]["data"]["arguments"] == ["--api-key=***", "~/**/a.txt"],
+          red[1])
+    check("evidence redact: unknown type treated as sensitive", red[2]["data"] == {"text": "Bearer ***"}, red[2])
+    check("evidence redact: public payload unchanged", red[0] == events[0], red[0])
+    for i, e in enumerate(red):
+        want = event(i, e["type"], e["data"])["assaycontenthash"]
+        check(f"evidence redact: fresh content hash {i}", e["assaycontenthash"] == want, e)
+    check("evidence redact: canonical lines", all(x == jcs(y) for x, y in zip(lines, red)), out)
+    rb = tmpfile(b"")
+    expect("redacted events bundle and verify", ["evidence", "bundle", "--events", tmpfile(out), "--out", rb], b"", 0)
+    expect("redacted bundle verifies", ["evidence", "verify", rb], b"", 0, err=b"")
+expect("evidence redact: not JSON", ["evidence", "redact"], b"{\n", 2, b"", err_contains="line 1")
+expect("evidence redact: not an event", ["evidence", "redact"], b"[1]\n", 1, b"", err_contains="event 0")
+
 # --- external vectors: assay jcs byte for byte ---------------------------------------------------
 if CONF and os.path.isdir(CONF):
     jcs_in = os.path.join(CONF, "jcs", "input")
