@@ -2,6 +2,7 @@
 // build a soak report, catch a constraint violation before it leaves the process, write the
 // canonical bytes, read them back strictly, and prove at compile time that a struct of the
 // program's own matches the normative contract.
+#include "assay/contracts/payloads.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/conform.hpp"
@@ -58,6 +59,18 @@ struct my_soak_report {
 };
 static_assert(assay::conforms_to<my_soak_report, contracts::soak_report>,
               "my_soak_report must have exactly the members of soak-report-v1");
+
+// An MCP server's own record of a tool decision: plain strings where the contract has an enum
+// and constants; it may stand for assay.tool.decision because its JSON shape is the same.
+struct my_tool_decision {
+  std::string tool, decision, reason_code;
+  std::optional<std::string> args_schema_hash, policy_digest, policy_snapshot_digest, policy_snapshot_digest_alg,
+      policy_snapshot_canonicalization, policy_snapshot_schema, tool_definition_digest, tool_definition_digest_alg,
+      tool_definition_canonicalization, tool_definition_schema, tool_definition_source, delegated_from;
+  std::optional<int> delegation_depth;
+};
+static_assert(assay::conforms_to<my_tool_decision, contracts::tool_decision>,
+              "my_tool_decision must have exactly the members of assay.tool.decision");
 
 int main() {
   contracts::soak_report r;

@@ -1,0 +1,25 @@
+// Must not compile with ASSAY_COMPILE_FAIL: a consumer's tool decision that lacks the P56b
+// member tool_definition_source does not conform to assay.tool.decision.
+// expect-error: my_tool_decision must have the members of assay.tool.decision
+#include "assay/contracts/payloads.hpp"
+#include "assay/reflect/conform.hpp"
+
+#include <optional>
+#include <string>
+
+struct my_tool_decision {
+  std::string tool, decision, reason_code;
+  std::optional<std::string> args_schema_hash, policy_digest, policy_snapshot_digest, policy_snapshot_digest_alg,
+      policy_snapshot_canonicalization, policy_snapshot_schema, tool_definition_digest, tool_definition_digest_alg,
+      tool_definition_canonicalization, tool_definition_schema, delegated_from;
+#ifdef ASSAY_COMPILE_FAIL
+  std::optional<std::string> tool_definition_origin;  // misnamed: the contract says _source
+#else
+  std::optional<std::string> tool_definition_source;
+#endif
+  std::optional<int> delegation_depth;
+};
+static_assert(assay::conforms_to<my_tool_decision, assay::contracts::tool_decision>,
+              "my_tool_decision must have the members of assay.tool.decision");
+
+int main() {}
