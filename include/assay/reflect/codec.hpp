@@ -1147,8 +1147,9 @@ template <class T>
 results<void> decode_from(json::cursor& c, T& out, std::size_t max_errors = 1000) {
   decode_context ctx{c, {}, max_errors};
   if (!decode_value(ctx, out)) {
-    ctx.errs.items.push_back(c.error());
-    return std::move(ctx.errs);
+    // The input is not JSON: its syntax error is the one thing to say about it (violations
+    // found before it are about a document that does not exist).
+    return errors(c.error());
   }
   if (ctx.truncated) {
     ctx.errs.items.push_back(make_error(errc::invalid_argument, "more errors were found; only the first " +
@@ -1171,10 +1172,11 @@ results<T> decode(std::string_view text, const json::limits& lim = {}) {
   if (!c.ok())
     return errors(c.error());
   auto r = reflect::decode_from(c, out);
+  // Content after the value makes the whole input something other than JSON: report that alone.
+  if (c.ok() && !c.finish())
+    return errors(c.error());
   if (!r)
     return r.error();
-  if (!c.finish())
-    return errors(c.error());
   return out;
 }
 
