@@ -86,9 +86,9 @@ TEST_CASE("secret markers: every marker, case-insensitive, cut after the marker"
       {"--Client-Secret=abc", "--Client-Secret=***"},
       {"--signing-key=abc", "--signing-key=***"},
   };
-  for (const auto& [in, out] : cases) {
-    CAPTURE(in);
-    CHECK(redacted(in) == out);
+  for (const auto& c : cases) {
+    CAPTURE(c.first);
+    CHECK(redacted(c.first) == c.second);
   }
   // First match in list order wins: "token=" comes before "password=".
   CHECK(redacted("password=a token=b") == "password=a token=***");
@@ -111,9 +111,9 @@ TEST_CASE("home paths on Linux, macOS and Windows become ~/**/<last component>")
       {"--config=/home/alice/.cfg", "--config=~/**/.cfg"},
       {"\"/home/eve/f\"", "\"~/**/f\""},
   };
-  for (const auto& [in, out] : cases) {
-    CAPTURE(in);
-    CHECK(redacted(in) == out);
+  for (const auto& c : cases) {
+    CAPTURE(c.first);
+    CHECK(redacted(c.first) == c.second);
   }
   // Not under a home directory, or the home directory itself: unchanged.
   for (std::string_view s : {"/usr/bin/env", "/home", "/home/alice", "/home/alice/", "/var/home/x/y", "/tmp/home/a/b",
