@@ -1,5 +1,6 @@
-// Hand-written soak-report-v1 and closure-v1 documents, in canonical (JCS) form, shared by the
-// contract tests.
+// Hand-written documents of the contracts (soak-report-v1, closure-v1, evidence-event-v1,
+// manifest-v1, pack-v1 and the event payloads), in canonical (JCS) form, shared by the contract
+// tests.
 #pragma once
 
 #include <string>
@@ -69,5 +70,144 @@ inline const std::string closure_full =
 inline const std::string closure_minimal = R"({"closure":{"captured":[],"confidence":"low","missing":[],"score":0},)"
                                            R"("completeness":{"captured":[],"redacted":[],"required":[],"unknown":[]},)"
                                            R"("schema_version":"closure-v1"})";
+
+// --- evidence-event-v1, manifest-v1, pack-v1 ------------------------------------------------------
+
+// A typed assay.tool.decision event with every optional envelope member.
+inline const std::string event_full =
+    R"({"assaycontenthash":"sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",)"
+    R"("assaydigestprofile":"semantic-v1","assaygit":"4f2c1a9","assaypii":false,"assaypolicyid":"policy-7",)"
+    R"("assayproducer":"assay","assayproducerversion":"0.1.0","assayrunid":"run_8f3a","assaysecrets":true,)"
+    R"("assaysemanticdigest":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",)"
+    R"("assayseq":12,"data":{"decision":"requires_approval","reason_code":"needs_human","tool":"shell_exec"},)"
+    R"("datacontenttype":"application/json","id":"run_8f3a:12","source":"urn:assay:agent","specversion":"1.0",)"
+    R"("subject":"shell_exec","time":"2023-11-14T22:13:20.293907Z",)"
+    R"("traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":"vendor=1",)"
+    R"("type":"assay.tool.decision"})";
+
+// An event of a type the library does not know: only the required members, data null and
+// the content hash not yet computed.
+inline const std::string event_minimal =
+    R"({"assaycontenthash":null,"assaygit":"unknown","assaypii":false,"assayproducer":"",)"
+    R"("assayproducerversion":"","assayrunid":"r","assaysecrets":false,"assayseq":0,"data":null,)"
+    R"("datacontenttype":"application/json","id":"r:0","source":"a:","specversion":"1.0",)"
+    R"("time":"2023-11-14T22:13:20Z","type":"example.custom"})";
+
+// manifest-v1 with producer.git and both x-assay lists.
+inline const std::string manifest_full =
+    R"j({"algorithms":{"canon":"jcs-rfc8785","hash":"sha256","root":"sha256(concat(content_hash + \"\\n\"))"},)j"
+    R"j("bundle_id":"sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae","event_count":2,)j"
+    R"j("files":{"events.ndjson":{"bytes":1536,"path":"events.ndjson",)j"
+    R"j("sha256":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}},)j"
+    R"j("producer":{"git":"4f2c1a9","name":"assay","version":"0.1.0"},"run_id":"run_8f3a",)j"
+    R"j("run_root":"sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae","schema_version":1,)j"
+    R"j("x-assay":{"mappings":[{"framework":"eu-ai-act","ref":"Art. 12(1)",)j"
+    R"j("rule":"eu-ai-act-baseline@1.0.0:EU12-001"}],)j"
+    R"j("packs_applied":[{"digest":"sha256:f47d932cdad4bde369ed0a7cf26fdcf4077777296346c4102d9017edbc62a070",)j"
+    R"j("kind":"compliance","name":"eu-ai-act-baseline","source_url":"https://example.com/packs/eu.yaml",)j"
+    R"j("version":"1.0.0"}]}})j";
+
+// manifest-v1 without the optional members (no events: the empty-input run_root).
+inline const std::string manifest_minimal =
+    R"j({"algorithms":{"canon":"jcs-rfc8785","hash":"sha256","root":"sha256(concat(content_hash + \"\\n\"))"},)j"
+    R"j("bundle_id":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","event_count":0,)j"
+    R"j("files":{"events.ndjson":{"bytes":0,"path":"events.ndjson",)j"
+    R"j("sha256":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}},)j"
+    R"j("producer":{"name":"assay","version":"0.1.0"},"run_id":"r",)j"
+    R"j("run_root":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","schema_version":1})j";
+
+// pack-v1 with every optional member, one rule of each check type and an x- extension.
+inline const std::string pack_full =
+    R"({"author":"Assay","description":"EU AI Act record-keeping baseline","kind":"compliance",)"
+    R"("license":"Apache-2.0","name":"eu-ai-act-baseline","requires":{"assay_min_version":"0.1.0",)"
+    R"("evidence_schema_version":"1.0"},"rules":[{"check":{"min":1,"type":"event_count"},)"
+    R"("description":"rule EU12-001","help_markdown":"At least one event.","id":"EU12-001","severity":"error"},)"
+    R"({"check":{"pattern":"assay.tool.*","type":"event_type_exists"},"description":"rule EU12-002",)"
+    R"("id":"EU12-002","severity":"warning"},{"check":{"finish_pattern":"assay.profile.finished",)"
+    R"("start_pattern":"assay.profile.started","type":"event_pairs"},"description":"rule EU12-003",)"
+    R"("id":"EU12-003","severity":"info"},{"check":{"in_data":true,"paths_any_of":["/tool","/tool_name"],)"
+    R"("type":"event_field_present"},"description":"rule EU12-004","id":"EU12-004","severity":"error"},)"
+    R"({"check":{"path":"/producer/git","required":false,"type":"manifest_field"},"description":"rule EU12-005",)"
+    R"("id":"EU12-005","severity":"error"},{"check":{"paths":["/data/decision"],"type":"json_path_exists",)"
+    R"("value_equals":"allow"},"description":"rule EU12-006","id":"EU12-006","severity":"warning"}],)"
+    R"("version":"1.0.0","x-assay":{"requires_signals":["policy_decisions","tool_calls"]},"x-vendor":{"tier":2}})";
+
+// pack-v1 with the required members only.
+inline const std::string pack_minimal =
+    R"({"description":"d","kind":"quality","name":"p","rules":[{"check":{"min":0,"type":"event_count"},)"
+    R"("description":"rule r","id":"r","severity":"info"}],"version":"1"})";
+
+// --- event payloads (SPEC §8, §10) ------------------------------------------------------------------
+
+// assay.tool.decision with both clusters (P56a, P56b) and the delegation members.
+inline const std::string tool_decision_full =
+    R"({"args_schema_hash":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",)"
+    R"("decision":"allow","delegated_from":"planner","delegation_depth":1,)"
+    R"("policy_digest":"sha256:f47d932cdad4bde369ed0a7cf26fdcf4077777296346c4102d9017edbc62a070",)"
+    R"("policy_snapshot_canonicalization":"jcs-rfc8785",)"
+    R"("policy_snapshot_digest":"sha256:f47d932cdad4bde369ed0a7cf26fdcf4077777296346c4102d9017edbc62a070",)"
+    R"("policy_snapshot_digest_alg":"sha256","policy_snapshot_schema":"assay.policy.snapshot.v1",)"
+    R"("reason_code":"allowed_by_policy","tool":"web_search",)"
+    R"("tool_definition_canonicalization":"jcs:mcp_tool_definition.v1",)"
+    R"("tool_definition_digest":"sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",)"
+    R"("tool_definition_digest_alg":"sha256","tool_definition_schema":"assay.mcp.tool-definition.snapshot.v1",)"
+    R"("tool_definition_source":"mcp.tools/list"})";
+
+inline const std::string tool_decision_minimal = R"({"decision":"deny","reason_code":"","tool":"shell_exec"})";
+
+inline const std::string profile_started =
+    R"({"profile_name":"default","profile_version":"1","total_runs_aggregated":3})";
+
+inline const std::string profile_finished_full =
+    R"({"files_count":12,"integrity_scope":"workspace","network_count":2,"processes_count":4,)"
+    R"("sandbox_degradation_count":0})";
+
+inline const std::string sandbox_degraded_full =
+    R"({"component":"landlock","degradation_mode":"audit_fallback","detail":"kernel without landlock",)"
+    R"("reason_code":"backend_unavailable"})";
+
+// assay.fs.access with the declared members and two a collector added.
+inline const std::string fs_access_full =
+    R"({"file":"~/**/notes.txt","first_seen":"2023-11-14T22:13:20Z","hits":3,)"
+    R"("last_seen":"2023-11-14T22:15:00.5+01:00","mode":"read","pid":4242,"runs_seen":2})";
+
+inline const std::string net_access_full =
+    R"({"first_seen":"2023-11-14T22:13:20Z","hits":5,"last_seen":"2023-11-14T22:13:21Z","protocol":"tcp",)"
+    R"("runs_seen":1})";
+
+inline const std::string env_filtered_full =
+    R"({"counters":{"dropped":1,"passed":2},"dropped_keys":["AWS_SECRET_ACCESS_KEY"],"mode":"strict",)"
+    R"("passed_keys":["HOME","PATH"]})";
+
+inline const std::string env_filtered_minimal = R"({"counters":{},"dropped_keys":[],"mode":"","passed_keys":[]})";
+
+inline const std::string tool_call_full =
+    R"({"arguments":{"query":"weather"},"call_id":"call_1","nondeterministic":true,"result":[{"text":"sunny"}],)"
+    R"("tool":"web_search"})";
+
+// assay.tool.call with every redactable value replaced by its commitment.
+inline const std::string tool_call_redacted =
+    R"({"arguments":{"alg":"sha256",)"
+    R"("digest":"sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae","size_bytes":11},)"
+    R"("call_id":{"alg":"sha256",)"
+    R"("digest":"sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae","size_bytes":11},)"
+    R"("result":{"alg":"sha256",)"
+    R"("digest":"sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae","size_bytes":11},)"
+    R"("tool":{"alg":"sha256","digest":"sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",)"
+    R"("size_bytes":11}})";
+
+inline const std::string model_invoked_full = R"({"model":"gpt-4o-2024-08-06","operation":"chat","provider":"openai"})";
+
+inline const std::string prompt_lineage_full =
+    R"({"parent_digest":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",)"
+    R"("prompt_digest":"sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae"})";
+
+inline const std::string approval_recorded_full =
+    R"({"approver":"alice@example.com","decision":"approved","tool":"shell_exec"})";
+
+// A redaction commitment (SPEC §9), as a member value.
+inline const std::string commitment =
+    R"({"alg":"sha256","digest":"sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",)"
+    R"("size_bytes":11})";
 
 }  // namespace assay_test::docs

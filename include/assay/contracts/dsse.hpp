@@ -1,0 +1,48 @@
+// assay/contracts/dsse.hpp — dsse-envelope-v1, a DSSE envelope (SPEC §15): a base64 payload, its
+// type, and one or more signatures over PAE(payloadType, payload). The schema is written here,
+// from the type.
+//
+// SPEC §15 says readers ignore unknown members. This type is strict for now (unknown members are
+// errors); it takes them once the reflection layer's extra-members support is used here.
+#pragma once
+
+#include "assay/reflect/codec.hpp"
+#include "assay/reflect/constraints.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace assay::contracts {
+
+namespace dsse_v1 {
+
+// Standard or URL-safe base64, padded or not: what readers accept (SPEC §15).
+using base64 = str<1, "^[A-Za-z0-9+/_-]+={0,2}$">;
+
+struct signature {
+  static constexpr std::string_view schema_name = "signature";
+  std::string keyid;
+  base64 sig;
+  static constexpr field_info assay_fields[] = {
+      {.field = "keyid", .description = "Written as sha256: + hex of the SPKI DER of the public key."},
+      {.field = "sig", .description = "Base64 of the Ed25519 signature over the PAE of payloadType and payload."},
+  };
+};
+
+}  // namespace dsse_v1
+
+struct dsse_envelope {
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/dsse-envelope-v1.schema.json";
+  static constexpr std::string_view schema_title = "Assay DSSE Envelope v1";
+
+  dsse_v1::base64 payload;
+  non_empty payloadType;
+  list<dsse_v1::signature, 1> signatures;
+
+  static constexpr field_info assay_fields[] = {
+      {.field = "payload", .description = "Base64 of the payload bytes (an in-toto Statement v1, as JCS)."},
+      {.field = "payloadType", .description = "application/vnd.in-toto+json for an attestation."},
+  };
+};
+
+}  // namespace assay::contracts

@@ -1,0 +1,121 @@
+// libFuzzer target: the bundle reader and verifier (SPEC §7), and the writer/verifier agreement.
+//
+// The first byte chooses how the rest is used:
+//   0  as a whole .tar.gz: verify_bundle_bytes never crashes, hangs or reads past its limits; a
+//      bundle it accepts has consistent facts (a sha256 bundle id equal to the run root text the
+//      manifest gave, an event count within the limit);
+//   1  as a tar archive, gzipped here first (so the mutations reach the tar and member checks
+//      rather than dying at the gzip CRC);
+//   2  as events.ndjson: when every line parses as JSON and write_bundle accepts the events, the
+//      bundle written must verify, with the same event count, run id and run root (the writer
+//      refuses exactly what the verifier would reject).
+// Any broken property aborts.
+#include "assay/evidence/archive.hpp"
+#include "assay/evidence/verify.hpp"
+#include "assay/evidence/writer.hpp"
+#include "assay/json/value.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ev = assay::evidence;
+
+namespace {
+
+[[noreturn]] void fail(const char* what, std::string_view detail = {}) {
+  std::fprintf(stderr, "fuzz_bundle: %s", what);
+  if (!detail.empty())
+    std::fprintf(stderr, ": %.*s", static_cast<int>(detail.size() > 400 ? 400 : detail.size()), detail.data());
+  std::fprintf(stderr, "\n");
+  std::abort();
+}
+
+// Small limits: a mutated size field must not make the reader allocate or inflate much.
+ev::bundle_limits small_limits() {
+  ev::bundle_limits l;
+  l.max_bundle_bytes = 1 << 20;
+  l.max_decode_bytes = 4 << 20;
+  l.max_manifest_bytes = 64 << 10;
+  l.max_events_bytes = 2 << 20;
+  l.max_events = 2000;
+  l.max_line_bytes = 64 << 10;
+  l.max_path_len = 256;
+  l.max_json_depth = 32;
+  return l;
+}
+
+void check_accepted(const assay::result<ev::verified_bundle>& r, const ev::bundle_limits& lim) {
+  if (!r) {
+    if (r.error().message.empty())
+      fail("an error without a message", assay::name(r.error().code));
+    return;
+  }
+  if (r->event_count > lim.max_events)
+    fail("more events than the limit accepted");
+  if (r->bundle_id.size() != 71 || r->bundle_id.compare(0, 7, "sha256:") != 0)
+    fail("an accepted bundle id that is not a sha256 digest", r->bundle_id);
+}
+
+void verify_written(std::string_view ndjson) {
+  std::vector<assay::json::value> events;
+  std::size_t start = 0;
+  while (start < ndjson.size()) {
+    std::size_t nl = ndjson.find('\n', start);
+    if (nl == std::string_view::npos)
+      nl = ndjson.size();
+    const std::string_view line = ndjson.substr(start, nl - start);
+    start = nl + 1;
+    if (line.empty())
+      continue;
+    auto v = assay::json::parse(line);
+    if (!v)
+      return;
+    events.push_back(std::move(*v));
+  }
+  if (events.empty() || events.size() > 200)
+    return;
+  auto files = ev::build_bundle_files(events, {});
+  if (!files)
+    return;
+  ev::bundle_options opt;
+  opt.threads = 1;
+  auto gz = ev::write_bundle(std::move(events), opt);
+  if (!gz)
+    fail("build_bundle_files accepted what write_bundle refused", gz.error().format());
+  auto r = ev::verify_bundle_bytes(*gz);
+  if (!r)
+    fail("a bundle the writer wrote does not verify", std::string(assay::name(r.error().code)) + ": " +
+                                                          r.error().message);
+  if (r->event_count != files->event_count || r->run_id != files->run_id || r->bundle_id != files->run_root)
+    fail("the verifier's facts differ from the writer's");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0)
+    return 0;
+  const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
+  const ev::bundle_limits lim = small_limits();
+  switch (data[0] % 3) {
+    case 0:
+      check_accepted(ev::verify_bundle_bytes(body, lim), lim);
+      break;
+    case 1: {
+      auto gz = ev::gzip(body, 1);
+      if (!gz)
+        fail("gzip failed", gz.error().message);
+      check_accepted(ev::verify_bundle_bytes(*gz, lim), lim);
+      break;
+    }
+    default:
+      verify_written(body);
+      break;
+  }
+  return 0;
+}
