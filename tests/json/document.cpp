@@ -211,3 +211,62 @@ TEST_CASE("document: JSONTestSuite and the RFC 8785 inputs, both parsers") {
   }
   CHECK(files > 300);
 }
+
+TEST_CASE("write_canonical_with sets one member of an object, replacing or adding it") {
+  auto with = [](std::string_view text, std::string_view name, std::string_view json_text) {
+    auto doc = json::document::parse(text).value();
+    std::string out;
+    json::string_sink s{&out};
+    {
+      json::writer<json::string_sink> w(s);
+      doc.write_canonical_with(w, 0, name, json_text);
+    }
+    return out;
+  };
+  // Added, in its canonical place; the other members canonical as usual (sorted, re-escaped).
+  CHECK(with(R"({"z":1,"a":{"y":[1.0,"\u00e9"],"b":null}})", "m", R"("x")") ==
+        R"({"a":{"b":null,"y":[1,"é"]},"m":"x","z":1})");
+  // Replaced: the old value is gone, wherever it stood.
+  CHECK(with(R"({"h":null,"a":1})", "h", R"("sha256:00")") == R"({"a":1,"h":"sha256:00"})");
+  CHECK(with(R"({"h":{"deep":[1,2]}})", "h", "true") == R"({"h":true})");
+  // An empty object, and names that order by UTF-16 code units (U+10000 before U+E000).
+  CHECK(with("{}", "only", "0") == R"({"only":0})");
+  CHECK(with("{\"\xee\x80\x80\":1}", "\xf0\x90\x80\x80", "2") == "{\"\xf0\x90\x80\x80\":2,\"\xee\x80\x80\":1}");
+  // A name that needs escaping is written escaped.
+  CHECK(with(R"({"a":1})", "q\"", "3") == R"({"a":1,"q\"":3})");
+  // An object inside the document.
+  auto doc = json::document::parse(R"([{"b":2,"a":1}])").value();
+  std::string out;
+  json::string_sink s{&out};
+  {
+    json::writer<json::string_sink> w(s);
+    doc.write_canonical_with(w, 1, "c", "[]");
+  }
+  CHECK(out == R"({"a":1,"b":2,"c":[]})");
+}
+
+TEST_CASE("a large document's tape and side buffer (huge-page allocations) hold what was parsed") {
+  // Past the huge-page threshold for both the tape and the side buffer of escaped strings.
+  std::string text = "[";
+  for (int i = 0; i < 300000; ++i) {
+    if (i != 0)
+      text += ',';
+    text += R"({"k\u0041":"v\u00e9)" + std::to_string(i) + R"(","n":)" + std::to_string(i) + "}";
+  }
+  text += "]";
+  auto doc = json::document::parse(text).value();
+  CHECK(doc.nodes().size() == 1 + 300000 * 5);
+  const std::size_t last = doc.nodes().size() - 5;  // the last object
+  CHECK(doc.string_at(last + 1) == "kA");
+  CHECK(doc.string_at(last + 2) ==
+        "v\xc3\xa9"
+        "299999");
+  CHECK(doc.number_at(last + 4) == 299999);
+  // Copies and moves keep the contents.
+  json::document copy = doc;
+  json::document moved = std::move(doc);
+  CHECK(copy.canonical() == moved.canonical());
+  CHECK(copy.string_at(last + 2) ==
+        "v\xc3\xa9"
+        "299999");
+}

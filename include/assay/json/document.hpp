@@ -16,6 +16,7 @@
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/json/big_array.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/number.hpp"
 #include "assay/json/reader.hpp"
@@ -33,6 +34,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -137,6 +139,41 @@ class document {
     write(w, at, scratch, stack);
   }
 
+  // Writes the object at node `obj` in RFC 8785 form with its member `name` set to `json_text`
+  // (canonical JSON, written as it is): in place of the object's own member of that name, or
+  // added when it has none. (The evidence writer fills in an event's content hash this way.)
+  template <class W>
+  void write_canonical_with(W& w, std::size_t obj, std::string_view name, std::string_view json_text) const {
+    constexpr std::size_t given = static_cast<std::size_t>(-1);
+    const node& o = nodes_[obj];
+    std::vector<entry> members;
+    members.reserve(o.count + 1);
+    for (std::size_t j = obj + 1; j < o.payload; j = next(j + 1))
+      if (string_at(j) != name)
+        members.push_back(entry{string_at(j), j, j + 1});
+    members.push_back(entry{name, given, given});
+    std::sort(members.begin(), members.end(),
+              [](const entry& a, const entry& b) { return utf16_less(a.name, b.name); });
+    std::vector<entry> scratch;
+    std::vector<level> stack;
+    w.put('{');
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      if (k != 0)
+        w.put(',');
+      const entry& e = members[k];
+      if (e.name_node == given) {
+        write_string(w, name);
+        w.put(':');
+        w.write(json_text.data(), json_text.size());
+      } else {
+        write_string_node(w, e.name_node);
+        w.put(':');
+        write(w, e.value_node, scratch, stack);
+      }
+    }
+    w.put('}');
+  }
+
   std::string canonical() const {
     std::string out;
     out.reserve(input_.size());
@@ -185,50 +222,44 @@ class document {
     std::size_t value_node;
   };
 
-  // The node array: a vector without value-initialization and with an inlined append (the
-  // parser's hottest operation).
+  // The node array: a vector without value-initialization, with an inlined append (the parser's
+  // hottest operation), on huge pages when large (big_array.hpp).
   class tape {
    public:
     tape() = default;
     tape(const tape& o) { *this = o; }
-    tape(tape&&) noexcept = default;
+    tape(tape&& o) noexcept : data_(std::move(o.data_)), size_(std::exchange(o.size_, 0)) {}
     tape& operator=(const tape& o) {
       if (this != &o) {
-        data_.reset();
-        size_ = cap_ = 0;
-        reserve(o.size_);
+        detail::big_array<node> copy(o.size_);
         if (o.size_ != 0)
-          std::memcpy(data_.get(), o.data_.get(), o.size_ * sizeof(node));
+          std::memcpy(copy.data(), o.data_.data(), o.size_ * sizeof(node));
+        data_ = std::move(copy);
         size_ = o.size_;
       }
       return *this;
     }
-    tape& operator=(tape&&) noexcept = default;
-
-    void reserve(std::size_t n) {
-      if (n <= cap_)
-        return;
-      std::unique_ptr<node[]> bigger(new node[n]);
-      if (size_ != 0)
-        std::memcpy(bigger.get(), data_.get(), size_ * sizeof(node));
-      data_ = std::move(bigger);
-      cap_ = n;
+    tape& operator=(tape&& o) noexcept {
+      data_ = std::move(o.data_);
+      size_ = std::exchange(o.size_, 0);
+      return *this;
     }
+
+    void reserve(std::size_t n) { data_.reserve(n, size_); }
     std::size_t push_back(const node& n) {
-      if (size_ == cap_) [[unlikely]]
-        reserve(cap_ < 16 ? 16 : cap_ * 2);
+      if (size_ == data_.capacity()) [[unlikely]]
+        reserve(data_.capacity() < 16 ? 16 : data_.capacity() * 2);
       data_[size_] = n;
       return size_++;
     }
     std::size_t size() const noexcept { return size_; }
-    const node* data() const noexcept { return data_.get(); }
+    const node* data() const noexcept { return data_.data(); }
     node& operator[](std::size_t i) noexcept { return data_[i]; }
     const node& operator[](std::size_t i) const noexcept { return data_[i]; }
 
    private:
-    std::unique_ptr<node[]> data_;
+    detail::big_array<node> data_;
     std::size_t size_ = 0;
-    std::size_t cap_ = 0;
   };
 
   std::size_t push(kind k, std::uint32_t count, std::uint64_t payload, bool flag = false) {
@@ -498,7 +529,7 @@ class document {
     // At the first backslash of the string that starts at `start`: decodes it into the side
     // buffer and pushes its node.
     bool escaped_string(const char* start) {
-      std::string& side = d.side_;
+      detail::char_buffer& side = d.side_;
       if (side.capacity() == 0)
         side.reserve(static_cast<std::size_t>(end - begin));  // decoded text never outgrows the input
       const std::size_t at = side.size();
@@ -547,7 +578,7 @@ class document {
     }
 
     // At a backslash: appends the decoded character.
-    bool escape(std::string& out) {
+    bool escape(detail::char_buffer& out) {
       if (end - p < 2)
         return false;
       const char e = p[1];
@@ -908,7 +939,7 @@ class document {
 
   std::string_view input_;
   tape nodes_;
-  std::string side_;
+  detail::char_buffer side_;
   std::deque<std::string> stable_names_;  // a deque: elements never move
 };
 

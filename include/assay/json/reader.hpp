@@ -69,7 +69,8 @@ inline std::size_t plain_run(const char* p, const char* end) noexcept {
   return static_cast<std::size_t>(p - start);
 }
 
-inline void append_utf8(std::string& out, std::uint32_t cp) {
+template <class Out>  // std::string, or anything with += char
+void append_utf8(Out& out, std::uint32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
   } else if (cp < 0x800) {
