@@ -13,6 +13,7 @@
 #include "assay/json/document.hpp"
 #include "assay/json/value.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,36 @@ namespace detail {
 inline error missing(std::string_view member, std::string_view why) {
   return make_error(errc::missing_member, "event member \"" + std::string(member) + "\" " + std::string(why),
                     "/" + std::string(member));
+}
+
+// Streams JCS({data, datacontenttype, specversion, subject?, type}) into sha256: the names in
+// their fixed canonical order, `write_data(w)` for the value of data (returns result<void>).
+template <class WriteData>
+result<std::string> projection_hash(WriteData&& write_data, std::string_view dct, std::string_view spec,
+                                    std::optional<std::string_view> subject, std::string_view type) {
+  hash::hash_sink<hash::sha256> sink(hash::sink_options{static_cast<std::size_t>(-1)});
+  {
+    json::writer<hash::hash_sink<hash::sha256>> w(sink);
+    w.write("{\"data\":", 8);
+    result<void> r = write_data(w);
+    if (!r) {
+      error e = r.error();
+      e.pointer = "/data" + e.pointer;
+      return e;
+    }
+    w.write(",\"datacontenttype\":", 19);
+    json::write_string(w, dct);
+    w.write(",\"specversion\":", 15);
+    json::write_string(w, spec);
+    if (subject) {
+      w.write(",\"subject\":", 11);
+      json::write_string(w, *subject);
+    }
+    w.write(",\"type\":", 8);
+    json::write_string(w, type);
+    w.put('}');
+  }
+  return sink.finish().to_string();
 }
 
 }  // namespace detail
@@ -47,29 +78,10 @@ inline result<std::string> content_hash(const json::value& event) {
   if (subject != nullptr && !subject->is_string() && !subject->is_null()) {
     return make_error(errc::type_mismatch, "event member \"subject\" must be a string or null", "/subject");
   }
-  hash::hash_sink<hash::sha256> sink(hash::sink_options{static_cast<std::size_t>(-1)});
-  {
-    json::writer<hash::hash_sink<hash::sha256>> w(sink);
-    w.write("{\"data\":", 8);
-    auto r = json::write_canonical(w, *data);
-    if (!r) {
-      error e = r.error();
-      e.pointer = "/data" + e.pointer;
-      return e;
-    }
-    w.write(",\"datacontenttype\":", 19);
-    json::write_string(w, dct->as_string());
-    w.write(",\"specversion\":", 15);
-    json::write_string(w, spec->as_string());
-    if (subject != nullptr && subject->is_string()) {
-      w.write(",\"subject\":", 11);
-      json::write_string(w, subject->as_string());
-    }
-    w.write(",\"type\":", 8);
-    json::write_string(w, type->as_string());
-    w.put('}');
-  }
-  return sink.finish().to_string();
+  return detail::projection_hash(
+      [&](auto& w) { return json::write_canonical(w, *data); }, dct->as_string(), spec->as_string(),
+      subject != nullptr && subject->is_string() ? std::optional<std::string_view>(subject->as_string()) : std::nullopt,
+      type->as_string());
 }
 
 // From the event object at node `at` of a parsed document (the verifier's fast path).
@@ -91,24 +103,13 @@ inline result<std::string> content_hash(const json::document& doc, std::size_t a
   if (subject != 0 && nodes[subject].kind != json::kind::string && nodes[subject].kind != json::kind::null) {
     return make_error(errc::type_mismatch, "event member \"subject\" must be a string or null", "/subject");
   }
-  hash::hash_sink<hash::sha256> sink(hash::sink_options{static_cast<std::size_t>(-1)});
-  {
-    json::writer<hash::hash_sink<hash::sha256>> w(sink);
-    w.write("{\"data\":", 8);
-    doc.write_canonical(w, data);
-    w.write(",\"datacontenttype\":", 19);
-    json::write_string(w, doc.string_at(dct));
-    w.write(",\"specversion\":", 15);
-    json::write_string(w, doc.string_at(spec));
-    if (subject != 0 && nodes[subject].kind == json::kind::string) {
-      w.write(",\"subject\":", 11);
-      json::write_string(w, doc.string_at(subject));
-    }
-    w.write(",\"type\":", 8);
-    json::write_string(w, doc.string_at(type));
-    w.put('}');
-  }
-  return sink.finish().to_string();
+  return detail::projection_hash(
+      [&](auto& w) -> result<void> {
+        doc.write_canonical(w, data);
+        return {};
+      },
+      doc.string_at(dct), doc.string_at(spec),
+      is_string(subject) ? std::optional<std::string_view>(doc.string_at(subject)) : std::nullopt, doc.string_at(type));
 }
 
 }  // namespace assay::evidence

@@ -14,6 +14,7 @@
 
 #include "assay/error.hpp"
 #include "assay/evidence/content_hash.hpp"
+#include "assay/evidence/event_rules.hpp"
 #include "assay/evidence/ids.hpp"
 #include "assay/hash/hash.hpp"
 #include "assay/json/document.hpp"
@@ -123,46 +124,6 @@ namespace detail {
 
 inline error verify_error(errc code, std::string message) {
   return make_error(code, std::move(message));
-}
-
-// RFC 3339 date-time to (seconds since the epoch, nanoseconds), for comparing instants.
-inline bool instant_of(std::string_view s, std::int64_t& secs, std::int32_t& nanos) {
-  if (!reflect::is_date_time(s))
-    return false;
-  auto num = [&](std::size_t at, std::size_t n) {
-    int v = 0;
-    for (std::size_t i = at; i < at + n; ++i)
-      v = v * 10 + (s[i] - '0');
-    return v;
-  };
-  const int y = num(0, 4), mo = num(5, 2), d = num(8, 2), h = num(11, 2), mi = num(14, 2), se = num(17, 2);
-  // days from civil (proleptic Gregorian)
-  const int yy = y - (mo <= 2 ? 1 : 0);
-  const int era = (yy >= 0 ? yy : yy - 399) / 400;
-  const int yoe = yy - era * 400;
-  const int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  const std::int64_t days = static_cast<std::int64_t>(era) * 146097 + doe - 719468;
-  secs = days * 86400 + h * 3600 + mi * 60 + se;
-  nanos = 0;
-  std::size_t i = 19;
-  if (s[i] == '.') {
-    ++i;
-    int digits = 0;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      if (digits < 9)
-        nanos = nanos * 10 + (s[i] - '0');
-      ++digits;
-      ++i;
-    }
-    for (; digits < 9; ++digits)
-      nanos *= 10;
-  }
-  if (s[i] == '+' || s[i] == '-') {
-    const int off = num(i + 1, 2) * 3600 + num(i + 4, 2) * 60;
-    secs += s[i] == '+' ? -off : off;
-  }
-  return true;
 }
 
 // The source of compressed bytes: a file or a buffer.
@@ -370,7 +331,7 @@ struct archive_deleter {
 class event_checker {
  public:
   event_checker(const bundle_limits& lim, std::string_view manifest_run_id, event_visitor visit)
-      : lim_(lim), run_id_(manifest_run_id), visit_(std::move(visit)) {}
+      : lim_(lim), stream_(std::string(manifest_run_id)), visit_(std::move(visit)) {}
 
   // Feeds raw bytes of events.ndjson. Returns an error as soon as a check fails.
   std::optional<error> feed(std::string_view bytes) {
@@ -413,11 +374,11 @@ class event_checker {
   }
 
   std::uint64_t bytes() const noexcept { return bytes_; }
-  std::uint64_t events() const noexcept { return events_; }
+  std::uint64_t events() const noexcept { return stream_.events(); }
   std::string raw_sha256() { return raw_.finish().to_string(); }
   std::string run_root() { return root_.finish(); }
-  const std::string& time_start() const noexcept { return time_start_text_; }
-  const std::string& time_end() const noexcept { return time_end_text_; }
+  const std::string& time_start() const noexcept { return stream_.time_start(); }
+  const std::string& time_end() const noexcept { return stream_.time_end(); }
 
  private:
   error line_too_long() const {
@@ -451,113 +412,33 @@ class event_checker {
                           where + " is not valid JSON: " + pe.format());
     }
     const json::document& doc = *parsed;
-    if (doc.root().kind != json::kind::object)
-      return verify_error(errc::ContractInvalidJson, where + " is not a JSON object");
-    const auto f = doc.find_members<9>(
-        0, {"specversion", "type", "source", "id", "time", "assayrunid", "assayseq", "assaycontenthash", "data"});
-    const struct {
-      std::size_t specversion, type, source, id, time, run_id, seq, content_hash, data;
-    } m{f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]};
-    auto str = [&](std::size_t i) { return i != 0 && doc.nodes()[i].kind == json::kind::string; };
-    for (const auto& [idx, name] :
-         {std::pair{m.specversion, "specversion"}, std::pair{m.type, "type"}, std::pair{m.source, "source"},
-          std::pair{m.id, "id"}, std::pair{m.time, "time"}, std::pair{m.run_id, "assayrunid"}}) {
-      if (!str(idx))
-        return verify_error(errc::ContractInvalidJson, where + ": member \"" + name + "\" must be a string");
-    }
-    if (m.seq == 0 || doc.nodes()[m.seq].kind != json::kind::number) {
-      return verify_error(errc::ContractInvalidJson, where + ": member \"assayseq\" must be an integer");
-    }
-    const double seq_d = doc.number_at(m.seq);
-    if (!(seq_d >= 0 && seq_d <= 9007199254740992.0 &&
-          seq_d == static_cast<double>(static_cast<std::uint64_t>(seq_d)))) {
-      return verify_error(errc::ContractInvalidJson, where + ": member \"assayseq\" must be an integer >= 0");
-    }
-    if (m.data == 0)
-      return verify_error(errc::ContractInvalidJson, where + ": member \"data\" is missing");
-    std::int64_t secs = 0;
-    std::int32_t nanos = 0;
-    const std::string_view time = doc.string_at(m.time);
-    if (!instant_of(time, secs, nanos)) {
-      return verify_error(errc::ContractInvalidJson, where + ": member \"time\" is not an RFC 3339 date-time");
-    }
-    if (doc.string_at(m.specversion) != "1.0") {
-      return verify_error(errc::ContractSchemaVersion, where + ": specversion must be \"1.0\"");
-    }
+    auto at = [&](const event_violation& v) { return verify_error(v.code, where + ": " + v.message); };
+    event_fields f;
+    if (auto v = read_event_fields(doc, f))
+      return at(*v);
     // Content hash: present, and equal to the recomputed one.
-    if (!str(m.content_hash)) {
+    if (!detail::is_string_node(doc, f.content_hash))
       return verify_error(errc::IntegrityEventHash, where + ": the event has no content hash");
-    }
     auto computed = content_hash(doc, 0);
     if (!computed)
       return verify_error(errc::IntegrityEventHash, where + ": " + computed.error().message);
-    if (*computed != doc.string_at(m.content_hash)) {
-      return verify_error(errc::IntegrityEventHash,
-                          "content hash mismatch at seq " + std::to_string(static_cast<std::uint64_t>(seq_d)));
-    }
-    const auto seq = static_cast<std::uint64_t>(seq_d);
-    if (events_ == 0) {
-      if (seq != 0)
-        return verify_error(errc::ContractSequenceStart,
-                            "the first event must have seq 0, found " + std::to_string(seq));
-    } else if (seq != prev_seq_ + 1) {
-      return verify_error(errc::ContractSequenceGap,
-                          "sequence gap: seq " + std::to_string(seq) + " follows " + std::to_string(prev_seq_));
-    }
-    prev_seq_ = seq;
-    const std::string_view run_id = doc.string_at(m.run_id);
-    if (run_id != run_id_) {
-      return verify_error(errc::ContractRunIdMismatch,
-                          "the run id at seq " + std::to_string(seq) + " differs from the manifest's");
-    }
-    const std::string_view source = doc.string_at(m.source);
-    if (source.empty() || source.front() == ':' || source.find(':') == std::string_view::npos) {
-      return verify_error(errc::ContractInvalidEvent,
-                          "seq " + std::to_string(seq) + ": source must be a URI (with ':', not first)");
-    }
-    if (events_ == 0) {
-      first_source_ = source;
-    } else if (source != first_source_) {
-      return verify_error(errc::ContractInvalidEvent,
-                          "seq " + std::to_string(seq) + ": source differs from the first event's");
-    }
-    if (run_id.find(':') != std::string_view::npos) {
-      return verify_error(errc::ContractInvalidEvent, "seq " + std::to_string(seq) + ": run id must not contain ':'");
-    }
-    const std::string_view id = doc.string_at(m.id);
-    if (id.size() != run_id.size() + 1 + std::to_string(seq).size() || id.substr(0, run_id.size()) != run_id ||
-        id[run_id.size()] != ':' || id.substr(run_id.size() + 1) != std::to_string(seq)) {
-      return verify_error(errc::ContractInvalidEvent,
-                          "event id does not match the run_id:seq contract at seq " + std::to_string(seq));
-    }
-    if (events_ == 0 || secs < lo_secs_ || (secs == lo_secs_ && nanos < lo_nanos_)) {
-      lo_secs_ = secs;
-      lo_nanos_ = nanos;
-      time_start_text_ = time;
-    }
-    if (events_ == 0 || secs > hi_secs_ || (secs == hi_secs_ && nanos > hi_nanos_)) {
-      hi_secs_ = secs;
-      hi_nanos_ = nanos;
-      time_end_text_ = time;
-    }
+    if (*computed != doc.string_at(f.content_hash))
+      return verify_error(errc::IntegrityEventHash, where + ": content hash mismatch at seq " + std::to_string(f.seq));
+    if (auto v = stream_.next(doc, f))
+      return at(*v);
     root_.add(*computed);
-    ++events_;
     if (visit_)
       visit_(line, doc);
     return std::nullopt;
   }
 
   bundle_limits lim_;
-  std::string run_id_;
+  event_stream stream_;
   event_visitor visit_;
   hash::hash_sink<hash::sha256> raw_{hash::sink_options{static_cast<std::size_t>(-1)}};  // both cores are busy
   run_root_builder root_;
   std::string carry_;
-  std::string first_source_;
-  std::uint64_t bytes_ = 0, lines_ = 0, events_ = 0, prev_seq_ = 0;
-  std::int64_t lo_secs_ = 0, hi_secs_ = 0;
-  std::int32_t lo_nanos_ = 0, hi_nanos_ = 0;
-  std::string time_start_text_, time_end_text_;
+  std::uint64_t bytes_ = 0, lines_ = 0;
 };
 
 // The manifest members the verifier needs.

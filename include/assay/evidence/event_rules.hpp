@@ -1,0 +1,215 @@
+// assay/evidence/event_rules.hpp — the rules every event of a bundle obeys (SPEC §4, §7 step 4),
+// in one place for the verifier (which reports the first broken one) and the writer (which
+// refuses to write what the verifier would reject).
+//
+//   read_event_fields(doc, fields)   one event on its own: member types, seq, data, time,
+//                                    specversion
+//   event_stream::next(fields)       its place in the stream: seq start and gaps, one run id
+//                                    without ':', one source URI, id = run_id:seq; keeps the
+//                                    time window
+//
+// Each rule yields a violation: the verifier's code (assay::errc), the member concerned and a
+// message without location, which the caller places ("line 3 of events.ndjson: ...", or the
+// pointer "/3/assayseq").
+#pragma once
+
+#include "assay/error.hpp"
+#include "assay/json/document.hpp"
+#include "assay/reflect/checks.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace assay::evidence {
+
+struct event_violation {
+  errc code;
+  std::string member;  // the event member concerned ("" for the event as a whole)
+  std::string message;
+};
+
+// The members of one event the rules look at (node indices into its document; 0 = absent), and
+// what was read from them.
+struct event_fields {
+  std::size_t specversion = 0, type = 0, source = 0, id = 0, time = 0, run_id = 0, seq_node = 0, content_hash = 0,
+              data = 0;
+  std::uint64_t seq = 0;
+  std::int64_t secs = 0;   // the time as an instant: seconds since the epoch
+  std::int32_t nanos = 0;  // and nanoseconds
+};
+
+namespace detail {
+
+// RFC 3339 date-time to (seconds since the epoch, nanoseconds), for comparing instants.
+inline bool instant_of(std::string_view s, std::int64_t& secs, std::int32_t& nanos) {
+  if (!reflect::is_date_time(s))
+    return false;
+  auto num = [&](std::size_t at, std::size_t n) {
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i)
+      v = v * 10 + (s[i] - '0');
+    return v;
+  };
+  const int y = num(0, 4), mo = num(5, 2), d = num(8, 2), h = num(11, 2), mi = num(14, 2), se = num(17, 2);
+  // days from civil (proleptic Gregorian)
+  const int yy = y - (mo <= 2 ? 1 : 0);
+  const int era = (yy >= 0 ? yy : yy - 399) / 400;
+  const int yoe = yy - era * 400;
+  const int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const std::int64_t days = static_cast<std::int64_t>(era) * 146097 + doe - 719468;
+  secs = days * 86400 + h * 3600 + mi * 60 + se;
+  nanos = 0;
+  std::size_t i = 19;
+  if (s[i] == '.') {
+    ++i;
+    int digits = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+      if (digits < 9)
+        nanos = nanos * 10 + (s[i] - '0');
+      ++digits;
+      ++i;
+    }
+    for (; digits < 9; ++digits)
+      nanos *= 10;
+  }
+  if (s[i] == '+' || s[i] == '-') {
+    const int off = num(i + 1, 2) * 3600 + num(i + 4, 2) * 60;
+    secs += s[i] == '+' ? -off : off;
+  }
+  return true;
+}
+
+inline bool is_string_node(const json::document& doc, std::size_t i) noexcept {
+  return i != 0 && doc.nodes()[i].kind == json::kind::string;
+}
+
+}  // namespace detail
+
+// The event's seq: `assayseq`, an integer in [0, 2^53]. The one thing the writer needs of every
+// event before it can put them in order.
+inline std::optional<event_violation> read_event_seq(const json::document& doc, std::size_t seq_node,
+                                                     std::uint64_t& seq) {
+  if (seq_node == 0 || doc.nodes()[seq_node].kind != json::kind::number)
+    return event_violation{errc::ContractInvalidJson, "assayseq", "member \"assayseq\" must be an integer"};
+  const double d = doc.number_at(seq_node);
+  if (!(d >= 0 && d <= 9007199254740992.0 && d == static_cast<double>(static_cast<std::uint64_t>(d))))
+    return event_violation{errc::ContractInvalidJson, "assayseq", "member \"assayseq\" must be an integer >= 0"};
+  seq = static_cast<std::uint64_t>(d);
+  return std::nullopt;
+}
+
+// The rules one event obeys on its own, in the verifier's order: it is an object; specversion,
+// type, source, id, time and assayrunid are strings; assayseq an integer >= 0; data present;
+// time RFC 3339; specversion "1.0". Fills `f` (content_hash is left to the caller).
+inline std::optional<event_violation> read_event_fields(const json::document& doc, event_fields& f) {
+  if (doc.root().kind != json::kind::object)
+    return event_violation{errc::ContractInvalidJson, "", "the event is not a JSON object"};
+  const auto m = doc.find_members<9>(
+      0, {"specversion", "type", "source", "id", "time", "assayrunid", "assayseq", "assaycontenthash", "data"});
+  f.specversion = m[0];
+  f.type = m[1];
+  f.source = m[2];
+  f.id = m[3];
+  f.time = m[4];
+  f.run_id = m[5];
+  f.seq_node = m[6];
+  f.content_hash = m[7];
+  f.data = m[8];
+  for (const auto& [idx, name] :
+       {std::pair{f.specversion, "specversion"}, std::pair{f.type, "type"}, std::pair{f.source, "source"},
+        std::pair{f.id, "id"}, std::pair{f.time, "time"}, std::pair{f.run_id, "assayrunid"}}) {
+    if (!detail::is_string_node(doc, idx))
+      return event_violation{errc::ContractInvalidJson, name, std::string("member \"") + name + "\" must be a string"};
+  }
+  if (auto v = read_event_seq(doc, f.seq_node, f.seq))
+    return v;
+  if (f.data == 0)
+    return event_violation{errc::ContractInvalidJson, "data", "member \"data\" is missing"};
+  if (!detail::instant_of(doc.string_at(f.time), f.secs, f.nanos))
+    return event_violation{errc::ContractInvalidJson, "time", "member \"time\" is not an RFC 3339 date-time"};
+  if (doc.string_at(f.specversion) != "1.0")
+    return event_violation{errc::ContractSchemaVersion, "specversion", "specversion must be \"1.0\""};
+  return std::nullopt;
+}
+
+// The rules between the events of one bundle, fed in file order.
+class event_stream {
+ public:
+  // `run_id`: the run id every event must carry (the manifest's); when absent, the first
+  // event's.
+  explicit event_stream(std::optional<std::string> run_id = std::nullopt)
+      : run_id_(std::move(run_id)), run_id_given_(run_id_.has_value()) {}
+
+  std::optional<event_violation> next(const json::document& doc, const event_fields& f) {
+    const std::uint64_t seq = f.seq;
+    const std::string at_seq = "seq " + std::to_string(seq);
+    if (events_ == 0) {
+      if (seq != 0)
+        return event_violation{errc::ContractSequenceStart, "assayseq",
+                               "the first event must have seq 0, found " + std::to_string(seq)};
+    } else if (seq != prev_seq_ + 1) {
+      return event_violation{errc::ContractSequenceGap, "assayseq",
+                             "sequence gap: " + at_seq + " follows " + std::to_string(prev_seq_)};
+    }
+    const std::string_view run_id = doc.string_at(f.run_id);
+    if (!run_id_)
+      run_id_.emplace(run_id);
+    if (run_id != *run_id_) {
+      return event_violation{
+          errc::ContractRunIdMismatch, "assayrunid",
+          "the run id at " + at_seq + " differs from " + (run_id_given_ ? "the manifest's" : "the first event's")};
+    }
+    const std::string_view source = doc.string_at(f.source);
+    if (source.empty() || source.front() == ':' || source.find(':') == std::string_view::npos)
+      return event_violation{errc::ContractInvalidEvent, "source",
+                             at_seq + ": source must be a URI (with ':', not first)"};
+    if (events_ == 0) {
+      first_source_ = source;
+    } else if (source != first_source_) {
+      return event_violation{errc::ContractInvalidEvent, "source", at_seq + ": source differs from the first event's"};
+    }
+    if (run_id.find(':') != std::string_view::npos)
+      return event_violation{errc::ContractInvalidEvent, "assayrunid", at_seq + ": run id must not contain ':'"};
+    const std::string_view id = doc.string_at(f.id);
+    const std::string seq_text = std::to_string(seq);
+    if (id.size() != run_id.size() + 1 + seq_text.size() || id.substr(0, run_id.size()) != run_id ||
+        id[run_id.size()] != ':' || id.substr(run_id.size() + 1) != seq_text) {
+      return event_violation{errc::ContractInvalidEvent, "id",
+                             "event id does not match the run_id:seq contract at " + at_seq};
+    }
+    const std::string_view time = doc.string_at(f.time);
+    if (events_ == 0 || f.secs < lo_secs_ || (f.secs == lo_secs_ && f.nanos < lo_nanos_)) {
+      lo_secs_ = f.secs;
+      lo_nanos_ = f.nanos;
+      time_start_ = time;
+    }
+    if (events_ == 0 || f.secs > hi_secs_ || (f.secs == hi_secs_ && f.nanos > hi_nanos_)) {
+      hi_secs_ = f.secs;
+      hi_nanos_ = f.nanos;
+      time_end_ = time;
+    }
+    prev_seq_ = seq;
+    ++events_;
+    return std::nullopt;
+  }
+
+  std::uint64_t events() const noexcept { return events_; }
+  const std::string& run_id() const noexcept { return *run_id_; }
+  const std::string& source() const noexcept { return first_source_; }
+  const std::string& time_start() const noexcept { return time_start_; }  // the earliest time, as written
+  const std::string& time_end() const noexcept { return time_end_; }      // the latest time, as written
+
+ private:
+  std::optional<std::string> run_id_;
+  bool run_id_given_;
+  std::string first_source_;
+  std::uint64_t events_ = 0, prev_seq_ = 0;
+  std::int64_t lo_secs_ = 0, hi_secs_ = 0;
+  std::int32_t lo_nanos_ = 0, hi_nanos_ = 0;
+  std::string time_start_, time_end_;
+};
+
+}  // namespace assay::evidence
