@@ -8,8 +8,10 @@
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "assay/json/canonical.hpp"
+#include "assay/json/ndjson.hpp"
 #include "assay/json/value.hpp"
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <variant>
@@ -17,8 +19,18 @@
 
 namespace assay_cli {
 
-// The events of an NDJSON file (blank lines skipped, CRLF accepted), or the exit code of the
-// error already reported.
+// An error about the event on `line` of an events file: its position moved from the line to the
+// file, or the line named when it has no position.
+inline std::string at_line(const assay::json::ndjson_line& line, assay::error e) {
+  if (!e.has_position())
+    return "line " + std::to_string(line.number) + ": " + e.format();
+  e.line = line.number;
+  e.offset += line.offset;
+  return e.format();
+}
+
+// The events of an NDJSON file as DOM values (blank lines skipped, CRLF accepted), or the exit
+// code of the error already reported.
 inline std::variant<std::vector<assay::json::value>, int> read_events(std::string_view command,
                                                                       const std::string& path) {
   auto text = read_input(path);
@@ -27,20 +39,10 @@ inline std::variant<std::vector<assay::json::value>, int> read_events(std::strin
     return exit_io;
   }
   std::vector<assay::json::value> events;
-  std::size_t line_no = 0;
-  std::string_view rest = *text;
-  while (!rest.empty()) {
-    const auto nl = rest.find('\n');
-    std::string_view line = rest.substr(0, nl);
-    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-    ++line_no;
-    if (!line.empty() && line.back() == '\r')
-      line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos)
-      continue;  // blank lines separate nothing
-    auto ev = assay::json::parse(line);
+  for (const auto& line : assay::json::ndjson_lines(*text)) {
+    auto ev = assay::json::parse(line.text);
     if (!ev) {
-      print_error(command, input_name(path) + ": line " + std::to_string(line_no) + ": " + ev.error().format());
+      print_error(command, input_name(path) + ": " + at_line(line, ev.error()));
       return exit_usage;
     }
     events.push_back(std::move(*ev));
@@ -49,15 +51,33 @@ inline std::variant<std::vector<assay::json::value>, int> read_events(std::strin
 }
 
 inline int evidence_bundle(const std::string& events_path, const std::string& out_path) {
-  auto read = read_events("evidence bundle", events_path);
-  if (const int* code = std::get_if<int>(&read))
-    return *code;
-  auto& events = std::get<0>(read);
-  auto gz = assay::evidence::write_bundle(std::move(events));
+  auto text = input_bytes::open(events_path);
+  if (!text) {
+    print_error("evidence bundle", text.error().message);
+    return exit_io;
+  }
+  const auto lines = assay::json::ndjson_lines(text->view());
+  std::vector<std::string_view> events;
+  events.reserve(lines.size());
+  for (const auto& line : lines)
+    events.push_back(line.text);
+  auto gz = assay::evidence::write_bundle(events);
   if (!gz) {
     const auto& e = gz.error();
-    // The pointer's first token is the event's position in the input (0-based).
-    print_error("evidence bundle", std::string(assay::name(e.code)) + ": " + e.format());
+    // The pointer's first token is the event's position among the lines (0-based).
+    std::string where;
+    std::size_t index = lines.size();
+    if (e.pointer.size() > 1 && e.pointer[0] == '/') {
+      const auto end = e.pointer.find('/', 1);
+      index = std::strtoul(e.pointer.substr(1, end == std::string::npos ? std::string::npos : end - 1).c_str(), nullptr,
+                           10);
+    }
+    const std::string message = index < lines.size() ? at_line(lines[index], e) : e.format();
+    if (assay::is_syntax_error(e.code)) {  // a line that is not JSON: the input is not what it should be
+      print_error("evidence bundle", input_name(events_path) + ": " + message);
+      return exit_usage;
+    }
+    print_error("evidence bundle", std::string(assay::name(e.code)) + ": " + input_name(events_path) + ": " + message);
     return exit_failed;
   }
   std::FILE* f = std::fopen(out_path.c_str(), "wb");

@@ -233,6 +233,13 @@ constexpr std::string_view name(errc c) noexcept {
   return "unknown";
 }
 
+// True for the codes that mean "this is not JSON at all" (syntax and reader limits, SPEC §1), as
+// opposed to JSON that breaks a contract. Tools exit 2 for the former (SPEC §17).
+constexpr bool is_syntax_error(errc code) noexcept {
+  const auto v = static_cast<unsigned>(code);
+  return v >= 100 && v < 200;
+}
+
 // The class of a bundle verification code (SPEC §7): Integrity, Contract, Limits or Security;
 // "" for the other codes.
 constexpr std::string_view error_class(errc c) noexcept {

@@ -147,6 +147,17 @@ check("evidence verify --json", code == 0 and rep.get("ok") is True and rep.get(
 tampered = ndjson.replace(b"shell", b"shelL")
 expect("evidence bundle refuses a wrong content hash", ["evidence", "bundle", "--events", tmpfile(tampered), "--out",
        tmpfile(b"")], b"", 1, b"", err_contains="IntegrityEventHash")
+bad_path = tmpfile(b"\n" + tampered)  # the tampered event is on line 3 (event 1)
+expect("evidence bundle: the line of the event is named", ["evidence", "bundle", "--events", bad_path, "--out",
+       tmpfile(b"")], b"", 1, b"", err_contains=f"IntegrityEventHash: {bad_path}: line 3: at /1/assaycontenthash: ")
+not_json = tmpfile(ndjson + b'{"a":1,}\n')
+expect("evidence bundle: a line that is not JSON", ["evidence", "bundle", "--events", not_json, "--out", tmpfile(b"")],
+       b"", 2, b"", (f"assay evidence bundle: {not_json}: line 4, column 8 (byte {len(ndjson) + 7}) at /3: "
+                     "unexpected '}', expected a member name after ','\n").encode())
+expect("evidence bundle: no events", ["evidence", "bundle", "--events", tmpfile(b"\n \n"), "--out", tmpfile(b"")],
+       b"", 1, b"", err_contains="ContractInvalidEvent")
+expect("evidence bundle: events out of order", ["evidence", "bundle", "--events",
+       tmpfile(b"".join(jcs(e) + b"\n" for e in reversed(events))), "--out", tmpfile(b"")], b"", 0, b"", b"")
 expect("evidence verify: not a bundle", ["evidence", "verify", tmpfile(b"not gzip")], b"", 1, b"",
        err_contains="IntegrityGzip")
 code, out, err = run(["evidence", "verify", tmpfile(b"not gzip"), "--json"])

@@ -4,6 +4,7 @@
 
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
+#include "events.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -14,40 +15,11 @@
 namespace ev = assay::evidence;
 namespace json = assay::json;
 using assay::errc;
+using assay_test::lines_of;
+using assay_test::make_event;
+using assay_test::make_events;
 
 namespace {
-
-json::value make_event(std::uint64_t seq, const std::string& run = "run-1",
-                       const std::string& source = "urn:assay:test") {
-  auto v = json::parse(
-               R"({"specversion":"1.0","type":"assay.test","datacontenttype":"application/json",)"
-               R"("assaypii":false,"assaysecrets":false,"assayproducer":"assay-test","assayproducerversion":"1.0.0",)"
-               R"("assaygit":"unknown","time":"2026-01-02T03:04:05Z","data":{"n":1,"s":"x"}})")
-               .value();
-  v.set("source", source);
-  v.set("assayrunid", run);
-  v.set("assayseq", static_cast<double>(seq));
-  v.set("id", run + ":" + std::to_string(seq));
-  v.find("data")->set("n", static_cast<double>(seq));
-  return v;
-}
-
-std::vector<json::value> make_events(std::size_t n) {
-  std::vector<json::value> out;
-  for (std::size_t i = 0; i < n; ++i)
-    out.push_back(make_event(i));
-  return out;
-}
-
-// One canonical line per event, content hashes filled in.
-std::string lines_of(std::vector<json::value> events) {
-  std::string out;
-  for (auto& e : events) {
-    e.set("assaycontenthash", ev::content_hash(e).value());
-    out += json::to_canonical(e).value() + "\n";
-  }
-  return out;
-}
 
 // A manifest for `events` bytes, computed the honest way from whatever lines parse.
 json::value manifest_for(const std::string& events) {
@@ -531,59 +503,4 @@ TEST_CASE("the reference's own bundles re-written give the same manifest and eve
     CHECK(files.manifest == r->manifest);
     CHECK(files.events == events_bytes);
   }
-}
-
-TEST_CASE("the writer refuses what the verifier would reject") {
-  auto evs = make_events(3);
-  evs[1].set("assaycontenthash", "sha256:" + std::string(64, '0'));
-  auto r = ev::write_bundle(evs);
-  REQUIRE(!r.has_value());
-  CHECK(r.error().code == errc::IntegrityEventHash);
-  CHECK(r.error().pointer == "/1/assaycontenthash");
-
-  evs = make_events(3);
-  evs[2].set("assayseq", 5);
-  CHECK(ev::write_bundle(evs).error().code == errc::ContractSequenceGap);
-  evs = make_events(3);
-  std::swap(evs[0], evs[2]);  // out of order in the input: sorted by seq
-  CHECK(ev::write_bundle(evs).value() == ev::write_bundle(make_events(3)).value());
-  CHECK(ev::write_bundle({}).error().code == errc::ContractInvalidEvent);
-}
-
-TEST_CASE("x-assay: packs applied and mappings go into the manifest, which decodes as manifest-v1") {
-  ev::bundle_options opt;
-  ev::pack_applied pack;
-  pack.name = "eu-ai-act-baseline";
-  pack.version = "1.0.0";
-  pack.digest = "sha256:f47d932cdad4bde369ed0a7cf26fdcf4077777296346c4102d9017edbc62a070";
-  pack.kind = "compliance";
-  opt.packs_applied.push_back(pack);
-  ev::mapping map;
-  map.rule = "eu-ai-act-baseline@1.0.0:EU12-001";
-  map.framework = "eu-ai-act";
-  map.ref = "Article 12(1)";
-  opt.mappings.push_back(map);
-  auto files = ev::build_bundle_files(make_events(2), opt).value();
-  const std::string x =
-      R"j("x-assay":{"mappings":[{"framework":"eu-ai-act","ref":"Article 12(1)","rule":"eu-ai-act-baseline@1.0.0:EU12-001"}],)j"
-      R"("packs_applied":[{"digest":"sha256:f47d932cdad4bde369ed0a7cf26fdcf4077777296346c4102d9017edbc62a070",)"
-      R"("kind":"compliance","name":"eu-ai-act-baseline","version":"1.0.0"}]}})";
-  CHECK(files.manifest.size() > x.size());
-  CHECK(files.manifest.compare(files.manifest.size() - x.size(), x.size(), x) == 0);
-  auto m = assay::decode<assay::contracts::manifest>(files.manifest);
-  REQUIRE(m.has_value());
-  CHECK(assay::encode(*m).value() == files.manifest);
-  CHECK(m->x_assay->packs_applied->at(0).name == "eu-ai-act-baseline");
-  // The bundle verifies, and the verifier keeps the manifest.
-  auto gz = ev::write_bundle(make_events(2), opt).value();
-  CHECK(ev::verify_bundle_bytes(gz).has_value());
-  // Without additions there is no x-assay member.
-  CHECK(ev::build_bundle_files(make_events(2)).value().manifest.find("x-assay") == std::string::npos);
-  // A pack the manifest contract refuses is refused before anything is written (a kind outside
-  // the enum does not even compile: one_of takes only its literals).
-  opt.packs_applied[0].digest = std::string("sha256:f47d");
-  auto bad = ev::build_bundle_files(make_events(2), opt);
-  REQUIRE_FALSE(bad.has_value());
-  CHECK(bad.error().code == errc::pattern_mismatch);
-  CHECK(bad.error().pointer == "/x-assay/packs_applied/0/digest");
 }

@@ -6,13 +6,15 @@
 //      manifest gave, an event count within the limit);
 //   1  as a tar archive, gzipped here first (so the mutations reach the tar and member checks
 //      rather than dying at the gzip CRC);
-//   2  as events.ndjson: when every line parses as JSON and write_bundle accepts the events, the
-//      bundle written must verify, with the same event count, run id and run root (the writer
-//      refuses exactly what the verifier would reject).
+//   2  as events.ndjson: when write_bundle accepts its lines (with small limits), the bundle
+//      written must verify under the same limits, with the same event count, run id and run
+//      root (the writer refuses what the verifier would reject), and the DOM path must write
+//      the same bytes.
 // Any broken property aborts.
 #include "assay/evidence/archive.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
+#include "assay/json/ndjson.hpp"
 #include "assay/json/value.hpp"
 
 #include <cstddef>
@@ -62,37 +64,42 @@ void check_accepted(const assay::result<ev::verified_bundle>& r, const ev::bundl
 }
 
 void verify_written(std::string_view ndjson) {
-  std::vector<assay::json::value> events;
-  std::size_t start = 0;
-  while (start < ndjson.size()) {
-    std::size_t nl = ndjson.find('\n', start);
-    if (nl == std::string_view::npos)
-      nl = ndjson.size();
-    const std::string_view line = ndjson.substr(start, nl - start);
-    start = nl + 1;
-    if (line.empty())
-      continue;
-    auto v = assay::json::parse(line);
-    if (!v)
-      return;
-    events.push_back(std::move(*v));
-  }
-  if (events.empty() || events.size() > 200)
+  const auto lines = assay::json::ndjson_lines(ndjson);
+  if (lines.empty() || lines.size() > 200)
     return;
-  auto files = ev::build_bundle_files(events, {});
-  if (!files)
-    return;
+  std::vector<std::string_view> texts;
+  for (const auto& l : lines)
+    texts.push_back(l.text);
   ev::bundle_options opt;
   opt.threads = 1;
-  auto gz = ev::write_bundle(std::move(events), opt);
-  if (!gz)
-    fail("build_bundle_files accepted what write_bundle refused", gz.error().format());
-  auto r = ev::verify_bundle_bytes(*gz);
+  opt.limits = small_limits();
+  auto files = ev::build_bundle_files(texts, opt);
+  if (!files) {
+    if (files.error().message.empty())
+      fail("a writer error without a message", assay::name(files.error().code));
+    return;
+  }
+  auto gz = ev::write_bundle(texts, opt);
+  if (!gz) {
+    // Only the container limits remain for pack_bundle to refuse.
+    const auto c = gz.error().code;
+    if (c != assay::errc::LimitBundleBytes && c != assay::errc::LimitDecodeBytes)
+      fail("build_bundle_files accepted what write_bundle refused", gz.error().format());
+    return;
+  }
+  auto r = ev::verify_bundle_bytes(*gz, opt.limits);
   if (!r)
-    fail("a bundle the writer wrote does not verify", std::string(assay::name(r.error().code)) + ": " +
-                                                          r.error().message);
+    fail("a bundle the writer wrote does not verify",
+         std::string(assay::name(r.error().code)) + ": " + r.error().message);
   if (r->event_count != files->event_count || r->run_id != files->run_id || r->bundle_id != files->run_root)
     fail("the verifier's facts differ from the writer's");
+  // The same events as DOM values give the same bundle.
+  std::vector<assay::json::value> dom;
+  for (std::string_view t : texts)
+    dom.push_back(assay::json::parse(t).value());
+  auto from_dom = ev::write_bundle(dom, opt);
+  if (!from_dom || *from_dom != *gz)
+    fail("the DOM path and the text path wrote different bundles");
 }
 
 }  // namespace

@@ -17,6 +17,9 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -66,18 +69,52 @@ inline result<std::array<char, 512>> tar_header(std::string_view name, std::uint
   return h;
 }
 
-// Appends a complete tar archive of `files` (name, bytes) to `out`.
-inline result<void> write_tar(std::string& out,
-                              const std::vector<std::pair<std::string_view, std::string_view>>& files) {
+// A tar archive as a list of pieces: the headers and padding it owns, the files' bytes by
+// reference (they are not copied, and must outlive it).
+struct tar_stream {
+  std::deque<std::string> owned;  // a deque: views into its strings stay valid as it grows
+  std::vector<std::string_view> pieces;
+  std::uint64_t size = 0;
+
+  void add(std::string_view bytes) {
+    pieces.push_back(bytes);
+    size += bytes.size();
+  }
+  void add_owned(std::string bytes) {
+    owned.push_back(std::move(bytes));
+    add(owned.back());
+  }
+};
+
+// The tar archive of `files` (name, bytes): each file's header, bytes and padding, then the two
+// zero blocks that end an archive.
+inline result<tar_stream> tar_of(const std::vector<std::pair<std::string_view, std::string_view>>& files) {
+  tar_stream t;
+  std::string pending;  // header and padding bytes between two files' contents
   for (const auto& [name, bytes] : files) {
     auto h = tar_header(name, bytes.size());
     if (!h)
       return h.error();
-    out.append(h->data(), h->size());
-    out.append(bytes);
-    out.append((512 - bytes.size() % 512) % 512, '\0');
+    pending.append(h->data(), h->size());
+    t.add_owned(std::move(pending));
+    pending.clear();
+    t.add(bytes);
+    pending.append((512 - bytes.size() % 512) % 512, '\0');
   }
-  out.append(1024, '\0');
+  pending.append(1024, '\0');
+  t.add_owned(std::move(pending));
+  return t;
+}
+
+// Appends a complete tar archive of `files` (name, bytes) to `out`.
+inline result<void> write_tar(std::string& out,
+                              const std::vector<std::pair<std::string_view, std::string_view>>& files) {
+  auto t = tar_of(files);
+  if (!t)
+    return t.error();
+  out.reserve(out.size() + t->size);
+  for (std::string_view piece : t->pieces)
+    out.append(piece);
   return {};
 }
 
@@ -88,30 +125,67 @@ inline constexpr std::size_t gzip_dictionary = 32768;
 
 namespace detail {
 
-// Raw deflate of data[begin, end) at level 9, primed with up to 32 KiB before `begin`; ends with
-// a sync flush, or with the final block when `last`.
-inline result<std::string> deflate_block(std::string_view data, std::size_t begin, std::size_t end, bool last) {
+// The bytes [begin, end) of the concatenation of `pieces`: a view when they lie in one piece,
+// else copied into `scratch`.
+inline std::string_view gather(std::span<const std::string_view> pieces, std::size_t begin, std::size_t end,
+                               std::string& scratch) {
+  std::size_t at = 0;  // offset of the current piece in the concatenation
+  scratch.clear();
+  for (std::string_view p : pieces) {
+    const std::size_t p_end = at + p.size();
+    if (p_end > begin && at < end) {
+      const std::size_t from = std::max(begin, at) - at;
+      const std::size_t to = std::min(end, p_end) - at;
+      if (scratch.empty() && from == begin - at && to - from == end - begin)
+        return p.substr(from, to - from);  // wholly inside this piece
+      scratch.append(p.data() + from, to - from);
+    }
+    at = p_end;
+    if (at >= end)
+      break;
+  }
+  return scratch;
+}
+
+// What one block of the gzip stream becomes: its raw deflate bytes and the CRC-32 of its input.
+struct deflated_block {
+  std::string bytes;
+  std::uint32_t crc = 0;
+  std::size_t input = 0;
+};
+
+// Raw deflate at level 9 of `window` after its first `dict` bytes, which prime the dictionary;
+// ends with a sync flush, or with the final block when `last`. `out` is a reusable buffer.
+inline result<deflated_block> deflate_block(std::string_view window, std::size_t dict, bool last,
+                                            std::unique_ptr<char[]>& out, std::size_t& out_size) {
   z_stream z{};
   if (deflateInit2(&z, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
     return make_error(errc::unsupported, "zlib deflateInit2 failed");
   }
-  if (begin > 0) {
-    const std::size_t dict = std::min(begin, gzip_dictionary);
-    deflateSetDictionary(&z, reinterpret_cast<const Bytef*>(data.data() + begin - dict), static_cast<uInt>(dict));
+  if (dict > 0)
+    deflateSetDictionary(&z, reinterpret_cast<const Bytef*>(window.data()), static_cast<uInt>(dict));
+  const std::string_view block = window.substr(dict);
+  const std::size_t bound = deflateBound(&z, static_cast<uLong>(block.size())) + 16;
+  if (out_size < bound) {
+    out.reset(new char[bound]);  // not value-initialized: deflate writes what is kept
+    out_size = bound;
   }
-  std::string out;
-  out.resize(deflateBound(&z, static_cast<uLong>(end - begin)) + 16);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data() + begin));
-  z.avail_in = static_cast<uInt>(end - begin);
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(block.data()));
+  z.avail_in = static_cast<uInt>(block.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.get());
+  z.avail_out = static_cast<uInt>(bound);
   const int rc = deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
   const bool ok = last ? rc == Z_STREAM_END : (rc == Z_OK && z.avail_in == 0);
-  out.resize(out.size() - z.avail_out);
+  const std::size_t produced = bound - z.avail_out;
   deflateEnd(&z);
   if (!ok)
     return make_error(errc::unsupported, "zlib deflate failed");
-  return out;
+  deflated_block d;
+  d.bytes.assign(out.get(), produced);
+  d.crc = static_cast<std::uint32_t>(
+      crc32_z(crc32_z(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(block.data()), block.size()));
+  d.input = block.size();
+  return d;
 }
 
 inline void put_le32(std::string& out, std::uint32_t v) {
@@ -121,17 +195,25 @@ inline void put_le32(std::string& out, std::uint32_t v) {
 
 }  // namespace detail
 
-// The gzip stream of `data` (deterministic; uses up to `threads` threads).
-inline result<std::string> gzip(std::string_view data, unsigned threads = 0) {
+// The gzip stream of the concatenation of `pieces` (deterministic; uses up to `threads` threads).
+inline result<std::string> gzip(std::span<const std::string_view> pieces, unsigned threads = 0) {
   if (threads == 0)
     threads = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t blocks = data.empty() ? 1 : (data.size() + gzip_block_size - 1) / gzip_block_size;
-  std::vector<result<std::string>> parts(blocks, result<std::string>(std::string()));
+  std::size_t size = 0;
+  for (std::string_view p : pieces)
+    size += p.size();
+  const std::size_t blocks = size == 0 ? 1 : (size + gzip_block_size - 1) / gzip_block_size;
+  std::vector<result<detail::deflated_block>> parts(blocks, result<detail::deflated_block>(detail::deflated_block{}));
   auto work = [&](std::size_t first, std::size_t step) {
+    std::string scratch;
+    std::unique_ptr<char[]> out;
+    std::size_t out_size = 0;
     for (std::size_t b = first; b < blocks; b += step) {
       const std::size_t begin = b * gzip_block_size;
-      const std::size_t end = std::min(data.size(), begin + gzip_block_size);
-      parts[b] = detail::deflate_block(data, begin, end, b + 1 == blocks);
+      const std::size_t end = std::min(size, begin + gzip_block_size);
+      const std::size_t dict = std::min(begin, gzip_dictionary);
+      const std::string_view window = detail::gather(pieces, begin - dict, end, scratch);
+      parts[b] = detail::deflate_block(window, dict, b + 1 == blocks, out, out_size);
     }
   };
   const unsigned n = static_cast<unsigned>(std::min<std::size_t>(threads, blocks));
@@ -142,17 +224,28 @@ inline result<std::string> gzip(std::string_view data, unsigned threads = 0) {
   for (auto& t : pool)
     t.join();
 
-  std::string out("\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff", 10);
-  for (auto& p : parts) {
+  std::size_t total = 18;
+  for (const auto& p : parts) {
     if (!p)
       return p.error();
-    out += *p;
+    total += p->bytes.size();
   }
-  const auto crc = static_cast<std::uint32_t>(
-      crc32_z(crc32_z(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(data.data()), data.size()));
-  detail::put_le32(out, crc);
-  detail::put_le32(out, static_cast<std::uint32_t>(data.size() & 0xFFFFFFFFu));
+  std::string out;
+  out.reserve(total);
+  out.append("\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff", 10);
+  uLong crc = crc32_z(0L, Z_NULL, 0);
+  for (const auto& p : parts) {
+    out += p->bytes;
+    crc = crc32_combine(crc, p->crc, static_cast<z_off_t>(p->input));
+  }
+  detail::put_le32(out, static_cast<std::uint32_t>(crc));
+  detail::put_le32(out, static_cast<std::uint32_t>(size & 0xFFFFFFFFu));
   return out;
+}
+
+// The gzip stream of `data`.
+inline result<std::string> gzip(std::string_view data, unsigned threads = 0) {
+  return gzip(std::span<const std::string_view>(&data, 1), threads);
 }
 
 }  // namespace assay::evidence

@@ -1,29 +1,40 @@
 // assay/evidence/writer.hpp — writing an evidence bundle (SPEC §6).
 //
-//   std::vector<assay::json::value> events = ...;          // CloudEvents, one per event
-//   auto gz = assay::evidence::write_bundle(std::move(events));   // the .tar.gz bytes
+//   std::vector<std::string_view> lines = ...;                  // one event's JSON text each
+//   auto gz = assay::evidence::write_bundle(lines);              // the .tar.gz bytes
+//   auto gz2 = assay::evidence::write_bundle(dom_events);        // or CloudEvents as DOM values
 //
-// Missing (or null) content hashes are computed; a present one must match. Events are sorted by
-// seq and must then form a stream the verifier accepts (seq 0.., one run id without ':', one
-// source URI, id = run_id:seq, specversion 1.0, an RFC 3339 time): the writer refuses to emit
-// what it would not verify, with the verifier's code. The manifest is filled from the events
-// (producer from the first event unless given). Same inputs, same bytes.
+// Each event is read strictly; a missing (or null) content hash is computed, a present one must
+// match. Events are put in seq order and must then form a stream the verifier accepts: the rules
+// of event_rules.hpp and the limits of bundle_limits (line length, depth, event count, file and
+// bundle sizes); otherwise the verifier's code, with the pointer /<input index>/<member>. The
+// manifest is filled from the events (producer from the first event unless given). Same inputs,
+// same bytes.
+//
+// Speed: events are parsed into flat documents and written in canonical form straight into
+// events.ndjson; the tar stream is never assembled (gzip reads its pieces), and compression runs
+// on every core.
 #pragma once
 
 #include "assay/contracts/manifest.hpp"
 #include "assay/error.hpp"
 #include "assay/evidence/archive.hpp"
 #include "assay/evidence/content_hash.hpp"
+#include "assay/evidence/event_rules.hpp"
 #include "assay/evidence/ids.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/hash/hash.hpp"
+#include "assay/json/big_array.hpp"
 #include "assay/json/canonical.hpp"
+#include "assay/json/document.hpp"
 #include "assay/json/value.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace assay::evidence {
@@ -35,6 +46,7 @@ struct bundle_options {
   std::optional<producer_info> producer;  // default: from the first event
   std::vector<pack_applied> packs_applied;
   std::vector<mapping> mappings;
+  bundle_limits limits;  // the verifier's limits: nothing is written that they would refuse
   unsigned threads = 0;  // for compression; 0 = all cores (the bytes do not depend on it)
 };
 
@@ -48,126 +60,201 @@ struct bundle_files {
 
 namespace detail {
 
-inline error event_error(errc code, std::size_t index, const std::string& member, std::string message) {
+inline error event_error(errc code, std::size_t index, std::string_view member, std::string message) {
   error e = make_error(code, std::move(message));
-  e.pointer = "/" + std::to_string(index) + (member.empty() ? "" : "/" + member);
+  e.pointer = "/" + std::to_string(index) + (member.empty() ? "" : "/" + std::string(member));
   return e;
 }
 
-inline const std::string* string_member(const json::value& ev, std::string_view name) {
-  const json::value* v = ev.find(name);
-  return v != nullptr && v->is_string() ? &v->as_string() : nullptr;
+// An error found inside event `index` (its pointer is relative to the event).
+inline error in_event(error e, std::size_t index, std::optional<errc> code = std::nullopt) {
+  e.pointer = "/" + std::to_string(index) + e.pointer;
+  if (code)
+    e.code = *code;
+  return e;
+}
+
+// The reader limits of the verifier for manifest.json and each event.
+inline json::limits event_json_limits(const bundle_limits& lim) {
+  json::limits jl;
+  jl.max_depth = lim.max_json_depth;
+  return jl;
+}
+
+// Reads event `index`: a depth beyond the limit is the verifier's LimitJsonDepth; any other
+// reader error keeps its own code (the input is not JSON).
+inline result<json::document> parse_event(std::string_view text, std::size_t index, const bundle_limits& lim) {
+  auto doc = json::document::parse(text, event_json_limits(lim));
+  if (!doc) {
+    const errc code = doc.error().code;
+    return in_event(doc.error(), index, code == errc::depth_limit ? std::optional(errc::LimitJsonDepth) : std::nullopt);
+  }
+  return doc;
+}
+
+// The input indices of the events in seq order (a stable sort): every event must be a JSON
+// object with a valid assayseq.
+inline result<std::vector<std::size_t>> seq_order(std::span<const std::string_view> events, const bundle_limits& lim) {
+  std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
+  keyed.reserve(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    auto doc = parse_event(events[i], i, lim);
+    if (!doc)
+      return doc.error();
+    if (doc->root().kind != json::kind::object)
+      return event_error(errc::ContractInvalidJson, i, "", "the event is not a JSON object");
+    std::uint64_t seq = 0;
+    if (auto v = read_event_seq(*doc, doc->find_member(0, "assayseq"), seq))
+      return event_error(v->code, i, v->member, v->message);
+    keyed.emplace_back(seq, i);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::size_t> order;
+  order.reserve(keyed.size());
+  for (const auto& k : keyed)
+    order.push_back(k.second);
+  return order;
+}
+
+// events.ndjson from the events taken in `order`, with every rule checked. With `optimistic`,
+// `order` is ignored: the events are taken as they come, nothing has been checked yet: any failure (an event out of
+// place included) returns no_result, and the caller starts again from seq_order().
+struct events_file {
+  std::string bytes;
+  std::string run_id, run_root;
+  std::uint64_t count = 0;
+  std::size_t first = 0;                          // input index of the event with seq 0
+  std::optional<std::string> name, version, git;  // its producer members, when strings
+};
+
+inline constexpr errc no_result = errc::invalid_argument;
+
+inline result<events_file> build_events(std::span<const std::string_view> events, std::span<const std::size_t> order,
+                                        const bundle_limits& lim, bool optimistic) {
+  auto fail = [&](error e) -> result<events_file> {
+    if (optimistic)
+      return make_error(no_result, "");
+    return e;
+  };
+  events_file out;
+  std::size_t estimate = 0;
+  for (std::string_view e : events)
+    estimate += e.size() + 96;  // room for a content hash member the event may lack
+  out.bytes.reserve(estimate);
+  json::detail::advise_huge_pages(out.bytes.data(), out.bytes.capacity());
+  event_stream stream;
+  run_root_builder root;
+  json::string_sink sink{&out.bytes};
+  std::string hash_text;
+  for (std::size_t k = 0; k < events.size(); ++k) {
+    const std::size_t i = optimistic ? k : order[k];
+    auto doc = parse_event(events[i], i, lim);
+    if (!doc)
+      return fail(doc.error());
+    event_fields f;
+    if (auto v = read_event_fields(*doc, f))
+      return fail(event_error(v->code, i, v->member, v->message));
+    if (optimistic && f.seq != k)
+      return fail({});
+    auto computed = content_hash(*doc);
+    if (!computed)
+      return fail(in_event(computed.error(), i, errc::ContractInvalidJson));
+    const bool has_hash = f.content_hash != 0 && doc->nodes()[f.content_hash].kind != json::kind::null;
+    if (has_hash && (!detail::is_string_node(*doc, f.content_hash) || doc->string_at(f.content_hash) != *computed)) {
+      return fail(event_error(errc::IntegrityEventHash, i, "assaycontenthash",
+                              "assaycontenthash does not match the content (expected " + *computed + ")"));
+    }
+    if (auto v = stream.next(*doc, f))
+      return fail(event_error(v->code, i, v->member, v->message));
+    if (k == 0) {
+      out.first = i;
+      const auto p = doc->find_members<3>(0, {"assayproducer", "assayproducerversion", "assaygit"});
+      auto text = [&](std::size_t n) {
+        return detail::is_string_node(*doc, n) ? std::optional<std::string>(doc->string_at(n)) : std::nullopt;
+      };
+      out.name = text(p[0]);
+      out.version = text(p[1]);
+      out.git = text(p[2]);
+    }
+    const std::size_t line_start = out.bytes.size();
+    {
+      json::writer<json::string_sink> w(sink);
+      if (has_hash) {
+        doc->write_canonical(w);
+      } else {
+        hash_text.assign(1, '"').append(*computed).push_back('"');
+        doc->write_canonical_with(w, 0, "assaycontenthash", hash_text);
+      }
+    }
+    if (out.bytes.size() - line_start > lim.max_line_bytes) {
+      return fail(
+          event_error(errc::LimitLineBytes, i, "",
+                      "the event's line would be longer than " + std::to_string(lim.max_line_bytes) + " bytes"));
+    }
+    out.bytes += '\n';
+    root.add(*computed);
+  }
+  if (out.bytes.size() > lim.max_events_bytes) {
+    return fail(make_error(errc::LimitFileSize,
+                           "events.ndjson would be larger than " + std::to_string(lim.max_events_bytes) + " bytes"));
+  }
+  out.run_id = stream.run_id();
+  out.run_root = root.finish();
+  out.count = events.size();
+  return out;
+}
+
+// The JSON text of each DOM event (canonical), or the first event that has none.
+inline result<std::vector<std::string>> event_texts(const std::vector<json::value>& events) {
+  std::vector<std::string> texts;
+  texts.reserve(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    auto t = json::to_canonical(events[i]);
+    if (!t)
+      return in_event(t.error(), i, errc::ContractInvalidJson);
+    texts.push_back(std::move(*t));
+  }
+  return texts;
 }
 
 }  // namespace detail
 
-// Normalizes events (content hashes, order), checks the stream and builds both files.
-inline result<bundle_files> build_bundle_files(std::vector<json::value> events, const bundle_options& opt = {}) {
-  using detail::event_error;
+// Normalizes events (content hashes, order), checks the stream and builds both files. Each
+// element of `events` is one event's JSON text (canonical or not).
+inline result<bundle_files> build_bundle_files(std::span<const std::string_view> events,
+                                               const bundle_options& opt = {}) {
+  const bundle_limits& lim = opt.limits;
   if (events.empty())
     return make_error(errc::ContractInvalidEvent, "a bundle needs at least one event");
-  std::vector<std::pair<std::uint64_t, std::size_t>> order;  // (seq, input index)
-  order.reserve(events.size());
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    json::value& ev = events[i];
-    if (!ev.is_object())
-      return event_error(errc::ContractInvalidJson, i, "", "an event must be a JSON object");
-    const json::value* seq = ev.find("assayseq");
-    const double d = seq != nullptr && seq->is_number() ? seq->as_number() : -1;
-    if (!(d >= 0 && d <= 9007199254740992.0 && d == static_cast<double>(static_cast<std::uint64_t>(d)))) {
-      return event_error(errc::ContractInvalidJson, i, "assayseq", "assayseq must be an integer >= 0");
-    }
-    auto computed = content_hash(ev);
-    if (!computed) {
-      error e = computed.error();
-      e.code = errc::ContractInvalidJson;
-      e.pointer = "/" + std::to_string(i) + e.pointer;
-      return e;
-    }
-    json::value* present = ev.find("assaycontenthash");
-    if (present != nullptr && !present->is_null()) {
-      if (!present->is_string() || present->as_string() != *computed) {
-        return event_error(errc::IntegrityEventHash, i, "assaycontenthash",
-                           "assaycontenthash does not match the content (expected " + *computed + ")");
-      }
-    } else {
-      ev.set("assaycontenthash", *computed);
-    }
-    order.emplace_back(static_cast<std::uint64_t>(d), i);
+  if (events.size() > lim.max_events) {
+    return make_error(errc::LimitTotalEvents, "more than the limit of " + std::to_string(lim.max_events) + " events");
   }
-  std::stable_sort(order.begin(), order.end());
-
+  // The normal case first: the events come in seq order and break no rule.
+  auto built = detail::build_events(events, {}, lim, true);
+  if (!built) {
+    auto order = detail::seq_order(events, lim);
+    if (!order)
+      return order.error();
+    built = detail::build_events(events, *order, lim, false);
+    if (!built)
+      return built.error();
+  }
   bundle_files out;
-  run_root_builder root;
-  const json::value& first = events[order.front().second];
-  const std::string* run_id = detail::string_member(first, "assayrunid");
-  const std::string* source = detail::string_member(first, "source");
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const auto [seq, i] = order[k];
-    const json::value& ev = events[i];
-    if (seq != k) {
-      return event_error(k == 0 ? errc::ContractSequenceStart : errc::ContractSequenceGap, i, "assayseq",
-                         k == 0 ? "the first event must have seq 0"
-                                : "seq " + std::to_string(seq) + " leaves a gap (expected " + std::to_string(k) + ")");
-    }
-    const std::string* spec = detail::string_member(ev, "specversion");
-    if (spec == nullptr || *spec != "1.0")
-      return event_error(errc::ContractSchemaVersion, i, "specversion", "specversion must be \"1.0\"");
-    const std::string* rid = detail::string_member(ev, "assayrunid");
-    if (rid == nullptr || run_id == nullptr)
-      return event_error(errc::ContractInvalidJson, i, "assayrunid", "assayrunid must be a string");
-    if (*rid != *run_id)
-      return event_error(errc::ContractRunIdMismatch, i, "assayrunid", "all events of a bundle need the same run id");
-    if (rid->find(':') != std::string::npos)
-      return event_error(errc::ContractInvalidEvent, i, "assayrunid", "run id must not contain ':'");
-    const std::string* src = detail::string_member(ev, "source");
-    if (src == nullptr || source == nullptr || src->empty() || src->front() == ':' ||
-        src->find(':') == std::string::npos) {
-      return event_error(errc::ContractInvalidEvent, i, "source", "source must be a URI (with ':', not first)");
-    }
-    if (*src != *source)
-      return event_error(errc::ContractInvalidEvent, i, "source", "all events of a bundle need the same source");
-    const std::string* id = detail::string_member(ev, "id");
-    if (id == nullptr || *id != stream_id(*rid, seq)) {
-      return event_error(errc::ContractInvalidEvent, i, "id", "id must be " + stream_id(*rid, seq));
-    }
-    const std::string* time = detail::string_member(ev, "time");
-    std::int64_t secs = 0;
-    std::int32_t nanos = 0;
-    if (time == nullptr || !detail::instant_of(*time, secs, nanos)) {
-      return event_error(errc::ContractInvalidJson, i, "time", "time must be an RFC 3339 date-time");
-    }
-    if (ev.find("data") == nullptr)
-      return event_error(errc::ContractInvalidJson, i, "data", "data is required");
-    json::string_sink s{&out.events};
-    {
-      json::writer<json::string_sink> w(s);
-      auto r = json::write_canonical(w, ev);
-      if (!r) {
-        error e = r.error();
-        e.pointer = "/" + std::to_string(i) + e.pointer;
-        return e;
-      }
-    }
-    out.events += '\n';
-    root.add(ev.find("assaycontenthash")->as_string());
-  }
-  out.run_id = *run_id;
-  out.run_root = root.finish();
-  out.event_count = order.size();
+  out.events = std::move(built->bytes);
+  out.run_id = std::move(built->run_id);
+  out.run_root = std::move(built->run_root);
+  out.event_count = built->count;
 
+  // The first event in seq order names the producer unless one is given.
   producer_info producer;
   if (opt.producer) {
     producer = *opt.producer;
   } else {
-    const std::string* name = detail::string_member(first, "assayproducer");
-    const std::string* version = detail::string_member(first, "assayproducerversion");
-    const std::string* git = detail::string_member(first, "assaygit");
-    if (name == nullptr || version == nullptr) {
-      return event_error(errc::ContractInvalidJson, order.front().second, "assayproducer",
-                         "the first event names no producer (assayproducer, assayproducerversion)");
+    if (!built->name || !built->version) {
+      return detail::event_error(errc::ContractInvalidJson, built->first, "assayproducer",
+                                 "the first event names no producer (assayproducer, assayproducerversion)");
     }
-    producer = {*name, *version, git ? std::optional<std::string>(*git) : std::nullopt};
+    producer = {*built->name, *built->version, built->git};
   }
 
   // The manifest through its contract type: encoding checks it (digest patterns, the x-assay
@@ -197,23 +284,58 @@ inline result<bundle_files> build_bundle_files(std::vector<json::value> events, 
     e.message = "manifest" + (e.pointer.empty() ? std::string() : " " + e.pointer) + ": " + e.message;
     return e;
   }
+  if (manifest->size() > lim.max_manifest_bytes) {
+    return make_error(errc::LimitFileSize,
+                      "manifest.json would be larger than " + std::to_string(lim.max_manifest_bytes) + " bytes");
+  }
+  if (!json::document::parse(*manifest, detail::event_json_limits(lim))) {  // only its depth can fail
+    return make_error(errc::LimitJsonDepth,
+                      "manifest.json would nest deeper than " + std::to_string(lim.max_json_depth) + " levels");
+  }
   out.manifest = std::move(*manifest);
   return out;
 }
 
-// The .tar.gz bytes of a bundle of `events`.
-inline result<std::string> write_bundle(std::vector<json::value> events, const bundle_options& opt = {}) {
-  auto files = build_bundle_files(std::move(events), opt);
+// build_bundle_files() for CloudEvents as DOM values (each is written in canonical form first).
+inline result<bundle_files> build_bundle_files(const std::vector<json::value>& events, const bundle_options& opt = {}) {
+  auto texts = detail::event_texts(events);
+  if (!texts)
+    return texts.error();
+  const std::vector<std::string_view> views(texts->begin(), texts->end());
+  return build_bundle_files(views, opt);
+}
+
+// The .tar.gz bytes of a bundle of these two files.
+inline result<std::string> pack_bundle(const bundle_files& files, const bundle_options& opt = {}) {
+  auto tar = tar_of({{"manifest.json", files.manifest}, {"events.ndjson", files.events}});
+  if (!tar)
+    return tar.error();
+  if (tar->size > opt.limits.max_decode_bytes) {
+    return make_error(errc::LimitDecodeBytes,
+                      "the tar stream would be larger than " + std::to_string(opt.limits.max_decode_bytes) + " bytes");
+  }
+  auto gz = gzip(tar->pieces, opt.threads);
+  if (gz && gz->size() > opt.limits.max_bundle_bytes) {
+    return make_error(errc::LimitBundleBytes,
+                      "the bundle would be larger than " + std::to_string(opt.limits.max_bundle_bytes) + " bytes");
+  }
+  return gz;
+}
+
+// The .tar.gz bytes of a bundle of `events`: JSON texts, one event each.
+inline result<std::string> write_bundle(std::span<const std::string_view> events, const bundle_options& opt = {}) {
+  auto files = build_bundle_files(events, opt);
   if (!files)
     return files.error();
-  std::string tar;
-  tar.reserve(files->manifest.size() + files->events.size() + 4096);
-  auto t = write_tar(tar, {{"manifest.json", files->manifest}, {"events.ndjson", files->events}});
-  if (!t)
-    return t.error();
-  files->events.clear();
-  files->events.shrink_to_fit();
-  return gzip(tar, opt.threads);
+  return pack_bundle(*files, opt);
+}
+
+// The .tar.gz bytes of a bundle of `events`: CloudEvents as DOM values.
+inline result<std::string> write_bundle(const std::vector<json::value>& events, const bundle_options& opt = {}) {
+  auto files = build_bundle_files(events, opt);
+  if (!files)
+    return files.error();
+  return pack_bundle(*files, opt);
 }
 
 }  // namespace assay::evidence
