@@ -697,22 +697,71 @@ TEST_CASE("dsse-envelope-v1 documents round-trip byte for byte") {
             .has_value());
 }
 
+TEST_CASE("dsse-envelope-v1 readers keep unknown members and write them back in canonical order") {
+  // SPEC §15: readers ignore unknown members. Here they are kept, at both levels, whatever their
+  // value, before, between and after the declared members.
+  const std::string with_unknown =
+      edited(docs::dsse_full, {{"/a_note", R"({"by":["x",null]})"},
+                               {"/payloadTypeVersion", "2"},
+                               {"/signatures/0/cert", R"("-----BEGIN CERTIFICATE-----")"},
+                               {"/signatures/0/zz", "1.5"},
+                               {"/signatures/1", R"({"keyid":"","sig":"AAAA","x-ts":false})"},
+                               {"/zz", "[]"}});
+  round_trips<dsse_envelope>(with_unknown);
+  const auto d = assay::decode<dsse_envelope>(with_unknown).value();
+  CHECK(d.payload == "eyJfdHlwZSI6Imh0dHBzOi8vaW4tdG90by5pby9TdGF0ZW1lbnQvdjEifQ==");
+  REQUIRE(d.unknown.size() == 3);
+  CHECK(canonical(d.unknown.at("a_note")) == R"({"by":["x",null]})");
+  CHECK(canonical(d.unknown.at("payloadTypeVersion")) == "2");
+  CHECK(canonical(d.unknown.at("zz")) == "[]");
+  REQUIRE(d.signatures.size() == 2);
+  REQUIRE(d.signatures[0].unknown.size() == 2);
+  CHECK(d.signatures[0].unknown.at("cert").as_string() == "-----BEGIN CERTIFICATE-----");
+  CHECK(canonical(d.signatures[0].unknown.at("zz")) == "1.5");
+  REQUIRE(d.signatures[1].unknown.size() == 1);
+  CHECK(canonical(d.signatures[1].unknown.at("x-ts")) == "false");
+  // Read in any order, written in canonical order.
+  const auto shuffled = assay::decode<dsse_envelope>(
+      R"({"signatures":[{"zz":1.50,"sig":"AAAA","cert":"c","keyid":"k"}],"z":true,"payloadType":"t",)"
+      R"("payload":"AAAA","a":null})");
+  REQUIRE(shuffled.has_value());
+  CHECK(assay::encode(*shuffled).value() ==
+        R"({"a":null,"payload":"AAAA","payloadType":"t","signatures":[{"cert":"c","keyid":"k","sig":"AAAA",)"
+        R"("zz":1.5}],"z":true})");
+  // The declared members keep their checks; the names of unknown members must still be unique.
+  rejects<dsse_envelope>(with_unknown,
+                         {{{"/signatures/0/sig", R"("not base64!")"}}, errc::pattern_mismatch, "/signatures/0/sig"});
+  const auto twice = assay::decode<dsse_envelope>(R"({"payload":"AAAA","payloadType":"t",)"
+                                                  R"("signatures":[{"keyid":"","n":1,"n":2,"sig":"AAAA"}]})");
+  REQUIRE_FALSE(twice.has_value());
+  REQUIRE(twice.error().size() == 1);
+  CHECK(twice.error().front().code == errc::duplicate_member);
+  CHECK(twice.error().front().pointer == "/signatures/0/n");
+  // A kept member cannot be written under the name of a declared one.
+  auto clash = d;
+  clash.signatures[1].unknown["sig"] = assay::json::value("AAAA");
+  auto e = assay::encode(clash);
+  REQUIRE_FALSE(e.has_value());
+  REQUIRE(e.error().size() == 1);
+  CHECK(e.error().front().code == errc::duplicate_member);
+  CHECK(e.error().front().pointer == "/signatures/1/sig");
+}
+
 TEST_CASE("dsse-envelope-v1 constraints") {
-  rejects_all<dsse_envelope>(
-      docs::dsse_full, {
-                           {{{"/payload", R"("")"}}, errc::too_short, "/payload"},
-                           {{{"/payload", R"("not base64!")"}}, errc::pattern_mismatch, "/payload"},
-                           {{{"/payload", R"("AAAA===")"}}, errc::pattern_mismatch, "/payload"},
-                           {{{"/payload", "5"}}, errc::type_mismatch, "/payload"},
-                           {{{"/payloadType", R"("")"}}, errc::too_short, "/payloadType"},
-                           {{{"/payloadType", ""}}, errc::missing_member, "/payloadType"},
-                           {{{"/signatures", "[]"}}, errc::too_few_items, "/signatures"},
-                           {{{"/signatures/0/sig", R"("")"}}, errc::too_short, "/signatures/0/sig"},
-                           {{{"/signatures/0/keyid", ""}}, errc::missing_member, "/signatures/0/keyid"},
-                           // Strict for now; SPEC §15 readers ignore unknown members (to change with extra members).
-                           {{{"/signatures/0/cert", R"("x")"}}, errc::unknown_member, "/signatures/0/cert"},
-                           {{{"/extra", "1"}}, errc::unknown_member, "/extra"},
-                       });
+  rejects_all<dsse_envelope>(docs::dsse_full,
+                             {
+                                 {{{"/payload", R"("")"}}, errc::too_short, "/payload"},
+                                 {{{"/payload", R"("not base64!")"}}, errc::pattern_mismatch, "/payload"},
+                                 {{{"/payload", R"("AAAA===")"}}, errc::pattern_mismatch, "/payload"},
+                                 {{{"/payload", "5"}}, errc::type_mismatch, "/payload"},
+                                 {{{"/payloadType", R"("")"}}, errc::too_short, "/payloadType"},
+                                 {{{"/payloadType", ""}}, errc::missing_member, "/payloadType"},
+                                 {{{"/signatures", "[]"}}, errc::too_few_items, "/signatures"},
+                                 {{{"/signatures/0", R"("sig")"}}, errc::type_mismatch, "/signatures/0"},
+                                 {{{"/signatures/0/sig", R"("")"}}, errc::too_short, "/signatures/0/sig"},
+                                 {{{"/signatures/0/keyid", ""}}, errc::missing_member, "/signatures/0/keyid"},
+                                 {{{"/signatures/0/keyid", "null"}}, errc::type_mismatch, "/signatures/0/keyid"},
+                             });
 }
 
 TEST_CASE("dsse-envelope-v1 schema") {
@@ -722,7 +771,20 @@ TEST_CASE("dsse-envelope-v1 schema") {
   CHECK(schema_at<dsse_envelope>("/properties/payload/pattern") == R"("^[A-Za-z0-9+/_-]+={0,2}$")");
   CHECK(schema_at<dsse_envelope>("/properties/signatures/minItems") == "1");
   CHECK(schema_at<dsse_envelope>("/$defs/signature/required") == R"(["keyid","sig"])");
-  CHECK(schema_at<dsse_envelope>("/$defs/signature/additionalProperties") == "false");
+  // Unknown members are allowed at both levels, as the type keeps them: neither object says
+  // "additionalProperties" (absent, any other member is valid) nor limits names by a pattern, and
+  // the C++ member that keeps them is not a property.
+  const auto s = assay::schema<dsse_envelope>();
+  for (const std::string_view object : {"", "/$defs/signature"}) {
+    CAPTURE(object);
+    const auto o = assay::json::find(s, object);
+    REQUIRE(o.has_value());
+    CHECK((*o)->find("additionalProperties") == nullptr);
+    CHECK((*o)->find("patternProperties") == nullptr);
+    CHECK((*o)->find("properties")->find("unknown") == nullptr);
+  }
+  CHECK(s.find("properties")->as_object().size() == 3);
+  CHECK(assay::json::find(s, "/$defs/signature/properties").value()->as_object().size() == 2);
 }
 
 // --- intoto-statement-v1 -------------------------------------------------------------------------
