@@ -89,8 +89,8 @@ void verify_written(std::string_view ndjson) {
     fail("build_bundle_files accepted what write_bundle refused", gz.error().format());
   auto r = ev::verify_bundle_bytes(*gz);
   if (!r)
-    fail("a bundle the writer wrote does not verify", std::string(assay::name(r.error().code)) + ": " +
-                                                          r.error().message);
+    fail("a bundle the writer wrote does not verify",
+         std::string(assay::name(r.error().code)) + ": " + r.error().message);
   if (r->event_count != files->event_count || r->run_id != files->run_id || r->bundle_id != files->run_root)
     fail("the verifier's facts differ from the writer's");
 }
