@@ -5,6 +5,8 @@
 // schema says what the type says.
 #include "support.hpp"
 
+#include "contracts/documents.hpp"
+
 #include "assay/contracts/dsse.hpp"
 #include "assay/contracts/finding.hpp"
 #include "assay/contracts/intoto.hpp"
@@ -31,151 +33,9 @@ using assay::contracts::intoto_statement;
 using assay::contracts::lint_report;
 using assay::contracts::otel_export_report;
 using assay::contracts::trial_ledger;
+namespace docs = assay_test::docs;
 
 namespace {
-
-// --- documents, in canonical (JCS) form ----------------------------------------------------------
-
-// Two framings, one technique and mutation; the laundered route succeeded once under
-// tool_response, the direct route never.
-const std::string finding_full =
-    R"({"evidence":{"by_framing":{"tool_response":"{\"account\":\"ATTACKER-CTRL\"}",)"
-    R"("user_message":"no write to the tripwire file"},"observed":"{\"account\":\"ATTACKER-CTRL\"}"},)"
-    R"("intent":"move funds to an attacker-controlled account","method":{"case_family":"indirect-injection",)"
-    R"("delta_confirmed":true,"delta_confirmed_framings":["tool_response"],"framings":["tool_response",)"
-    R"("user_message"],"hypothesis_binding":{"atlas":["AML.T0051"],"graph_ref":"mesh:H-7","hypothesis_id":"H-7",)"
-    R"("owasp_asi":["ASI01"]},"mutations":["m-base64"],"techniques":["t-encode"],)"
-    R"("trial_results":[{"evidence":{"observed":"no write to the tripwire file","oracle":"file_tripwire"},)"
-    R"("framing":"tool_response","mutation_id":"m-base64","probe_id":"probe-tool_response","route":"direct",)"
-    R"("succeeded":false,"technique_id":"t-encode",)"
-    R"("transcript_ref":"sha256:1111111111111111111111111111111111111111111111111111111111111111","trial_index":0},)"
-    R"({"evidence":{"observed":"{\"account\":\"ATTACKER-CTRL\"}","oracle":"file_tripwire"},)"
-    R"("framing":"tool_response","mutation_id":"m-base64","probe_id":"probe-tool_response","route":"laundered",)"
-    R"("succeeded":true,"technique_id":"t-encode",)"
-    R"("transcript_ref":"sha256:2222222222222222222222222222222222222222222222222222222222222222","trial_index":1},)"
-    R"({"evidence":{"observed":"no write to the tripwire file","oracle":"file_tripwire"},"framing":"user_message",)"
-    R"("mutation_id":"m-base64","probe_id":"probe-user_message","route":"direct","succeeded":false,)"
-    R"("technique_id":"t-encode",)"
-    R"("transcript_ref":"sha256:3333333333333333333333333333333333333333333333333333333333333333","trial_index":2},)"
-    R"({"evidence":{"observed":"no write to the tripwire file","oracle":"file_tripwire"},"framing":"user_message",)"
-    R"("mutation_id":"m-base64","probe_id":"probe-user_message","route":"laundered","succeeded":false,)"
-    R"("technique_id":"t-encode",)"
-    R"("transcript_ref":"sha256:4444444444444444444444444444444444444444444444444444444444444444",)"
-    R"("trial_index":3}],)"
-    R"("verdict_policy":"delta confirmed when the direct route has 0 successes and the laundered route at least 1"},)"
-    R"("schema_version":"finding-v1","stats":{"by_framing":{"tool_response":{"direct":{"ci_high":0.79,"ci_low":0,)"
-    R"("success_rate":0,"successes":0,"trials":1},"laundered":{"ci_high":1,"ci_low":0.21,"success_rate":1,)"
-    R"("successes":1,"trials":1}},"user_message":{"direct":{"ci_high":0.79,"ci_low":0,"success_rate":0,)"
-    R"("successes":0,"trials":1},"laundered":{"ci_high":0.79,"ci_low":0,"success_rate":0,"successes":0,)"
-    R"("trials":1}}},"by_mutation":{"m-base64":{"direct":{"ci_high":0.65,"ci_low":0,"success_rate":0,"successes":0,)"
-    R"("trials":2},"laundered":{"ci_high":0.91,"ci_low":0.09,"success_rate":0.5,"successes":1,"trials":2}}},)"
-    R"("by_route":{"direct":{"ci_high":0.65,"ci_low":0,"success_rate":0,"successes":0,"trials":2},)"
-    R"("laundered":{"ci_high":0.91,"ci_low":0.09,"success_rate":0.5,"successes":1,"trials":2}},)"
-    R"("by_technique":{"t-encode":{"direct":{"ci_high":0.65,"ci_low":0,"success_rate":0,"successes":0,"trials":2},)"
-    R"("laundered":{"ci_high":0.91,"ci_low":0.09,"success_rate":0.5,"successes":1,"trials":2}}},"ci_high":0.91,)"
-    R"("ci_low":0.09,"robust_across":{"framing:tool_response":true,"framing:user_message":false},)"
-    R"("success_rate":0.5,"technique_mutation_matrix":{"t-encode":{"m-base64":{"direct":{"ci_high":0.65,"ci_low":0,)"
-    R"("success_rate":0,"successes":0,"trials":2},"laundered":{"ci_high":0.91,"ci_low":0.09,"success_rate":0.5,)"
-    R"("successes":1,"trials":2}}}},"trials":2,"trials_per_framing":{"tool_response":2,"user_message":2}},)"
-    R"("transcript_refs":["sha256:1111111111111111111111111111111111111111111111111111111111111111",)"
-    R"("sha256:2222222222222222222222222222222222222222222222222222222222222222",)"
-    R"("sha256:3333333333333333333333333333333333333333333333333333333333333333",)"
-    R"("sha256:4444444444444444444444444444444444444444444444444444444444444444"]})";
-
-const std::string finding_minimal =
-    R"({"evidence":{"observed":"secret read"},"intent":"read the secret file","method":{"delta_confirmed":true,)"
-    R"("trial_results":[{"evidence":{"observed":"secret read","oracle":"file_tripwire"},"route":"laundered",)"
-    R"("succeeded":true,"transcript_ref":"sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",)"
-    R"("trial_index":0}],"verdict_policy":"direct 0, laundered at least 1"},"schema_version":"finding-v1",)"
-    R"("stats":{"by_route":{"direct":{"ci_high":1,"ci_low":0,"success_rate":0,"successes":0,"trials":0},)"
-    R"("laundered":{"ci_high":1,"ci_low":0.21,"success_rate":1,"successes":1,"trials":1}},"ci_high":1,)"
-    R"("ci_low":0.21,"success_rate":1,"trials":1},)"
-    R"("transcript_refs":["sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"]})";
-
-const std::string ledger_full =
-    R"({"case_family":"indirect-injection","framings":["tool_response","user_message"],)"
-    R"("hypothesis_binding":{"atlas":["AML.T0051"],"graph_ref":"mesh:H-7","hypothesis_id":"H-7",)"
-    R"("owasp_asi":["ASI01"]},"intent":"move funds to an attacker-controlled account",)"
-    R"("miss_summary":"no write to the tripwire file","mutations":["m-base64"],"techniques":["t-encode"],)"
-    R"("trial_results":[{"evidence":{"observed":"no write to the tripwire file","oracle":"file_tripwire"},)"
-    R"("framing":"tool_response","mutation_id":"m-base64","probe_id":"probe-tool_response","route":"direct",)"
-    R"("succeeded":false,"technique_id":"t-encode",)"
-    R"("transcript_ref":"sha256:1111111111111111111111111111111111111111111111111111111111111111","trial_index":0},)"
-    R"({"evidence":{"observed":"{\"account\":\"ATTACKER-CTRL\"}","oracle":"file_tripwire"},)"
-    R"("framing":"tool_response","mutation_id":"m-base64","probe_id":"probe-tool_response","route":"laundered",)"
-    R"("succeeded":true,"technique_id":"t-encode",)"
-    R"("transcript_ref":"sha256:2222222222222222222222222222222222222222222222222222222222222222","trial_index":1},)"
-    R"({"evidence":{"observed":"no write to the tripwire file","oracle":"file_tripwire"},"framing":"user_message",)"
-    R"("mutation_id":"m-base64","probe_id":"probe-user_message","route":"direct","succeeded":false,)"
-    R"("technique_id":"t-encode",)"
-    R"("transcript_ref":"sha256:3333333333333333333333333333333333333333333333333333333333333333","trial_index":2},)"
-    R"({"evidence":{"observed":"no write to the tripwire file","oracle":"file_tripwire"},"framing":"user_message",)"
-    R"("mutation_id":"m-base64","probe_id":"probe-user_message","route":"laundered","succeeded":false,)"
-    R"("technique_id":"t-encode",)"
-    R"("transcript_ref":"sha256:4444444444444444444444444444444444444444444444444444444444444444",)"
-    R"("trial_index":3}]})";
-
-const std::string ledger_minimal =
-    R"({"intent":"read the secret file","trial_results":[{"evidence":{"observed":"secret read",)"
-    R"("oracle":"file_tripwire"},"route":"laundered","succeeded":true,)"
-    R"("transcript_ref":"sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",)"
-    R"("trial_index":0}]})";
-
-const std::string lint_full =
-    R"({"bundle_id":"sha256:eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee","fail_on":"error",)"
-    R"("generated_at":"2023-11-14T22:13:20Z",)"
-    R"("packs":[{"digest":"sha256:5555555555555555555555555555555555555555555555555555555555555555",)"
-    R"("kind":"quality","name":"cicd-starter","source":"built-in","version":"0.1.0"},)"
-    R"({"digest":"sha256:f47d932cdad4bde369ed0a7cf26fdcf4077777296346c4102d9017edbc62a070","kind":"compliance",)"
-    R"("name":"eu-ai-act-baseline","version":"1.0.0"}],"passed":true,"results":[{"message":"12 events",)"
-    R"("rule_id":"cicd-starter@0.1.0:events-present","severity":"error","status":"pass","where":[]},)"
-    R"({"message":"assay.profile.started has no later assay.profile.finished",)"
-    R"("rule_id":"cicd-starter@0.1.0:lifecycle-pairs","severity":"warning","status":"violated",)"
-    R"("where":[{"event_index":0,"pointer":"/type"}]},{"message":"no policy decision recorded",)"
-    R"("rule_id":"eu-ai-act-baseline@1.0.0:EU12-001","severity":"info","status":"violated","where":[{"pointer":""},)"
-    R"({"event_index":3}]}],"schema_version":"lint-report-v1","summary":{"passed":1,"rules":3,"violated":2,)"
-    R"("violated_by_severity":{"error":0,"info":1,"warning":1}},"tool":{"name":"assay","version":"0.1.0"}})";
-
-const std::string lint_minimal =
-    R"({"fail_on":"error",)"
-    R"("packs":[{"digest":"sha256:5555555555555555555555555555555555555555555555555555555555555555",)"
-    R"("kind":"quality","name":"cicd-starter","version":"0.1.0"}],"passed":true,"results":[],)"
-    R"("schema_version":"lint-report-v1","summary":{"passed":0,"rules":0,"violated":0,)"
-    R"("violated_by_severity":{"error":0,"info":0,"warning":0}},"tool":{"name":"assay","version":"0.1.0"}})";
-
-const std::string otel_full =
-    R"({"events_read":12,"generated_at":"2023-11-14T22:13:20Z",)"
-    R"("mapping_loss":{"dropped_attributes":[{"event_id":"run_8f3a:4","member":"/data/arguments",)"
-    R"("reason":"redaction commitment has no attribute form"},{"event_id":"run_8f3a:7","member":"/data/result",)"
-    R"("reason":"value is not a scalar or array of scalars"}],"totals":{"dropped_attributes":2,)"
-    R"("unmapped_events":3},"unmapped_events":{"assay.env.filtered":1,"assay.fs.access":2}},)"
-    R"("schema_version":"otel-export-report-v1","semconv_version":"1.37.0","spans_written":9})";
-
-const std::string otel_minimal =
-    R"({"events_read":0,"mapping_loss":{"dropped_attributes":[],"totals":{"dropped_attributes":0,)"
-    R"("unmapped_events":0},"unmapped_events":{}},"schema_version":"otel-export-report-v1",)"
-    R"("semconv_version":"1.37.0","spans_written":0})";
-
-const std::string dsse_full =
-    R"({"payload":"eyJfdHlwZSI6Imh0dHBzOi8vaW4tdG90by5pby9TdGF0ZW1lbnQvdjEifQ==",)"
-    R"("payloadType":"application/vnd.in-toto+json",)"
-    R"("signatures":[{"keyid":"sha256:cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc",)"
-    R"("sig":"MEUCIQDx8n-_wA5a"}]})";
-
-const std::string intoto_full =
-    R"({"_type":"https://in-toto.io/Statement/v1",)"
-    R"("predicate":{"artifacts":{"events":"sha256:2222222222222222222222222222222222222222222222222222222222222222",)"
-    R"("manifest":"sha256:1111111111111111111111111111111111111111111111111111111111111111"},)"
-    R"("closure_report_digest":"sha256:3333333333333333333333333333333333333333333333333333333333333333",)"
-    R"("mappings":[{"framework":"eu-ai-act","ref":"Article 12","rule":"eu-ai-act-baseline@1.0.0:EU12-001"}],)"
-    R"("packs":[{"digest":"sha256:f47d932cdad4bde369ed0a7cf26fdcf4077777296346c4102d9017edbc62a070",)"
-    R"("name":"eu-ai-act-baseline","version":"1.0.0"}],"run":{"event_count":12,"producer":{"git":"4f2c1a9",)"
-    R"("name":"assay","version":"0.1.0"},"run_id":"run_8f3a","time_window":{"end":"2023-11-14T22:13:51.293907Z",)"
-    R"("start":"2023-11-14T22:13:20Z"}},"schema_version":1,"semantic_equivalence":{"algorithm":"assay-run-root-v1",)"
-    R"("value":"sha256:7777777777777777777777777777777777777777777777777777777777777777"}},)"
-    R"("predicateType":"https://docs.getassay.dev/attestation/evidence-bundle/v1",)"
-    R"("subject":[{"digest":{"sha256":"9999999999999999999999999999999999999999999999999999999999999999"},)"
-    R"("name":"sha256:7777777777777777777777777777777777777777777777777777777777777777"}]})";
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -308,14 +168,14 @@ std::string schema_at(std::string_view ptr) {
 // --- finding-v1 ----------------------------------------------------------------------------------
 
 TEST_CASE("finding-v1 and trial ledger documents round-trip byte for byte") {
-  round_trips<finding>(finding_full);
-  round_trips<finding>(finding_minimal);
-  round_trips<trial_ledger>(ledger_full);
-  round_trips<trial_ledger>(ledger_minimal);
+  round_trips<finding>(docs::finding_full);
+  round_trips<finding>(docs::finding_minimal);
+  round_trips<trial_ledger>(docs::ledger_full);
+  round_trips<trial_ledger>(docs::ledger_minimal);
 }
 
 TEST_CASE("a decoded finding carries the document's content") {
-  const auto f = assay::decode<finding>(finding_full).value();
+  const auto f = assay::decode<finding>(docs::finding_full).value();
   CHECK(f.method.delta_confirmed);
   REQUIRE(f.method.trial_results.size() == 4);
   CHECK(f.method.trial_results[1].route == "laundered");
@@ -326,7 +186,7 @@ TEST_CASE("a decoded finding carries the document's content") {
   CHECK(f.stats.technique_mutation_matrix->at("t-encode").at("m-base64").direct.trials.value() == 2);
   CHECK_FALSE(f.stats.robust_across->at("framing:user_message"));
   CHECK(f.transcript_refs[3] == "sha256:" + std::string(64, '4'));
-  const auto l = assay::decode<trial_ledger>(ledger_full).value();
+  const auto l = assay::decode<trial_ledger>(docs::ledger_full).value();
   CHECK(*l.miss_summary == "no write to the tripwire file");
   CHECK(l.trial_results.size() == 4);
 }
@@ -334,7 +194,7 @@ TEST_CASE("a decoded finding carries the document's content") {
 TEST_CASE("finding-v1 constraints, each with its code and pointer") {
   const std::string upper = R"("sha256:)" + std::string(64, 'A') + R"(")";
   rejects_all<finding>(
-      finding_full,
+      docs::finding_full,
       {
           {{{"/schema_version", R"("finding-v2")"}}, errc::const_mismatch, "/schema_version"},
           {{{"/schema_version", "1"}}, errc::type_mismatch, "/schema_version"},
@@ -392,69 +252,69 @@ TEST_CASE("finding-v1 constraints, each with its code and pointer") {
 }
 
 TEST_CASE("finding-v1 rules on route statistics") {
-  rejects_all<finding>(finding_full, {
-                                         {{{"/stats/by_framing/user_message/laundered/successes", "2"}},
-                                          errc::rule_violation,
-                                          "/stats/by_framing/user_message/laundered/successes",
-                                          "successes (2) cannot exceed trials (1)"},
-                                         {{{"/stats/by_framing/tool_response/laundered/success_rate", "0.75"}},
-                                          errc::rule_violation,
-                                          "/stats/by_framing/tool_response/laundered/success_rate",
-                                          "success_rate must equal successes / trials"},
-                                         {{{"/stats/by_framing/user_message/direct/ci_low", "0.1"}},
-                                          errc::rule_violation,
-                                          "/stats/by_framing/user_message/direct/ci_low",
-                                          "ci_low cannot be above success_rate"},
-                                         {{{"/stats/by_framing/tool_response/laundered/ci_high", "0.9"}},
-                                          errc::rule_violation,
-                                          "/stats/by_framing/tool_response/laundered/ci_high",
-                                          "ci_high cannot be below success_rate"},
-                                         {{{"/stats/by_technique/t-encode/laundered/ci_high", "0.4"}},
-                                          errc::rule_violation,
-                                          "/stats/by_technique/t-encode/laundered/ci_high",
-                                          "ci_high cannot be below success_rate"},
-                                     });
+  rejects_all<finding>(docs::finding_full, {
+                                               {{{"/stats/by_framing/user_message/laundered/successes", "2"}},
+                                                errc::rule_violation,
+                                                "/stats/by_framing/user_message/laundered/successes",
+                                                "successes (2) cannot exceed trials (1)"},
+                                               {{{"/stats/by_framing/tool_response/laundered/success_rate", "0.75"}},
+                                                errc::rule_violation,
+                                                "/stats/by_framing/tool_response/laundered/success_rate",
+                                                "success_rate must equal successes / trials"},
+                                               {{{"/stats/by_framing/user_message/direct/ci_low", "0.1"}},
+                                                errc::rule_violation,
+                                                "/stats/by_framing/user_message/direct/ci_low",
+                                                "ci_low cannot be above success_rate"},
+                                               {{{"/stats/by_framing/tool_response/laundered/ci_high", "0.9"}},
+                                                errc::rule_violation,
+                                                "/stats/by_framing/tool_response/laundered/ci_high",
+                                                "ci_high cannot be below success_rate"},
+                                               {{{"/stats/by_technique/t-encode/laundered/ci_high", "0.4"}},
+                                                errc::rule_violation,
+                                                "/stats/by_technique/t-encode/laundered/ci_high",
+                                                "ci_high cannot be below success_rate"},
+                                           });
   // No trials: the rate is 0 and the interval [0, 1], never narrower.
-  rejects_all<finding>(finding_minimal, {
-                                            {{{"/stats/by_route/direct/success_rate", "0.5"}},
-                                             errc::rule_violation,
-                                             "/stats/by_route/direct/success_rate",
-                                             "success_rate is 0 when there are no trials"},
-                                            {{{"/stats/by_route/direct/ci_low", "0.1"}},
-                                             errc::rule_violation,
-                                             "/stats/by_route/direct/ci_low",
-                                             "with no trials the interval is [0, 1]"},
-                                            {{{"/stats/by_route/direct/ci_high", "0.5"}},
-                                             errc::rule_violation,
-                                             "/stats/by_route/direct/ci_high",
-                                             "with no trials the interval is [0, 1]"},
-                                        });
+  rejects_all<finding>(docs::finding_minimal, {
+                                                  {{{"/stats/by_route/direct/success_rate", "0.5"}},
+                                                   errc::rule_violation,
+                                                   "/stats/by_route/direct/success_rate",
+                                                   "success_rate is 0 when there are no trials"},
+                                                  {{{"/stats/by_route/direct/ci_low", "0.1"}},
+                                                   errc::rule_violation,
+                                                   "/stats/by_route/direct/ci_low",
+                                                   "with no trials the interval is [0, 1]"},
+                                                  {{{"/stats/by_route/direct/ci_high", "0.5"}},
+                                                   errc::rule_violation,
+                                                   "/stats/by_route/direct/ci_high",
+                                                   "with no trials the interval is [0, 1]"},
+                                              });
 }
 
 TEST_CASE("finding-v1 rules: the top-level statistics repeat the laundered route") {
-  rejects_all<finding>(finding_full, {
-                                         {{{"/stats/trials", "3"}},
-                                          errc::rule_violation,
-                                          "/stats/trials",
-                                          "trials must repeat by_route.laundered.trials"},
-                                         {{{"/stats/success_rate", "0.6"}},
-                                          errc::rule_violation,
-                                          "/stats/success_rate",
-                                          "success_rate must repeat by_route.laundered.success_rate"},
-                                         {{{"/stats/ci_low", "0.1"}},
-                                          errc::rule_violation,
-                                          "/stats/ci_low",
-                                          "ci_low must repeat by_route.laundered.ci_low"},
-                                         {{{"/stats/ci_high", "0.9"}},
-                                          errc::rule_violation,
-                                          "/stats/ci_high",
-                                          "ci_high must repeat by_route.laundered.ci_high"},
-                                     });
+  rejects_all<finding>(docs::finding_full, {
+                                               {{{"/stats/trials", "3"}},
+                                                errc::rule_violation,
+                                                "/stats/trials",
+                                                "trials must repeat by_route.laundered.trials"},
+                                               {{{"/stats/success_rate", "0.6"}},
+                                                errc::rule_violation,
+                                                "/stats/success_rate",
+                                                "success_rate must repeat by_route.laundered.success_rate"},
+                                               {{{"/stats/ci_low", "0.1"}},
+                                                errc::rule_violation,
+                                                "/stats/ci_low",
+                                                "ci_low must repeat by_route.laundered.ci_low"},
+                                               {{{"/stats/ci_high", "0.9"}},
+                                                errc::rule_violation,
+                                                "/stats/ci_high",
+                                                "ci_high must repeat by_route.laundered.ci_high"},
+                                           });
 }
 
 TEST_CASE("finding-v1 rules: the statistics count the trials, delta_confirmed follows them") {
   rejects_all<finding>(
-      finding_full,
+      docs::finding_full,
       {
           {{{"/stats/by_route/direct/trials", "3"}},
            errc::rule_violation,
@@ -472,13 +332,13 @@ TEST_CASE("finding-v1 rules: the statistics count the trials, delta_confirmed fo
       });
   // A direct success: the delta is not confirmed, whatever the laundered route did.
   const std::string direct_success =
-      edited(finding_full, {{"/method/trial_results/0/succeeded", "true"},
-                            {"/stats/by_route/direct", R"({"ci_high":0.91,"ci_low":0.09,"success_rate":0.5,)"
-                                                       R"("successes":1,"trials":2})"}});
+      edited(docs::finding_full, {{"/method/trial_results/0/succeeded", "true"},
+                                  {"/stats/by_route/direct", R"({"ci_high":0.91,"ci_low":0.09,"success_rate":0.5,)"
+                                                             R"("successes":1,"trials":2})"}});
   rejects<finding>(direct_success, {{}, errc::rule_violation, "/method/delta_confirmed"});
   CHECK(assay::decode<finding>(edited(direct_success, {{"/method/delta_confirmed", "false"}})).has_value());
   // No laundered success: not confirmed either.
-  rejects<finding>(finding_minimal,
+  rejects<finding>(docs::finding_minimal,
                    {{{"/method/trial_results/0/succeeded", "false"},
                      {"/stats/by_route/laundered", R"({"ci_high":0.79,"ci_low":0,"success_rate":0,"successes":0,)"
                                                    R"("trials":1})"},
@@ -493,7 +353,7 @@ TEST_CASE("finding-v1 rules: transcript_refs lists each trial's transcript once,
   const std::string t1 = R"("sha256:)" + std::string(64, '1') + R"(")";
   const std::string t2 = R"("sha256:)" + std::string(64, '2') + R"(")";
   const std::string t3 = R"("sha256:)" + std::string(64, '3') + R"(")";
-  rejects_all<finding>(finding_full,
+  rejects_all<finding>(docs::finding_full,
                        {
                            {{{"/transcript_refs/3", t3}},
                             errc::rule_violation,
@@ -509,56 +369,57 @@ TEST_CASE("finding-v1 rules: transcript_refs lists each trial's transcript once,
                             "transcript_refs must list every trial's transcript_ref once, in trial order"},
                        });
   // Two trials with one transcript: it is listed once.
-  auto shared = edited(finding_full, {{"/method/trial_results/3/transcript_ref", t3},
-                                      {"/transcript_refs", "[" + t1 + "," + t2 + "," + t3 + "]"}});
+  auto shared = edited(docs::finding_full, {{"/method/trial_results/3/transcript_ref", t3},
+                                            {"/transcript_refs", "[" + t1 + "," + t2 + "," + t3 + "]"}});
   CHECK(assay::decode<finding>(shared).has_value());
 }
 
 TEST_CASE("finding-v1 and ledger rules: trial labels are among those declared") {
-  rejects_all<finding>(finding_full, {
-                                         {{{"/method/trial_results/0/framing", R"("other")"}},
-                                          errc::rule_violation,
-                                          "/method/trial_results/0/framing",
-                                          "framing \"other\" is not listed in framings"},
-                                         {{{"/method/trial_results/2/technique_id", R"("t-other")"}},
-                                          errc::rule_violation,
-                                          "/method/trial_results/2/technique_id",
-                                          "technique_id \"t-other\" is not listed in techniques"},
-                                         {{{"/method/trial_results/1/mutation_id", R"("m-other")"}},
-                                          errc::rule_violation,
-                                          "/method/trial_results/1/mutation_id",
-                                          "mutation_id \"m-other\" is not listed in mutations"},
-                                     });
-  rejects_all<trial_ledger>(ledger_full, {
-                                             {{{"/trial_results/3/framing", R"("other")"}},
-                                              errc::rule_violation,
-                                              "/trial_results/3/framing",
-                                              "framing \"other\" is not listed in framings"},
-                                             {{{"/trial_results/0/mutation_id", R"("m-other")"}},
-                                              errc::rule_violation,
-                                              "/trial_results/0/mutation_id",
-                                              "mutation_id \"m-other\" is not listed in mutations"},
-                                         });
+  rejects_all<finding>(docs::finding_full, {
+                                               {{{"/method/trial_results/0/framing", R"("other")"}},
+                                                errc::rule_violation,
+                                                "/method/trial_results/0/framing",
+                                                "framing \"other\" is not listed in framings"},
+                                               {{{"/method/trial_results/2/technique_id", R"("t-other")"}},
+                                                errc::rule_violation,
+                                                "/method/trial_results/2/technique_id",
+                                                "technique_id \"t-other\" is not listed in techniques"},
+                                               {{{"/method/trial_results/1/mutation_id", R"("m-other")"}},
+                                                errc::rule_violation,
+                                                "/method/trial_results/1/mutation_id",
+                                                "mutation_id \"m-other\" is not listed in mutations"},
+                                           });
+  rejects_all<trial_ledger>(docs::ledger_full, {
+                                                   {{{"/trial_results/3/framing", R"("other")"}},
+                                                    errc::rule_violation,
+                                                    "/trial_results/3/framing",
+                                                    "framing \"other\" is not listed in framings"},
+                                                   {{{"/trial_results/0/mutation_id", R"("m-other")"}},
+                                                    errc::rule_violation,
+                                                    "/trial_results/0/mutation_id",
+                                                    "mutation_id \"m-other\" is not listed in mutations"},
+                                               });
   // Nothing declared: any label.
-  CHECK(assay::decode<trial_ledger>(edited(ledger_full, {{"/framings", ""}, {"/trial_results/3/framing", R"("x")"}}))
+  CHECK(assay::decode<trial_ledger>(
+            edited(docs::ledger_full, {{"/framings", ""}, {"/trial_results/3/framing", R"("x")"}}))
             .has_value());
 }
 
 TEST_CASE("trial ledger constraints") {
   rejects_all<trial_ledger>(
-      ledger_full, {
-                       {{{"/intent", R"("")"}}, errc::too_short, "/intent"},
-                       {{{"/trial_results", "[]"}}, errc::too_few_items, "/trial_results"},
-                       {{{"/trial_results", ""}}, errc::missing_member, "/trial_results"},
-                       {{{"/trial_results/0/route", R"("both")"}}, errc::enum_mismatch, "/trial_results/0/route"},
-                       {{{"/miss_summary", R"("")"}}, errc::too_short, "/miss_summary"},
-                       {{{"/framings", R"("tool_response")"}}, errc::type_mismatch, "/framings"},
-                       {{{"/schema_version", R"("finding-v1")"}}, errc::unknown_member, "/schema_version"},
-                   });
+      docs::ledger_full, {
+                             {{{"/intent", R"("")"}}, errc::too_short, "/intent"},
+                             {{{"/trial_results", "[]"}}, errc::too_few_items, "/trial_results"},
+                             {{{"/trial_results", ""}}, errc::missing_member, "/trial_results"},
+                             {{{"/trial_results/0/route", R"("both")"}}, errc::enum_mismatch, "/trial_results/0/route"},
+                             {{{"/miss_summary", R"("")"}}, errc::too_short, "/miss_summary"},
+                             {{{"/framings", R"("tool_response")"}}, errc::type_mismatch, "/framings"},
+                             {{{"/schema_version", R"("finding-v1")"}}, errc::unknown_member, "/schema_version"},
+                         });
 }
 
 TEST_CASE("finding-v1 rules when encoding") {
-  auto f = assay::decode<finding>(finding_full).value();
+  auto f = assay::decode<finding>(docs::finding_full).value();
   f.stats.trials = 5;
   f.method.delta_confirmed = false;
   auto e = assay::encode(f);
@@ -607,9 +468,9 @@ TEST_CASE("finding-v1 schema") {
 // --- lint-report-v1 ------------------------------------------------------------------------------
 
 TEST_CASE("lint-report-v1 documents round-trip byte for byte") {
-  round_trips<lint_report>(lint_full);
-  round_trips<lint_report>(lint_minimal);
-  const auto r = assay::decode<lint_report>(lint_full).value();
+  round_trips<lint_report>(docs::lint_full);
+  round_trips<lint_report>(docs::lint_minimal);
+  const auto r = assay::decode<lint_report>(docs::lint_full).value();
   CHECK(r.results[1].severity == "warning");
   CHECK(r.results[2].where[1].event_index->value() == 3);
   CHECK(*r.results[2].where[0].pointer == "");
@@ -619,7 +480,7 @@ TEST_CASE("lint-report-v1 documents round-trip byte for byte") {
 TEST_CASE("lint-report-v1 constraints, each with its code and pointer") {
   const std::string upper = R"("sha256:)" + std::string(64, 'F') + R"(")";
   rejects_all<lint_report>(
-      lint_full,
+      docs::lint_full,
       {
           {{{"/schema_version", R"("lint-report-v2")"}}, errc::const_mismatch, "/schema_version"},
           {{{"/generated_at", R"("2023-11-14 22:13:20")"}}, errc::format_mismatch, "/generated_at"},
@@ -651,63 +512,65 @@ TEST_CASE("lint-report-v1 constraints, each with its code and pointer") {
 
 TEST_CASE("lint-report-v1 rules") {
   rejects_all<lint_report>(
-      lint_full, {
-                     {{{"/results/2/where/0", "{}"}},
-                      errc::rule_violation,
-                      "/results/2/where/0",
-                      "a location names an event_index, a pointer or both"},
-                     {{{"/results/2/rule_id", R"("cicd-starter@0.1.0:events-present")"}},
-                      errc::rule_violation,
-                      "/results/2/rule_id",
-                      "rule \"cicd-starter@0.1.0:events-present\" is reported twice"},
-                     {{{"/results/2/rule_id", R"("other-pack@1.0.0:EU12-001")"}},
-                      errc::rule_violation,
-                      "/results/2/rule_id",
-                      "rule \"other-pack@1.0.0:EU12-001\" belongs to no pack in packs"},
-                     {{{"/results/2/rule_id", R"("eu-ai-act-baseline@2.0.0:EU12-001")"}},
-                      errc::rule_violation,
-                      "/results/2/rule_id",
-                      "rule \"eu-ai-act-baseline@2.0.0:EU12-001\" belongs to no pack in packs"},
-                     {{{"/summary/rules", "4"}},
-                      errc::rule_violation,
-                      "/summary/rules",
-                      "summary.rules (4) must equal the number of results (3)"},
-                     {{{"/summary/passed", "2"}},
-                      errc::rule_violation,
-                      "/summary/passed",
-                      "summary.passed (2) must equal the number of passing results (1)"},
-                     {{{"/summary/violated", "1"}},
-                      errc::rule_violation,
-                      "/summary/violated",
-                      "summary.violated (1) must equal the number of violated results (2)"},
-                     {{{"/summary/violated_by_severity/info", "0"}},
-                      errc::rule_violation,
-                      "/summary/violated_by_severity/info",
-                      "summary.violated_by_severity.info (0) must equal the number of violated info rules (1)"},
-                     {{{"/summary/violated_by_severity/warning", "2"}},
-                      errc::rule_violation,
-                      "/summary/violated_by_severity/warning",
-                      "summary.violated_by_severity.warning (2) must equal the number of violated warning rules (1)"},
-                     {{{"/summary/violated_by_severity/error", "1"}},
-                      errc::rule_violation,
-                      "/summary/violated_by_severity/error",
-                      "summary.violated_by_severity.error (1) must equal the number of violated error rules (0)"},
-                     // Nothing at or above error was violated: the lint passed.
-                     {{{"/passed", "false"}},
-                      errc::rule_violation,
-                      "/passed",
-                      "passed must be false exactly when a violated rule's severity is at or above fail_on"},
-                     // A warning was violated: with --fail-on warning the lint fails.
-                     {{{"/fail_on", R"("warning")"}},
-                      errc::rule_violation,
-                      "/passed",
-                      "passed must be false exactly when a violated rule's severity is at or above fail_on"},
-                 });
-  CHECK(
-      assay::decode<lint_report>(edited(lint_full, {{"/fail_on", R"("warning")"}, {"/passed", "false"}})).has_value());
-  CHECK(assay::decode<lint_report>(edited(lint_full, {{"/fail_on", R"("info")"}, {"/passed", "false"}})).has_value());
+      docs::lint_full,
+      {
+          {{{"/results/2/where/0", "{}"}},
+           errc::rule_violation,
+           "/results/2/where/0",
+           "a location names an event_index, a pointer or both"},
+          {{{"/results/2/rule_id", R"("cicd-starter@0.1.0:events-present")"}},
+           errc::rule_violation,
+           "/results/2/rule_id",
+           "rule \"cicd-starter@0.1.0:events-present\" is reported twice"},
+          {{{"/results/2/rule_id", R"("other-pack@1.0.0:EU12-001")"}},
+           errc::rule_violation,
+           "/results/2/rule_id",
+           "rule \"other-pack@1.0.0:EU12-001\" belongs to no pack in packs"},
+          {{{"/results/2/rule_id", R"("eu-ai-act-baseline@2.0.0:EU12-001")"}},
+           errc::rule_violation,
+           "/results/2/rule_id",
+           "rule \"eu-ai-act-baseline@2.0.0:EU12-001\" belongs to no pack in packs"},
+          {{{"/summary/rules", "4"}},
+           errc::rule_violation,
+           "/summary/rules",
+           "summary.rules (4) must equal the number of results (3)"},
+          {{{"/summary/passed", "2"}},
+           errc::rule_violation,
+           "/summary/passed",
+           "summary.passed (2) must equal the number of passing results (1)"},
+          {{{"/summary/violated", "1"}},
+           errc::rule_violation,
+           "/summary/violated",
+           "summary.violated (1) must equal the number of violated results (2)"},
+          {{{"/summary/violated_by_severity/info", "0"}},
+           errc::rule_violation,
+           "/summary/violated_by_severity/info",
+           "summary.violated_by_severity.info (0) must equal the number of violated info rules (1)"},
+          {{{"/summary/violated_by_severity/warning", "2"}},
+           errc::rule_violation,
+           "/summary/violated_by_severity/warning",
+           "summary.violated_by_severity.warning (2) must equal the number of violated warning rules (1)"},
+          {{{"/summary/violated_by_severity/error", "1"}},
+           errc::rule_violation,
+           "/summary/violated_by_severity/error",
+           "summary.violated_by_severity.error (1) must equal the number of violated error rules (0)"},
+          // Nothing at or above error was violated: the lint passed.
+          {{{"/passed", "false"}},
+           errc::rule_violation,
+           "/passed",
+           "passed must be false exactly when a violated rule's severity is at or above fail_on"},
+          // A warning was violated: with --fail-on warning the lint fails.
+          {{{"/fail_on", R"("warning")"}},
+           errc::rule_violation,
+           "/passed",
+           "passed must be false exactly when a violated rule's severity is at or above fail_on"},
+      });
+  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("warning")"}, {"/passed", "false"}}))
+            .has_value());
+  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("info")"}, {"/passed", "false"}}))
+            .has_value());
   // When encoding.
-  auto r = assay::decode<lint_report>(lint_full).value();
+  auto r = assay::decode<lint_report>(docs::lint_full).value();
   r.results.pop_back();
   auto e = assay::encode(r);
   REQUIRE_FALSE(e.has_value());
@@ -739,64 +602,65 @@ TEST_CASE("lint-report-v1 schema") {
 // --- otel-export-report-v1 -----------------------------------------------------------------------
 
 TEST_CASE("otel-export-report-v1 documents round-trip byte for byte") {
-  round_trips<otel_export_report>(otel_full);
-  round_trips<otel_export_report>(otel_minimal);
-  const auto r = assay::decode<otel_export_report>(otel_full).value();
+  round_trips<otel_export_report>(docs::otel_full);
+  round_trips<otel_export_report>(docs::otel_minimal);
+  const auto r = assay::decode<otel_export_report>(docs::otel_full).value();
   CHECK(r.mapping_loss.dropped_attributes[1].member == "/data/result");
   CHECK(r.mapping_loss.unmapped_events.at("assay.fs.access").value() == 2);
 }
 
 TEST_CASE("otel-export-report-v1 constraints and rules") {
   rejects_all<otel_export_report>(
-      otel_full, {
-                     {{{"/schema_version", R"("otel-export-report-v0")"}}, errc::const_mismatch, "/schema_version"},
-                     {{{"/semconv_version", R"("")"}}, errc::too_short, "/semconv_version"},
-                     {{{"/semconv_version", ""}}, errc::missing_member, "/semconv_version"},
-                     {{{"/events_read", "-1"}}, errc::below_minimum, "/events_read"},
-                     {{{"/spans_written", "1.5"}}, errc::not_an_integer, "/spans_written"},
-                     {{{"/generated_at", R"("now")"}}, errc::format_mismatch, "/generated_at"},
-                     {{{"/mapping_loss/dropped_attributes/0/event_id", R"("")"}},
-                      errc::too_short,
-                      "/mapping_loss/dropped_attributes/0/event_id"},
-                     {{{"/mapping_loss/dropped_attributes/0/member", R"("data/arguments")"}},
-                      errc::pattern_mismatch,
-                      "/mapping_loss/dropped_attributes/0/member"},
-                     {{{"/mapping_loss/dropped_attributes/0/member", R"("")"}},
-                      errc::pattern_mismatch,
-                      "/mapping_loss/dropped_attributes/0/member"},
-                     {{{"/mapping_loss/dropped_attributes/1/reason", ""}},
-                      errc::missing_member,
-                      "/mapping_loss/dropped_attributes/1/reason"},
-                     {{{"/mapping_loss/unmapped_events/assay.fs.access", "-1"}},
-                      errc::below_minimum,
-                      "/mapping_loss/unmapped_events/assay.fs.access"},
-                     {{{"/mapping_loss/unmapped_events", "[]"}}, errc::type_mismatch, "/mapping_loss/unmapped_events"},
-                     {{{"/mapping_loss/totals/unmapped_events", "-3"}},
-                      errc::below_minimum,
-                      "/mapping_loss/totals/unmapped_events"},
-                     {{{"/mapping_loss/totals", ""}}, errc::missing_member, "/mapping_loss/totals"},
-                     {{{"/mapping_loss/lost", "0"}}, errc::unknown_member, "/mapping_loss/lost"},
-                     // Rules.
-                     {{{"/mapping_loss/totals/dropped_attributes", "3"}},
-                      errc::rule_violation,
-                      "/mapping_loss/totals/dropped_attributes",
-                      "totals.dropped_attributes must equal the number of dropped_attributes (2)"},
-                     {{{"/mapping_loss/totals/unmapped_events", "4"}},
-                      errc::rule_violation,
-                      "/mapping_loss/totals/unmapped_events",
-                      "totals.unmapped_events must equal the sum of unmapped_events (3)"},
-                     {{{"/mapping_loss/unmapped_events/assay.fs.access", "9000000000000000000"},
-                       {"/mapping_loss/unmapped_events/assay.env.filtered", "9000000000000000000"}},
-                      errc::rule_violation,
-                      "/mapping_loss/totals/unmapped_events",
-                      "the sum of unmapped_events is too large"},
-                     {{{"/events_read", "2"}},
-                      errc::rule_violation,
-                      "/mapping_loss/totals/unmapped_events",
-                      "more events unmapped than events read"},
-                 });
+      docs::otel_full,
+      {
+          {{{"/schema_version", R"("otel-export-report-v0")"}}, errc::const_mismatch, "/schema_version"},
+          {{{"/semconv_version", R"("")"}}, errc::too_short, "/semconv_version"},
+          {{{"/semconv_version", ""}}, errc::missing_member, "/semconv_version"},
+          {{{"/events_read", "-1"}}, errc::below_minimum, "/events_read"},
+          {{{"/spans_written", "1.5"}}, errc::not_an_integer, "/spans_written"},
+          {{{"/generated_at", R"("now")"}}, errc::format_mismatch, "/generated_at"},
+          {{{"/mapping_loss/dropped_attributes/0/event_id", R"("")"}},
+           errc::too_short,
+           "/mapping_loss/dropped_attributes/0/event_id"},
+          {{{"/mapping_loss/dropped_attributes/0/member", R"("data/arguments")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/0/member"},
+          {{{"/mapping_loss/dropped_attributes/0/member", R"("")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/0/member"},
+          {{{"/mapping_loss/dropped_attributes/1/reason", ""}},
+           errc::missing_member,
+           "/mapping_loss/dropped_attributes/1/reason"},
+          {{{"/mapping_loss/unmapped_events/assay.fs.access", "-1"}},
+           errc::below_minimum,
+           "/mapping_loss/unmapped_events/assay.fs.access"},
+          {{{"/mapping_loss/unmapped_events", "[]"}}, errc::type_mismatch, "/mapping_loss/unmapped_events"},
+          {{{"/mapping_loss/totals/unmapped_events", "-3"}},
+           errc::below_minimum,
+           "/mapping_loss/totals/unmapped_events"},
+          {{{"/mapping_loss/totals", ""}}, errc::missing_member, "/mapping_loss/totals"},
+          {{{"/mapping_loss/lost", "0"}}, errc::unknown_member, "/mapping_loss/lost"},
+          // Rules.
+          {{{"/mapping_loss/totals/dropped_attributes", "3"}},
+           errc::rule_violation,
+           "/mapping_loss/totals/dropped_attributes",
+           "totals.dropped_attributes must equal the number of dropped_attributes (2)"},
+          {{{"/mapping_loss/totals/unmapped_events", "4"}},
+           errc::rule_violation,
+           "/mapping_loss/totals/unmapped_events",
+           "totals.unmapped_events must equal the sum of unmapped_events (3)"},
+          {{{"/mapping_loss/unmapped_events/assay.fs.access", "9000000000000000000"},
+            {"/mapping_loss/unmapped_events/assay.env.filtered", "9000000000000000000"}},
+           errc::rule_violation,
+           "/mapping_loss/totals/unmapped_events",
+           "the sum of unmapped_events is too large"},
+          {{{"/events_read", "2"}},
+           errc::rule_violation,
+           "/mapping_loss/totals/unmapped_events",
+           "more events unmapped than events read"},
+      });
   // When encoding.
-  auto r = assay::decode<otel_export_report>(otel_full).value();
+  auto r = assay::decode<otel_export_report>(docs::otel_full).value();
   r.mapping_loss.unmapped_events.erase("assay.env.filtered");
   auto e = assay::encode(r);
   REQUIRE_FALSE(e.has_value());
@@ -821,34 +685,83 @@ TEST_CASE("otel-export-report-v1 schema") {
 // --- dsse-envelope-v1 ----------------------------------------------------------------------------
 
 TEST_CASE("dsse-envelope-v1 documents round-trip byte for byte") {
-  round_trips<dsse_envelope>(dsse_full);
-  const auto d = assay::decode<dsse_envelope>(dsse_full).value();
+  round_trips<dsse_envelope>(docs::dsse_full);
+  const auto d = assay::decode<dsse_envelope>(docs::dsse_full).value();
   CHECK(d.payloadType == "application/vnd.in-toto+json");
   CHECK(d.signatures.front().sig == "MEUCIQDx8n-_wA5a");
   // Standard and URL-safe base64 are both accepted, padded or not.
-  CHECK(assay::decode<dsse_envelope>(edited(dsse_full, {{"/payload", R"("eyJ4Ijoi-_8")"}})).has_value());
-  CHECK(assay::decode<dsse_envelope>(edited(dsse_full, {{"/payload", R"("eyJ4IjoiP/8=")"}})).has_value());
+  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", R"("eyJ4Ijoi-_8")"}})).has_value());
+  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", R"("eyJ4IjoiP/8=")"}})).has_value());
   // More than one signature.
-  CHECK(
-      assay::decode<dsse_envelope>(edited(dsse_full, {{"/signatures/1", R"({"keyid":"","sig":"AAAA"})"}})).has_value());
+  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/signatures/1", R"({"keyid":"","sig":"AAAA"})"}}))
+            .has_value());
+}
+
+TEST_CASE("dsse-envelope-v1 readers keep unknown members and write them back in canonical order") {
+  // SPEC §15: readers ignore unknown members. Here they are kept, at both levels, whatever their
+  // value, before, between and after the declared members.
+  const std::string with_unknown =
+      edited(docs::dsse_full, {{"/a_note", R"({"by":["x",null]})"},
+                               {"/payloadTypeVersion", "2"},
+                               {"/signatures/0/cert", R"("-----BEGIN CERTIFICATE-----")"},
+                               {"/signatures/0/zz", "1.5"},
+                               {"/signatures/1", R"({"keyid":"","sig":"AAAA","x-ts":false})"},
+                               {"/zz", "[]"}});
+  round_trips<dsse_envelope>(with_unknown);
+  const auto d = assay::decode<dsse_envelope>(with_unknown).value();
+  CHECK(d.payload == "eyJfdHlwZSI6Imh0dHBzOi8vaW4tdG90by5pby9TdGF0ZW1lbnQvdjEifQ==");
+  REQUIRE(d.unknown.size() == 3);
+  CHECK(canonical(d.unknown.at("a_note")) == R"({"by":["x",null]})");
+  CHECK(canonical(d.unknown.at("payloadTypeVersion")) == "2");
+  CHECK(canonical(d.unknown.at("zz")) == "[]");
+  REQUIRE(d.signatures.size() == 2);
+  REQUIRE(d.signatures[0].unknown.size() == 2);
+  CHECK(d.signatures[0].unknown.at("cert").as_string() == "-----BEGIN CERTIFICATE-----");
+  CHECK(canonical(d.signatures[0].unknown.at("zz")) == "1.5");
+  REQUIRE(d.signatures[1].unknown.size() == 1);
+  CHECK(canonical(d.signatures[1].unknown.at("x-ts")) == "false");
+  // Read in any order, written in canonical order.
+  const auto shuffled = assay::decode<dsse_envelope>(
+      R"({"signatures":[{"zz":1.50,"sig":"AAAA","cert":"c","keyid":"k"}],"z":true,"payloadType":"t",)"
+      R"("payload":"AAAA","a":null})");
+  REQUIRE(shuffled.has_value());
+  CHECK(assay::encode(*shuffled).value() ==
+        R"({"a":null,"payload":"AAAA","payloadType":"t","signatures":[{"cert":"c","keyid":"k","sig":"AAAA",)"
+        R"("zz":1.5}],"z":true})");
+  // The declared members keep their checks; the names of unknown members must still be unique.
+  rejects<dsse_envelope>(with_unknown,
+                         {{{"/signatures/0/sig", R"("not base64!")"}}, errc::pattern_mismatch, "/signatures/0/sig"});
+  const auto twice = assay::decode<dsse_envelope>(R"({"payload":"AAAA","payloadType":"t",)"
+                                                  R"("signatures":[{"keyid":"","n":1,"n":2,"sig":"AAAA"}]})");
+  REQUIRE_FALSE(twice.has_value());
+  REQUIRE(twice.error().size() == 1);
+  CHECK(twice.error().front().code == errc::duplicate_member);
+  CHECK(twice.error().front().pointer == "/signatures/0/n");
+  // A kept member cannot be written under the name of a declared one.
+  auto clash = d;
+  clash.signatures[1].unknown["sig"] = assay::json::value("AAAA");
+  auto e = assay::encode(clash);
+  REQUIRE_FALSE(e.has_value());
+  REQUIRE(e.error().size() == 1);
+  CHECK(e.error().front().code == errc::duplicate_member);
+  CHECK(e.error().front().pointer == "/signatures/1/sig");
 }
 
 TEST_CASE("dsse-envelope-v1 constraints") {
-  rejects_all<dsse_envelope>(
-      dsse_full, {
-                     {{{"/payload", R"("")"}}, errc::too_short, "/payload"},
-                     {{{"/payload", R"("not base64!")"}}, errc::pattern_mismatch, "/payload"},
-                     {{{"/payload", R"("AAAA===")"}}, errc::pattern_mismatch, "/payload"},
-                     {{{"/payload", "5"}}, errc::type_mismatch, "/payload"},
-                     {{{"/payloadType", R"("")"}}, errc::too_short, "/payloadType"},
-                     {{{"/payloadType", ""}}, errc::missing_member, "/payloadType"},
-                     {{{"/signatures", "[]"}}, errc::too_few_items, "/signatures"},
-                     {{{"/signatures/0/sig", R"("")"}}, errc::too_short, "/signatures/0/sig"},
-                     {{{"/signatures/0/keyid", ""}}, errc::missing_member, "/signatures/0/keyid"},
-                     // Strict for now; SPEC §15 readers ignore unknown members (to change with extra members).
-                     {{{"/signatures/0/cert", R"("x")"}}, errc::unknown_member, "/signatures/0/cert"},
-                     {{{"/extra", "1"}}, errc::unknown_member, "/extra"},
-                 });
+  rejects_all<dsse_envelope>(docs::dsse_full,
+                             {
+                                 {{{"/payload", R"("")"}}, errc::too_short, "/payload"},
+                                 {{{"/payload", R"("not base64!")"}}, errc::pattern_mismatch, "/payload"},
+                                 {{{"/payload", R"("AAAA===")"}}, errc::pattern_mismatch, "/payload"},
+                                 {{{"/payload", "5"}}, errc::type_mismatch, "/payload"},
+                                 {{{"/payloadType", R"("")"}}, errc::too_short, "/payloadType"},
+                                 {{{"/payloadType", ""}}, errc::missing_member, "/payloadType"},
+                                 {{{"/signatures", "[]"}}, errc::too_few_items, "/signatures"},
+                                 {{{"/signatures/0", R"("sig")"}}, errc::type_mismatch, "/signatures/0"},
+                                 {{{"/signatures/0/sig", R"("")"}}, errc::too_short, "/signatures/0/sig"},
+                                 {{{"/signatures/0/keyid", ""}}, errc::missing_member, "/signatures/0/keyid"},
+                                 {{{"/signatures/0/keyid", "null"}}, errc::type_mismatch, "/signatures/0/keyid"},
+                             });
 }
 
 TEST_CASE("dsse-envelope-v1 schema") {
@@ -858,19 +771,32 @@ TEST_CASE("dsse-envelope-v1 schema") {
   CHECK(schema_at<dsse_envelope>("/properties/payload/pattern") == R"("^[A-Za-z0-9+/_-]+={0,2}$")");
   CHECK(schema_at<dsse_envelope>("/properties/signatures/minItems") == "1");
   CHECK(schema_at<dsse_envelope>("/$defs/signature/required") == R"(["keyid","sig"])");
-  CHECK(schema_at<dsse_envelope>("/$defs/signature/additionalProperties") == "false");
+  // Unknown members are allowed at both levels, as the type keeps them: neither object says
+  // "additionalProperties" (absent, any other member is valid) nor limits names by a pattern, and
+  // the C++ member that keeps them is not a property.
+  const auto s = assay::schema<dsse_envelope>();
+  for (const std::string_view object : {"", "/$defs/signature"}) {
+    CAPTURE(object);
+    const auto o = assay::json::find(s, object);
+    REQUIRE(o.has_value());
+    CHECK((*o)->find("additionalProperties") == nullptr);
+    CHECK((*o)->find("patternProperties") == nullptr);
+    CHECK((*o)->find("properties")->find("unknown") == nullptr);
+  }
+  CHECK(s.find("properties")->as_object().size() == 3);
+  CHECK(assay::json::find(s, "/$defs/signature/properties").value()->as_object().size() == 2);
 }
 
 // --- intoto-statement-v1 -------------------------------------------------------------------------
 
 TEST_CASE("intoto-statement-v1 documents round-trip byte for byte") {
-  round_trips<intoto_statement>(intoto_full);
+  round_trips<intoto_statement>(docs::intoto_full);
   // No closure report, no packs, no mappings, no git revision.
-  round_trips<intoto_statement>(edited(intoto_full, {{"/predicate/closure_report_digest", ""},
-                                                     {"/predicate/packs", "[]"},
-                                                     {"/predicate/mappings", "[]"},
-                                                     {"/predicate/run/producer/git", R"("")"}}));
-  const auto s = assay::decode<intoto_statement>(intoto_full).value();
+  round_trips<intoto_statement>(edited(docs::intoto_full, {{"/predicate/closure_report_digest", ""},
+                                                           {"/predicate/packs", "[]"},
+                                                           {"/predicate/mappings", "[]"},
+                                                           {"/predicate/run/producer/git", R"("")"}}));
+  const auto s = assay::decode<intoto_statement>(docs::intoto_full).value();
   CHECK(s.subject[0].digest.sha256 == std::string(64, '9'));
   CHECK(s.predicate.run.time_window.end == "2023-11-14T22:13:51.293907Z");
   CHECK(s.predicate.schema_version.value() == 1);
@@ -882,7 +808,7 @@ TEST_CASE("intoto-statement-v1 documents round-trip byte for byte") {
 TEST_CASE("intoto-statement-v1 constraints and rules") {
   const std::string second_subject = R"({"digest":{"sha256":")" + std::string(64, '8') + R"("},"name":"other"})";
   rejects_all<intoto_statement>(
-      intoto_full,
+      docs::intoto_full,
       {
           {{{"/_type", R"("https://in-toto.io/Statement/v0.1")"}}, errc::const_mismatch, "/_type"},
           {{{"/_type", ""}}, errc::missing_member, "/_type"},
@@ -926,7 +852,7 @@ TEST_CASE("intoto-statement-v1 constraints and rules") {
            "/subject/0/name",
            "the subject's name (the bundle_id) must equal the run_root in predicate.semantic_equivalence.value"},
       });
-  auto s = assay::decode<intoto_statement>(intoto_full).value();
+  auto s = assay::decode<intoto_statement>(docs::intoto_full).value();
   s.predicate.semantic_equivalence.value = "sha256:" + std::string(64, '6');
   auto e = assay::encode(s);
   REQUIRE_FALSE(e.has_value());

@@ -2,8 +2,10 @@
 // type, and one or more signatures over PAE(payloadType, payload). The schema is written here,
 // from the type.
 //
-// SPEC §15 says readers ignore unknown members. This type is strict for now (unknown members are
-// errors); it takes them once the reflection layer's extra-members support is used here.
+// SPEC §15: readers ignore unknown members. The envelope and each signature keep the members they
+// do not declare (`extra_members<>`, any name, any value) instead of refusing them, and write them
+// back in canonical order, so an envelope from another signer decodes and re-encodes unchanged.
+// Their schemas say the same: no "additionalProperties": false.
 #pragma once
 
 #include "assay/reflect/codec.hpp"
@@ -23,6 +25,7 @@ struct signature {
   static constexpr std::string_view schema_name = "signature";
   std::string keyid;
   base64 sig;
+  extra_members<> unknown;  // members this reader does not know, kept as they are
   static constexpr field_info assay_fields[] = {
       {.field = "keyid", .description = "Written as sha256: + hex of the SPKI DER of the public key."},
       {.field = "sig", .description = "Base64 of the Ed25519 signature over the PAE of payloadType and payload."},
@@ -38,6 +41,7 @@ struct dsse_envelope {
   dsse_v1::base64 payload;
   non_empty payloadType;
   list<dsse_v1::signature, 1> signatures;
+  extra_members<> unknown;  // members this reader does not know, kept as they are
 
   static constexpr field_info assay_fields[] = {
       {.field = "payload", .description = "Base64 of the payload bytes (an in-toto Statement v1, as JCS)."},

@@ -3,9 +3,14 @@
 #pragma once
 
 #include "assay/contracts/closure.hpp"
+#include "assay/contracts/dsse.hpp"
 #include "assay/contracts/event.hpp"
 #include "assay/contracts/events.hpp"
+#include "assay/contracts/finding.hpp"
+#include "assay/contracts/intoto.hpp"
+#include "assay/contracts/lint_report.hpp"
 #include "assay/contracts/manifest.hpp"
+#include "assay/contracts/otel_export_report.hpp"
 #include "assay/contracts/pack.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/error.hpp"
@@ -42,12 +47,13 @@ constexpr contract make_contract(std::string_view name) {
   };
 }
 
-// Every contract, in name order: the reports and documents, then each payload under its event
-// type (SPEC §17).
+// Every contract of SPEC §17, in name order: the reports and documents, then each payload under
+// its event type. (The trial ledger a finding is computed from is an input, not a §17 contract.)
 inline std::span<const contract> all() {
   static const std::vector<contract> list = [] {
     std::vector<contract> l{
         make_contract<closure_report>("closure-v1"),
+        make_contract<dsse_envelope>("dsse-envelope-v1"),
         contract{"evidence-event-v1", [] { return assay::schema<evidence_event<>>(); },
                  [](std::string_view text, const json::limits& lim) -> results<void> {
                    auto r = read_event(text, lim);
@@ -55,7 +61,11 @@ inline std::span<const contract> all() {
                      return r.error();
                    return {};
                  }},
+        make_contract<finding>("finding-v1"),
+        make_contract<intoto_statement>("intoto-statement-v1"),
+        make_contract<lint_report>("lint-report-v1"),
         make_contract<manifest>("manifest-v1"),
+        make_contract<otel_export_report>("otel-export-report-v1"),
         make_contract<pack>("pack-v1"),
         make_contract<soak_report>("soak-report-v1"),
     };
