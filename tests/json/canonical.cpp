@@ -4,6 +4,7 @@
 
 #include "assay/error.hpp"
 #include "assay/json/canonical.hpp"
+#include "assay/json/document.hpp"
 #include "assay/json/number.hpp"
 #include "assay/json/value.hpp"
 
@@ -350,6 +351,50 @@ TEST_CASE("canonical: a hand-built object that repeats a name cannot be encoded"
   auto m = json::to_canonical(json::value(std::move(many)));
   REQUIRE_FALSE(m.has_value());
   CHECK(code_name(m.error().code) == code_name(errc::duplicate_member));
+}
+
+TEST_CASE("canonical: objects of one shape reuse its order; any other shape is sorted afresh") {
+  // Same names in the same order (the cached order and rendered names serve), the same names in
+  // another order, one more name, fewer names, an empty object, and again the first shape.
+  const json::value list = json::array{
+      json::object{{"b", 1}, {"a\"q", 2}, {"\xf0\x90\x80\x80", 3}, {"\xee\x80\x80", 4}},
+      json::object{{"b", 5}, {"a\"q", 6}, {"\xf0\x90\x80\x80", 7}, {"\xee\x80\x80", 8}},
+      json::object{{"b", 9}, {"a\"q", 10}, {"\xf0\x90\x80\x80", 11}, {"\xee\x80\x80", 12}},
+      json::object{{"a\"q", 13}, {"b", 14}, {"\xee\x80\x80", 15}, {"\xf0\x90\x80\x80", 16}},
+      json::object{{"b", 17}, {"a\"q", 18}, {"\xf0\x90\x80\x80", 19}, {"\xee\x80\x80", 20}, {"c", 21}},
+      json::object{{"b", 22}},
+      json::object{},
+      json::object{{"b", 23}, {"a\"q", 24}, {"\xf0\x90\x80\x80", 25}, {"\xee\x80\x80", 26}},
+      json::object{
+          {"b", 27}, {"a\"q", json::object{{"z", 1}, {"y", 2}}}, {"\xf0\x90\x80\x80", 28}, {"\xee\x80\x80", 29}},
+  };
+  const std::string four = "{\"a\\\"q\":%,\"b\":%,\"\xf0\x90\x80\x80\":%,\"\xee\x80\x80\":%}";
+  auto fill = [&](std::initializer_list<std::string> xs) {
+    std::string out = four;
+    for (const auto& x : xs)
+      out.replace(out.find('%'), 1, x);
+    return out;
+  };
+  const std::string expected = "[" + fill({"2", "1", "3", "4"}) + "," + fill({"6", "5", "7", "8"}) + "," +
+                               fill({"10", "9", "11", "12"}) + "," + fill({"13", "14", "16", "15"}) + "," +
+                               "{\"a\\\"q\":18,\"b\":17,\"c\":21,\"\xf0\x90\x80\x80\":19,\"\xee\x80\x80\":20}," +
+                               "{\"b\":22},{}," + fill({"24", "23", "25", "26"}) + "," +
+                               fill({"{\"y\":2,\"z\":1}", "27", "28", "29"}) + "]";
+  CHECK(json::to_canonical(list).value() == expected);
+  // The flat document agrees.
+  CHECK(json::document::parse(expected).value().canonical() == expected);
+  // A repeated name in an object after objects of another shape is still found.
+  json::value dup = list;
+  dup.as_array().push_back(json::object{{"b", 1}, {"b", 2}});
+  auto r = json::to_canonical(dup);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(code_name(r.error().code) == code_name(errc::duplicate_member));
+  CHECK(r.error().pointer == "/9/b");
+  // Invalid UTF-8 in a name of a cached shape is found the first time the shape is written.
+  json::value bad = json::array{json::object{{"\xC3", 1}}, json::object{{"\xC3", 2}}};
+  auto b = json::to_canonical(bad);
+  REQUIRE_FALSE(b.has_value());
+  CHECK(b.error().pointer == "/0/\xC3");
 }
 
 TEST_CASE("canonical: NaN and infinity cannot be encoded") {

@@ -84,11 +84,7 @@ inline const contract* find(std::string_view name) {
   return nullptr;
 }
 
-// True for the codes that mean "this is not JSON at all" (syntax and reader limits), as
-// opposed to a JSON document that breaks the contract.
-constexpr bool is_syntax_error(errc code) noexcept {
-  const auto v = static_cast<unsigned>(code);
-  return v >= 100 && v < 200;
-}
+// True for the codes that mean "this is not JSON at all" (error.hpp).
+using assay::is_syntax_error;
 
 }  // namespace assay::contracts

@@ -16,6 +16,7 @@
 #include <concepts>
 #include <cstring>
 #include <ostream>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,6 +98,10 @@ class writer {
   char buf_[buffer_size];
 };
 
+// The most a writer of type W can reserve() at once.
+template <class W>
+inline constexpr std::size_t max_reserve = W::buffer_size;
+
 namespace detail {
 
 // The writer interface (put/write/reserve/advance) straight onto a std::string: no buffer of its
@@ -118,6 +123,9 @@ struct string_writer {
 
 }  // namespace detail
 
+template <>
+inline constexpr std::size_t max_reserve<detail::string_writer> = static_cast<std::size_t>(-1) / 2;
+
 // --- strings ------------------------------------------------------------------------------
 
 // Writes `s` as a JCS string literal. Returns false if `s` is not valid UTF-8; the literal
@@ -125,10 +133,20 @@ struct string_writer {
 // sequences included) reach the writer in one piece.
 template <class W>
 bool write_string(W& w, std::string_view s) {
-  w.put('"');
   const char* p = s.data();
   const char* end = p + s.size();
-  const char* run = p;  // start of the bytes not yet written
+  p += detail::plain_run(p, end);
+  if (p == end && s.size() + 2 <= max_reserve<W>) {
+    // Nothing to escape or check (the common case): one copy, quotes included.
+    char* out = w.reserve(s.size() + 2);
+    out[0] = '"';
+    std::memcpy(out + 1, s.data(), s.size());
+    out[s.size() + 1] = '"';
+    w.advance(s.size() + 2);
+    return true;
+  }
+  w.put('"');
+  const char* run = s.data();  // start of the bytes not yet written
   while (p < end) {
     p += detail::plain_run(p, end);
     if (p == end)
@@ -257,10 +275,56 @@ template <class W>
 bool write_value(W& w, const value& root, std::vector<const member*>& scratch, write_failure* failure) {
   struct level {
     const value* container;
-    std::size_t base;  // objects: where their sorted members start in `scratch`
-    std::size_t next;  // index of the next element or member to write
+    std::size_t base;     // objects: where their sorted members start in `scratch`
+    std::size_t next;     // index of the next element or member to write
+    bool names_rendered;  // objects: the member names are written from shapes[depth].rendered
   };
   std::vector<level> stack;
+  // Per depth, the member names of the object written last there and their canonical order;
+  // once a second object of that shape comes, also the names in their JCS form, each with its
+  // separator and colon (`"a":`, `,"b":`), so that writing a name is one copy.
+  struct shape {
+    std::vector<std::string_view> names;  // views into that object, which outlives this call
+    std::vector<std::uint32_t> order;
+    std::string rendered;
+    std::vector<std::size_t> ends;  // where each name's piece of `rendered` ends
+    bool same_names(const object& obj) const noexcept {
+      if (obj.size() != names.size() || obj.empty())
+        return false;
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (obj[i].name != names[i])
+          return false;
+      return true;
+    }
+    void remember(const object& obj, const member* const* sorted) {
+      names.clear();
+      order.clear();
+      rendered.clear();
+      ends.clear();
+      if (obj.size() > std::numeric_limits<std::uint32_t>::max())
+        return;
+      for (const auto& m : obj)
+        names.push_back(m.name);
+      for (std::size_t i = 0; i < obj.size(); ++i)
+        order.push_back(static_cast<std::uint32_t>(sorted[i] - obj.data()));
+    }
+    // The names were checked when first written: valid UTF-8.
+    void render() {
+      string_writer sw{&rendered};
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        if (k != 0)
+          rendered += ',';
+        write_string(sw, names[order[k]]);
+        rendered += ':';
+        ends.push_back(rendered.size());
+      }
+    }
+    std::string_view piece(std::size_t k) const noexcept {
+      const std::size_t begin = k == 0 ? 0 : ends[k - 1];
+      return std::string_view(rendered).substr(begin, ends[k] - begin);
+    }
+  };
+  std::vector<shape> shapes;
   const std::size_t scratch_size = scratch.size();
   // Records a failure at the current position (plus `last`, a token already escaped).
   auto fail = [&](errc code, std::string_view last = {}, bool has_last = false) {
@@ -306,28 +370,41 @@ bool write_value(W& w, const value& root, std::vector<const member*>& scratch, w
         break;
       case kind::array:
         w.put('[');
-        stack.push_back(level{v, 0, 0});
+        stack.push_back(level{v, 0, 0, false});
         break;
       case kind::object: {
         const auto& obj = v->as_object();
         const std::size_t base = scratch.size();
-        for (const auto& m : obj)
-          scratch.push_back(&m);
-        auto first = scratch.begin() + static_cast<std::ptrdiff_t>(base);
-        auto less = [](const member* a, const member* b) { return utf16_less(a->name, b->name); };
-        if (!std::is_sorted(first, scratch.end(), less))
-          std::sort(first, scratch.end(), less);
-        // A hand-built object may repeat a name; its output would be neither I-JSON nor
-        // deterministic (the sort is not stable). Sorted, repeats are neighbours.
-        for (std::size_t i = base + 1; i < scratch.size(); ++i) {
-          if (scratch[i - 1]->name == scratch[i]->name) {
-            if (failure)
-              failure->name = scratch[i]->name;
-            return fail(errc::duplicate_member, escape_pointer_token(scratch[i]->name), true);
+        shape& seen = stack.size() < shapes.size() ? shapes[stack.size()] : shapes.emplace_back();
+        bool names_rendered = false;
+        if (seen.same_names(obj)) {
+          // The names of the last object written at this depth, in the same order (objects of
+          // an array usually share their shape): its order serves, and it had no repeats.
+          for (const std::uint32_t k : seen.order)
+            scratch.push_back(&obj[k]);
+          if (seen.ends.empty())
+            seen.render();
+          names_rendered = true;
+        } else {
+          for (const auto& m : obj)
+            scratch.push_back(&m);
+          auto first = scratch.begin() + static_cast<std::ptrdiff_t>(base);
+          auto less = [](const member* a, const member* b) { return utf16_less(a->name, b->name); };
+          if (!std::is_sorted(first, scratch.end(), less))
+            std::sort(first, scratch.end(), less);
+          // A hand-built object may repeat a name; its output would be neither I-JSON nor
+          // deterministic (the sort is not stable). Sorted, repeats are neighbours.
+          for (std::size_t i = base + 1; i < scratch.size(); ++i) {
+            if (scratch[i - 1]->name == scratch[i]->name) {
+              if (failure)
+                failure->name = scratch[i]->name;
+              return fail(errc::duplicate_member, escape_pointer_token(scratch[i]->name), true);
+            }
           }
+          seen.remember(obj, scratch.data() + base);
         }
         w.put('{');
-        stack.push_back(level{v, base, 0});
+        stack.push_back(level{v, base, 0, names_rendered});
         break;
       }
     }
@@ -347,12 +424,19 @@ bool write_value(W& w, const value& root, std::vector<const member*>& scratch, w
           stack.pop_back();
         }
       } else if (top.next < top.container->as_object().size()) {
-        if (top.next != 0)
-          w.put(',');
-        const member* m = scratch[top.base + top.next++];
-        if (!write_string(w, m->name))
-          return fail(errc::invalid_utf8);
-        w.put(':');
+        const member* m = scratch[top.base + top.next];
+        if (top.names_rendered) {
+          const std::string_view piece = shapes[stack.size() - 1].piece(top.next);
+          w.write(piece.data(), piece.size());
+          ++top.next;
+        } else {
+          if (top.next != 0)
+            w.put(',');
+          ++top.next;
+          if (!write_string(w, m->name))
+            return fail(errc::invalid_utf8);
+          w.put(':');
+        }
         v = &m->value;
       } else {
         w.put('}');

@@ -8,7 +8,7 @@
 // DOM of value.hpp.
 //
 // Two parsers fill the tape. The fast one scans the bytes directly (16 bytes at a time inside
-// strings), keeps number text that is already in canonical form, and notes which objects are
+// strings, detail::plain_run), keeps number text that is already in canonical form, and notes which objects are
 // already in canonical member order; it only answers "valid or not". When it says "not", the
 // cursor-driven parser (reader.hpp, the same rules) reads the input again to produce the exact
 // error with its code, position and pointer. Both accept exactly the same inputs; the tests and
@@ -36,10 +36,6 @@
 #include <unordered_set>
 #include <utility>
 #include <vector>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace assay::json {
 
@@ -472,21 +468,6 @@ class document {
     bool string() {
       const char* start = ++p;
       for (;;) {
-#if defined(__SSE2__)
-        while (end - p >= 16) {
-          const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-          // Signed compare: bytes below 0x20 and all bytes >= 0x80 (negative) at once.
-          const __m128i special =
-              _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-                           _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-          const int mask = _mm_movemask_epi8(special);
-          if (mask != 0) {
-            p += __builtin_ctz(static_cast<unsigned>(mask));
-            break;
-          }
-          p += 16;
-        }
-#endif
         p += detail::plain_run(p, end);
         if (p == end)
           return false;
@@ -627,9 +608,7 @@ class document {
       return true;
     }
 
-    static bool digit(char c) noexcept {
-      return c >= '0' && c <= '9';
-    }
+    static bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
     // At the first byte of a number (or of something that is not a value).
     bool number() {

@@ -27,6 +27,17 @@ inline char* format_number(double v, char* out) noexcept {
     if (static_cast<double>(i) == v)
       return std::to_chars(out, out + max_number_chars, i).ptr;
   }
+  // Non-integers in [1e-6, 2^53): std::to_chars' shortest form is ECMAScript's whenever it comes
+  // out fixed (the same shortest round-trip digits, laid out the same way); it chooses the
+  // exponent form only where that is shorter, and then the layout below applies. (From 2^53 on,
+  // every double is an integer, which to_chars prints with all its exact digits where
+  // ECMAScript pads the shortest digits with zeros.)
+  const double magnitude = v < 0 ? -v : v;
+  if (magnitude >= 1e-6 && magnitude < 9007199254740992.0) {
+    const auto r = std::to_chars(out, out + max_number_chars, v);
+    if (std::memchr(out, 'e', static_cast<std::size_t>(r.ptr - out)) == nullptr)
+      return r.ptr;
+  }
   if (v < 0) {
     *out++ = '-';
     v = -v;

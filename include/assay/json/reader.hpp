@@ -13,12 +13,17 @@
 #include "assay/json/pointer.hpp"
 
 #include <charconv>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace assay::json {
 
@@ -47,18 +52,69 @@ inline bool is_noncharacter(std::uint32_t cp) noexcept {
 // printable ASCII other than '"' and '\\'.
 inline std::size_t plain_run(const char* p, const char* end) noexcept {
   const char* start = p;
+#if defined(__SSE2__)
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Signed compare: bytes below 0x20 and all bytes >= 0x80 (negative) at once.
+    const __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                     _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    const int mask = _mm_movemask_epi8(special);
+    if (mask != 0)
+      return static_cast<std::size_t>(p - start) + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    p += 16;
+  }
+#endif
+  // 8 bytes at a time; a shorter tail of a string of 8 bytes or more is read as the last 8
+  // bytes, overlapping those already seen.
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t high = 0x8080808080808080ULL;
+  // The high bit of each byte that is '"', '\\', < 0x20 or >= 0x80 (above the first such byte
+  // the bits may be wrong; the lowest one is exact).
+  auto special = [](std::uint64_t w) noexcept {
+    const std::uint64_t quote = w ^ (ones * '"');
+    const std::uint64_t bslash = w ^ (ones * '\\');
+    return (((quote - ones) & ~quote) | ((bslash - ones) & ~bslash) | (w - ones * 0x20) | w) & high;
+  };
+  static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big);
+  auto first = [](std::uint64_t bits) noexcept -> std::size_t {
+    if constexpr (std::endian::native == std::endian::little)
+      return static_cast<std::size_t>(__builtin_ctzll(bits)) / 8;
+    else
+      return static_cast<std::size_t>(__builtin_clzll(bits)) / 8;
+  };
   while (end - p >= 8) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);
-    constexpr std::uint64_t ones = 0x0101010101010101ULL;
-    constexpr std::uint64_t high = 0x8080808080808080ULL;
-    const std::uint64_t quote = w ^ (ones * '"');
-    const std::uint64_t bslash = w ^ (ones * '\\');
-    // A byte is special when it is '"', '\\', < 0x20, or >= 0x80.
-    const std::uint64_t special = ((quote - ones) & ~quote) | ((bslash - ones) & ~bslash) | (w - ones * 0x20) | w;
-    if ((special & high) != 0)
-      break;
+    if (const std::uint64_t bits = special(w))
+      return static_cast<std::size_t>(p - start) + first(bits);
     p += 8;
+  }
+  if (p != end && end - start >= 8) {
+    const std::size_t seen = static_cast<std::size_t>(8 - (end - p));  // bytes of the window already checked
+    std::uint64_t w;
+    std::memcpy(&w, end - 8, 8);
+    std::uint64_t bits = special(w);
+    // Clear the flags of the bytes already checked (the first `seen` in memory order).
+    if constexpr (std::endian::native == std::endian::little)
+      bits &= ~std::uint64_t{0} << (8 * seen);
+    else
+      bits &= ~std::uint64_t{0} >> (8 * seen);
+    return bits != 0 ? static_cast<std::size_t>(end - 8 - start) + first(bits) : static_cast<std::size_t>(end - start);
+  }
+  if (end - p >= 4) {
+    // 4 to 7 bytes (a short string): its first and last 4 bytes as one word.
+    const std::size_t n = static_cast<std::size_t>(end - p);
+    std::uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, end - 4, 4);
+    const std::uint64_t w =
+        std::endian::native == std::endian::little ? (std::uint64_t{hi} << 32 | lo) : (std::uint64_t{lo} << 32 | hi);
+    const std::uint64_t bits = special(w);
+    if (bits == 0)
+      return static_cast<std::size_t>(end - start);
+    const std::size_t k = first(bits);
+    return static_cast<std::size_t>(p - start) + (k < 4 ? k : n - 8 + k);
   }
   while (p < end) {
     const auto c = static_cast<unsigned char>(*p);
