@@ -1,16 +1,24 @@
 // Hashing canonical JSON: what streaming through hash_sink costs against hashing bytes that are
 // already in memory.
 //
-//   bench_hash [google-benchmark flags]        (ASSAY_BENCH_MB=64 sets the input size)
+//   bench_hash [google-benchmark flags]        (ASSAY_BENCH_MB=64 sets the size of each document)
 //
-// Baseline: sha256 of a prebuilt buffer (the canonical bytes of a generated document).
-// Compared with it, in the same run:
+// Three documents, each with its own baseline: sha256 of its canonical bytes, prebuilt in memory.
+//   dom/     an evidence-like DOM document (json::value)
+//   events/  the same kind of events as typed values: evidence_event<tool_decision>, a list
+//   soak/    a soak-report-v1 of 100,000 runs (typed; mostly small numbers and short strings)
+// Compared with each baseline, in the same run:
 //   sink_single/40     the same bytes through hash_sink in 40-byte writes, helper thread off
 //   sink_pipelined/40  the same, helper thread on (the default above 1 MiB)
 //   sink_pipelined/16k the same in 16 KiB writes (what json::writer hands its sink)
-//   digest_of_dom      digest_of<sha256>(document): serialize + hash, streamed
-//   serialize_dom      serialization alone into a counting sink (no hash), for reference
-// Each line of the summary is real time relative to the baseline (1.00 = as fast).
+//   digest_of/single   digest_of<sha256>(value): serialize + hash, streamed, one thread
+//   digest_of/pipelined the same with the helper thread hashing (the default)
+//   serialize          serialization alone into a counting sink (no hash), for reference
+// Each line of the summary is real time relative to its document's baseline (1.00 = as fast).
+#include "assay/contracts/event.hpp"
+#include "assay/contracts/payloads.hpp"
+#include "assay/contracts/soak_report.hpp"
+#include "assay/hash/digest_of.hpp"
 #include "assay/hash/hash.hpp"
 
 #include <benchmark/benchmark.h>
@@ -21,6 +29,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -59,15 +68,116 @@ json::value make_document(std::size_t bytes) {
   return json::value(std::move(root));
 }
 
+using typed_event = assay::contracts::evidence_event<assay::contracts::tool_decision>;
+
+// Typed evidence events: a tool decision each, with the envelope of a real bundle.
+std::vector<typed_event> make_events(std::size_t bytes) {
+  std::vector<typed_event> out;
+  std::size_t approx = 0;
+  static const char* const tools[] = {"fs.read_file", "fs.write_file", "shell.exec", "http.get"};
+  for (std::size_t i = 0; approx < bytes; ++i) {
+    typed_event e;
+    e.type = std::string("assay.tool.decision");
+    e.source = std::string("urn:assay:bench-agent");
+    e.assayrunid = std::string("run_8f3a1c2d9e");
+    e.assayseq = static_cast<std::int64_t>(i);
+    e.id = "run_8f3a1c2d9e:" + std::to_string(i);
+    e.time = "2025-06-01T12:" + std::string(i % 60 < 10 ? "0" : "") + std::to_string(i % 60) + ":00." +
+             std::to_string(100 + i % 900) + "Z";
+    e.subject = std::string(tools[i % 4]);
+    e.assayproducer = "bench-runtime";
+    e.assayproducerversion = "1.4.0";
+    e.assaycontenthash = std::string("sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
+    e.data.tool = tools[i % 4];
+    if (i % 5 == 0)
+      e.data.decision = "deny";
+    else
+      e.data.decision = "allow";
+    e.data.reason_code = i % 5 == 0 ? "P_PATH_OUTSIDE_WORKSPACE" : "P_OK";
+    e.data.policy_digest = std::string("sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae");
+    e.data.args_schema_hash = std::string("sha256:fcde2b2edba56bf408601fb721fe9b5c338d10ee429ea04fae5511b68fbf8fb9");
+    e.data.delegated_from = "planner step " + std::to_string(i % 13) + ": read the workspace sources and summarize";
+    out.push_back(std::move(e));
+    approx += 600;
+  }
+  return out;
+}
+
+namespace soak = assay::contracts::soak;
+
+assay::contracts::soak_report make_soak(std::int64_t n) {
+  assay::contracts::soak_report rep;
+  rep.generated_at = std::string("2025-06-01T12:00:00Z");
+  rep.iterations = n;
+  rep.seed = 20250601u;
+  rep.time_budget_secs = 86400;
+  rep.limits = {104857600, 1073741824, 10485760, 1073741824, 100000, 1048576, 256, 64};
+  rep.packs.push_back({std::string("core"), std::string("1.0.0"), std::string("compliance"),
+                       std::string("sha256:" + std::string(64, 'a')), std::string("built-in")});
+  rep.decision_policy = soak::decision_policy{"error", false, std::nullopt};
+  std::int64_t passes = 0, failures = 0;
+  std::vector<soak::run_result> runs;
+  for (std::int64_t i = 1; i <= n; ++i) {
+    soak::run_result run;
+    run.index = i;
+    run.duration_ms = (i * 7919) % 5000;
+    if (i % 10 == 0) {
+      run.status = "fail";
+      run.violated_rules = std::vector<assay::non_empty>{std::string("core@1.0.0:E001")};
+      ++failures;
+    } else {
+      run.status = "pass";
+      ++passes;
+    }
+    runs.push_back(std::move(run));
+  }
+  rep.runs = std::move(runs);
+  rep.results.runs = n;
+  rep.results.passes = passes;
+  rep.results.failures = failures;
+  rep.results.infra_errors = 0;
+  rep.results.pass_rate = static_cast<double>(passes) / static_cast<double>(n);
+  rep.results.pass_all = false;
+  rep.results.first_failure_at = assay::nullable<assay::bounded<std::int64_t, 1>>(10);
+  rep.results.violations_by_rule =
+      std::map<std::string, assay::bounded<std::int64_t, 1>>{{"core@1.0.0:E001", failures}};
+  return rep;
+}
+
+// A document and its canonical bytes.
+template <class T>
 struct fixture {
-  json::value doc;
+  T value;
   std::string canon;
-  fixture() : doc(make_document(target_bytes())), canon(json::to_canonical(doc).value()) {}
 };
 
-const fixture& data() {
-  static const fixture f;
+template <class T>
+std::string canonical_of(const T& v) {
+  if constexpr (std::is_same_v<T, json::value>) {
+    return json::to_canonical(v).value();
+  } else {
+    return assay::encode(v).value();
+  }
+}
+
+template <class T, class Make>
+const fixture<T>& data(Make make) {
+  static const fixture<T> f = [&] {
+    fixture<T> x{make(), {}};
+    x.canon = canonical_of(x.value);
+    return x;
+  }();
   return f;
+}
+
+const fixture<json::value>& dom() {
+  return data<json::value>([] { return make_document(target_bytes()); });
+}
+const fixture<std::vector<typed_event>>& events() {
+  return data<std::vector<typed_event>>([] { return make_events(target_bytes()); });
+}
+const fixture<assay::contracts::soak_report>& soak_doc() {
+  return data<assay::contracts::soak_report>([] { return make_soak(100000); });
 }
 
 const sink_options single_thread{std::numeric_limits<std::size_t>::max()};
@@ -82,15 +192,17 @@ void feed(hash_sink<sha256>& sink, const std::string& bytes, std::size_t step) {
   sink.write(p, static_cast<std::size_t>(end - p));
 }
 
-void sha256_prebuilt(benchmark::State& st) {
-  const auto& f = data();
+template <class F>
+void sha256_prebuilt(benchmark::State& st, F doc) {
+  const auto& f = doc();
   for (auto _ : st)
     benchmark::DoNotOptimize(digest_bytes<sha256>(f.canon));
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(f.canon.size()));
 }
 
-void sha256_sink(benchmark::State& st, const sink_options& o, std::size_t step) {
-  const auto& f = data();
+template <class F>
+void sha256_sink(benchmark::State& st, F doc, const sink_options& o, std::size_t step) {
+  const auto& f = doc();
   const auto expect = digest_bytes<sha256>(f.canon);
   for (auto _ : st) {
     hash_sink<sha256> sink(o);
@@ -103,11 +215,12 @@ void sha256_sink(benchmark::State& st, const sink_options& o, std::size_t step) 
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(f.canon.size()));
 }
 
-void digest_of_dom(benchmark::State& st, const sink_options& o) {
-  const auto& f = data();
+template <class F>
+void digest_of_value(benchmark::State& st, F doc, const sink_options& o) {
+  const auto& f = doc();
   const auto expect = digest_bytes<sha256>(f.canon);
   for (auto _ : st) {
-    auto d = digest_of<sha256>(f.doc, o);
+    auto d = digest_of<sha256>(f.value, o);
     if (!d || *d != expect)
       st.SkipWithError("digest differs from the one-shot digest");
     benchmark::DoNotOptimize(d);
@@ -115,11 +228,16 @@ void digest_of_dom(benchmark::State& st, const sink_options& o) {
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(f.canon.size()));
 }
 
-void serialize_dom(benchmark::State& st) {
-  const auto& f = data();
+template <class F>
+void serialize(benchmark::State& st, F doc) {
+  const auto& f = doc();
   for (auto _ : st) {
     json::counting_sink c;
-    benchmark::DoNotOptimize(json::to_sink(c, f.doc));
+    if constexpr (std::is_same_v<std::decay_t<decltype(f.value)>, json::value>) {
+      benchmark::DoNotOptimize(json::to_sink(c, f.value));
+    } else {
+      benchmark::DoNotOptimize(assay::reflect::encode_to(c, f.value));
+    }
     benchmark::DoNotOptimize(c.bytes);
   }
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(f.canon.size()));
@@ -132,6 +250,7 @@ void small_prebuilt(benchmark::State& st) {
     benchmark::DoNotOptimize(digest_bytes<sha256>(canon));
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(canon.size()));
 }
+
 void small_digest_of(benchmark::State& st) {
   const json::value doc = make_document(1);
   const std::size_t n = json::to_canonical(doc).value().size();
@@ -140,7 +259,8 @@ void small_digest_of(benchmark::State& st) {
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(n));
 }
 
-// Console output as usual, then each benchmark's median real time over the baseline's.
+// Console output as usual, then each benchmark's median real time over its document's baseline
+// ("<doc>/sha256_prebuilt").
 class ratio_reporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
@@ -158,10 +278,10 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     ConsoleReporter::Finalize();
     std::printf("\nreal time relative to its baseline (median of repetitions):\n");
     for (const auto& name : order_) {
-      const std::string base = name.rfind("small/", 0) == 0 ? "small/sha256_prebuilt" : "sha256_prebuilt";
+      const std::string base = name.substr(0, name.find('/')) + "/sha256_prebuilt";
       if (!times_.count(base))
         continue;
-      std::printf("  %-28s %6.3f  (baseline %s)\n", name.c_str(), median(times_[name]) / median(times_[base]),
+      std::printf("  %-30s %6.3f  (baseline %s)\n", name.c_str(), median(times_[name]) / median(times_[base]),
                   base.c_str());
     }
   }
@@ -175,33 +295,36 @@ class ratio_reporter : public benchmark::ConsoleReporter {
   std::vector<std::string> order_;
 };
 
+template <class F>
+void register_document(const std::string& name, F doc, bool sink_variants) {
+  auto reg = [&](const std::string& what, auto&&... args) {
+    benchmark::RegisterBenchmark((name + "/" + what).c_str(), args...)->Unit(benchmark::kMillisecond)->UseRealTime();
+  };
+  reg("sha256_prebuilt", [doc](benchmark::State& st) { sha256_prebuilt(st, doc); });
+  if (sink_variants) {
+    reg("sink_single/40", [doc](benchmark::State& st) { sha256_sink(st, doc, single_thread, 40); });
+    reg("sink_pipelined/40", [doc](benchmark::State& st) { sha256_sink(st, doc, sink_options{}, 40); });
+    reg("sink_pipelined/16k", [doc](benchmark::State& st) { sha256_sink(st, doc, sink_options{}, 16384); });
+  }
+  reg("digest_of/single", [doc](benchmark::State& st) { digest_of_value(st, doc, single_thread); });
+  reg("digest_of/pipelined", [doc](benchmark::State& st) { digest_of_value(st, doc, sink_options{}); });
+  reg("serialize", [doc](benchmark::State& st) { serialize(st, doc); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::RegisterBenchmark("sha256_prebuilt", sha256_prebuilt)->Unit(benchmark::kMillisecond)->UseRealTime();
-  benchmark::RegisterBenchmark("sink_single/40", sha256_sink, single_thread, std::size_t{40})
-      ->Unit(benchmark::kMillisecond)
-      ->UseRealTime();
-  benchmark::RegisterBenchmark("sink_pipelined/40", sha256_sink, sink_options{}, std::size_t{40})
-      ->Unit(benchmark::kMillisecond)
-      ->UseRealTime();
-  benchmark::RegisterBenchmark("sink_pipelined/16k", sha256_sink, sink_options{}, std::size_t{16384})
-      ->Unit(benchmark::kMillisecond)
-      ->UseRealTime();
-  benchmark::RegisterBenchmark("digest_of_dom/single", digest_of_dom, single_thread)
-      ->Unit(benchmark::kMillisecond)
-      ->UseRealTime();
-  benchmark::RegisterBenchmark("digest_of_dom/pipelined", digest_of_dom, sink_options{})
-      ->Unit(benchmark::kMillisecond)
-      ->UseRealTime();
-  benchmark::RegisterBenchmark("serialize_dom", serialize_dom)->Unit(benchmark::kMillisecond)->UseRealTime();
+  register_document("dom", dom, true);
+  register_document("events", events, false);
+  register_document("soak", soak_doc, false);
   benchmark::RegisterBenchmark("small/sha256_prebuilt", small_prebuilt)->UseRealTime();
   benchmark::RegisterBenchmark("small/digest_of", small_digest_of)->UseRealTime();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;
-  std::printf("input: %zu bytes of canonical JSON\n", data().canon.size());
+  std::printf("documents: dom %zu, events %zu, soak %zu bytes of canonical JSON\n", dom().canon.size(),
+              events().canon.size(), soak_doc().canon.size());
   ratio_reporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
