@@ -42,7 +42,8 @@ echo '{"runs": 3, "results": {"runs": 1, "runs": 2}}' | "$assay" jcs || echo "ex
 
 say "Contracts (assay schema --list) and the generated JSON Schema of one"
 "$assay" schema --list
-"$assay" schema closure-v1 | head -n 12; echo "  ..."
+"$assay" schema closure-v1 >"$work/closure.schema.json"   # (not piped into head: pipefail would see SIGPIPE)
+head -n 12 "$work/closure.schema.json"; echo "  ..."
 
 say "A C++ program using the soak report contract as a plain struct"
 "$dir/examples/contracts_tour"

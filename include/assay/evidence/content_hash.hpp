@@ -89,8 +89,8 @@ inline result<std::string> content_hash(const json::document& doc, std::size_t a
   const auto& nodes = doc.nodes();
   if (nodes[at].kind != json::kind::object)
     return make_error(errc::type_mismatch, "an event must be a JSON object");
-  const auto [data, dct, spec, subject, type] =
-      doc.find_members<5>(at, {"data", "datacontenttype", "specversion", "subject", "type"});
+  const auto m = doc.find_members<5>(at, {"data", "datacontenttype", "specversion", "subject", "type"});
+  const std::size_t data = m[0], dct = m[1], spec = m[2], subject = m[3], type = m[4];
   auto is_string = [&](std::size_t i) { return i != 0 && nodes[i].kind == json::kind::string; };
   if (data == 0)
     return detail::missing("data", "is required");

@@ -2,9 +2,12 @@
 // code-point length, ECMA-262 patterns (Boost.Regex) and RFC 3339 date-time.
 #pragma once
 
+#include "assay/reflect/pattern.hpp"
+
 #include <boost/regex.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -60,11 +63,9 @@ inline std::string ecma_to_boost(std::string_view pattern) {
 
 enum class pattern_result { match, no_match, too_complex };
 
-// Matches `s` against the ECMA-262 pattern `pattern` (compiled once per distinct pattern
-// object; pass a string with static storage). Never throws: a match too costly for Boost's
-// limits reports too_complex.
+// The Boost.Regex path alone (for patterns outside the DFA subset, and to compare the two).
 template <class Tag>
-pattern_result match_pattern(std::string_view pattern, std::string_view s) {
+pattern_result match_pattern_boost(std::string_view pattern, std::string_view s) {
   static const boost::regex re(detail::ecma_to_boost(pattern), boost::regex::ECMAScript | boost::regex::no_mod_m);
   try {
     return boost::regex_search(s.begin(), s.end(), re, boost::match_not_dot_newline) ? pattern_result::match
@@ -72,6 +73,18 @@ pattern_result match_pattern(std::string_view pattern, std::string_view s) {
   } catch (const std::exception&) {
     return pattern_result::too_complex;
   }
+}
+
+// Matches `s` against the ECMA-262 pattern `pattern` (compiled once per distinct pattern
+// object; pass a string with static storage). A pattern of the subset of pattern.hpp runs as a
+// DFA, in linear time; any other goes to Boost.Regex. Never throws: a match too costly for
+// Boost's limits reports too_complex (never the case on the DFA path).
+template <class Tag>
+pattern_result match_pattern(std::string_view pattern, std::string_view s) {
+  static const std::optional<pattern_dfa> dfa = pattern_dfa::compile(pattern);
+  if (dfa)
+    return dfa->search(s) ? pattern_result::match : pattern_result::no_match;
+  return match_pattern_boost<Tag>(pattern, s);
 }
 
 // RFC 3339 §5.6 date-time: full-date "T" full-time, with 'T' and 'Z' in either case.

@@ -1,0 +1,604 @@
+// assay/reflect/pattern.hpp — ECMA-262 patterns as deterministic automata, for the subset that
+// contract schemas use: literals, escaped punctuation, \d and \w, classes with ranges and
+// negation, groups (capturing or not) with alternation, the quantifiers * + ? {n} {n,} {n,m}
+// (lazy forms too), and the assertions ^ and $ (no multiline: start and end of input only).
+//
+// A pattern of that subset is compiled once into a DFA over byte classes; matching is then one
+// table lookup per byte, in time linear in the input whatever the pattern (no backtracking, so
+// no input is ever "too costly"). Like the Boost.Regex path it replaces, matching is over
+// bytes (a class such as [^:] takes one byte of a multi-byte character) and is a search (an
+// unanchored pattern matches anywhere). Anything outside the subset (`.`, \s, \b, look-around,
+// back-references, ...) or a pattern whose automaton would be large is not compiled here:
+// compile() then says so, and checks.hpp keeps using Boost.Regex for it.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace assay::reflect {
+
+class pattern_dfa {
+ public:
+  static constexpr std::size_t max_program = 4096;  // NFA instructions after expanding {n,m}
+  static constexpr std::size_t max_states = 2048;   // DFA states
+
+  // The automaton of `pattern`, or nothing when the pattern is outside the subset or too large.
+  static std::optional<pattern_dfa> compile(std::string_view pattern) {
+    parser p{pattern};
+    auto ast = p.parse();
+    if (!ast)
+      return std::nullopt;
+    program prog;
+    if (!*ast || !prog.emit_all(**ast))
+      return std::nullopt;
+    pattern_dfa d;
+    if (!d.build(prog))
+      return std::nullopt;
+    return d;
+  }
+
+  // True when `s` contains a match (search semantics).
+  bool search(std::string_view s) const noexcept {
+    // Each entry of next_ is the target state's row (state × classes) shifted left by one, with
+    // the low bit set when the target accepts: a step is one lookup and one test.
+    if (start_accepts_)
+      return true;
+    std::uint32_t row = start_row_;
+    const std::uint32_t* next = next_.data();
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const auto* end = p + s.size();
+    for (; p != end; ++p) {
+      const std::uint32_t e = next[row + byte_class_[*p]];
+      if (e & 1u)
+        return true;
+      row = e >> 1;
+    }
+    return accept_at_end_[row / classes_] != 0;
+  }
+
+  std::size_t states() const noexcept { return accept_now_.size(); }
+
+ private:
+  // --- syntax tree ----------------------------------------------------------------------------
+
+  using byteset = std::array<std::uint64_t, 4>;
+
+  static void add(byteset& b, unsigned c) noexcept { b[c >> 6] |= std::uint64_t{1} << (c & 63); }
+  static void add_range(byteset& b, unsigned lo, unsigned hi) noexcept {
+    for (unsigned c = lo; c <= hi; ++c)
+      add(b, c);
+  }
+  static bool has(const byteset& b, unsigned c) noexcept { return (b[c >> 6] >> (c & 63)) & 1; }
+
+  struct node {
+    enum kind_t { set, cat, alt, repeat, bol, eol, empty } kind;
+    byteset bytes{};                          // set
+    std::vector<std::unique_ptr<node>> kids;  // cat, alt; repeat: one
+    std::size_t min = 0, max = 0;             // repeat; max == unbounded for none
+  };
+  static constexpr std::size_t unbounded = static_cast<std::size_t>(-1);
+  using node_ptr = std::unique_ptr<node>;
+
+  struct parser {
+    std::string_view s;
+    std::size_t i = 0;
+    bool ok = true;
+
+    static node_ptr make(node::kind_t k) {
+      auto n = std::make_unique<node>();
+      n->kind = k;
+      return n;
+    }
+
+    std::optional<node_ptr> parse() {
+      auto n = alternation(0);
+      if (!ok || i != s.size())
+        return std::nullopt;
+      return n;
+    }
+
+    node_ptr alternation(int depth) {
+      if (depth > 32) {
+        ok = false;
+        return nullptr;
+      }
+      auto first = concat(depth);
+      if (i >= s.size() || s[i] != '|')
+        return first;
+      auto a = make(node::alt);
+      a->kids.push_back(std::move(first));
+      while (ok && i < s.size() && s[i] == '|') {
+        ++i;
+        a->kids.push_back(concat(depth));
+      }
+      return a;
+    }
+
+    // ^ only as the first atom and $ only as the last of a top-level branch: then ^ holds only
+    // in the start state and $ only at the end, which the automaton encodes. Elsewhere (inside
+    // groups, in the middle) they are left to Boost.
+    node_ptr concat(int depth) {
+      auto c = make(node::cat);
+      bool ended = false;  // a $ was read: nothing may follow it in this branch
+      while (ok && i < s.size() && s[i] != '|' && s[i] != ')') {
+        if (ended) {
+          ok = false;
+          return c;
+        }
+        auto a = atom(depth);
+        if (!ok)
+          return c;
+        if (a->kind == node::bol && (depth != 0 || !c->kids.empty())) {
+          ok = false;
+          return c;
+        }
+        if (a->kind == node::eol) {
+          if (depth != 0) {
+            ok = false;
+            return c;
+          }
+          ended = true;
+        }
+        quantified(a);
+        c->kids.push_back(std::move(a));
+      }
+      return c;
+    }
+
+    static bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+    bool number(std::size_t& out) {
+      if (i >= s.size() || !digit(s[i]))
+        return false;
+      std::size_t v = 0;
+      while (i < s.size() && digit(s[i])) {
+        v = v * 10 + static_cast<std::size_t>(s[i] - '0');
+        if (v > 1000)
+          return false;
+        ++i;
+      }
+      out = v;
+      return true;
+    }
+
+    void quantified(node_ptr& a) {
+      while (ok && i < s.size()) {
+        std::size_t lo = 0, hi = 0;
+        const char c = s[i];
+        if (c == '*') {
+          lo = 0, hi = unbounded;
+          ++i;
+        } else if (c == '+') {
+          lo = 1, hi = unbounded;
+          ++i;
+        } else if (c == '?') {
+          lo = 0, hi = 1;
+          ++i;
+        } else if (c == '{') {
+          ++i;
+          if (!number(lo)) {
+            ok = false;  // a literal '{' (Annex B): left to Boost
+            return;
+          }
+          hi = lo;
+          if (i < s.size() && s[i] == ',') {
+            ++i;
+            hi = unbounded;
+            if (i < s.size() && digit(s[i]) && !number(hi)) {
+              ok = false;
+              return;
+            }
+          }
+          if (i >= s.size() || s[i] != '}' || hi < lo) {
+            ok = false;
+            return;
+          }
+          ++i;
+        } else {
+          return;
+        }
+        if (i < s.size() && s[i] == '?')
+          ++i;  // lazy: the same language
+        if (a->kind == node::bol || a->kind == node::eol) {
+          ok = false;  // a quantified assertion: left to Boost
+          return;
+        }
+        auto r = make(node::repeat);
+        r->min = lo;
+        r->max = hi;
+        r->kids.push_back(std::move(a));
+        a = std::move(r);
+      }
+    }
+
+    // The class of an escape (\d, \w) or the literal byte it stands for; false if unsupported.
+    bool escape(byteset& out) {
+      if (i >= s.size())
+        return false;
+      const char e = s[i++];
+      switch (e) {
+        case 'd':
+          add_range(out, '0', '9');
+          return true;
+        case 'w':
+          add_range(out, '0', '9');
+          add_range(out, 'A', 'Z');
+          add_range(out, 'a', 'z');
+          add(out, '_');
+          return true;
+        default:
+          break;
+      }
+      // Escaped punctuation stands for itself; letters and digits are special forms we leave
+      // to Boost (\s, \b, \1, \u..., \x..., \n, ...).
+      const auto u = static_cast<unsigned char>(e);
+      if ((u >= '0' && u <= '9') || (u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || u >= 0x80)
+        return false;
+      add(out, u);
+      return true;
+    }
+
+    node_ptr atom(int depth) {
+      const char c = s[i];
+      switch (c) {
+        case '^':
+          ++i;
+          return make(node::bol);
+        case '$':
+          ++i;
+          return make(node::eol);
+        case '(': {
+          ++i;
+          if (i < s.size() && s[i] == '?') {
+            if (i + 1 < s.size() && s[i + 1] == ':') {
+              i += 2;
+            } else {
+              ok = false;  // look-around and named groups: left to Boost
+              return nullptr;
+            }
+          }
+          auto inner = alternation(depth + 1);
+          if (!ok || i >= s.size() || s[i] != ')') {
+            ok = false;
+            return nullptr;
+          }
+          ++i;
+          return inner;
+        }
+        case '[':
+          return klass();
+        case '\\': {
+          ++i;
+          auto n = make(node::set);
+          if (!escape(n->bytes))
+            ok = false;
+          return n;
+        }
+        case '.':
+        case '*':
+        case '+':
+        case '?':
+        case '{':
+        case '}':
+        case ']':
+        case ')':
+          ok = false;  // '.' (newline rules) and stray syntax: left to Boost
+          return nullptr;
+        default: {
+          ++i;
+          auto n = make(node::set);
+          add(n->bytes, static_cast<unsigned char>(c));
+          return n;
+        }
+      }
+    }
+
+    node_ptr klass() {
+      ++i;  // '['
+      auto n = make(node::set);
+      bool negate = false;
+      if (i < s.size() && s[i] == '^') {
+        negate = true;
+        ++i;
+      }
+      bool first = true;
+      while (ok && i < s.size() && (s[i] != ']' || first)) {
+        if (first && s[i] == ']') {
+          ok = false;  // "[]" and "[^]": left to Boost
+          return n;
+        }
+        first = false;
+        // One class atom: a byte, or an escape standing for a byte or a class.
+        auto atom_of = [&](int& byte, byteset& cls) {
+          if (s[i] == '\\') {
+            ++i;
+            byteset b{};
+            if (!escape(b))
+              return false;
+            int count = 0, only = -1;
+            for (unsigned c = 0; c < 256; ++c)
+              if (has(b, c))
+                ++count, only = static_cast<int>(c);
+            if (count == 1) {
+              byte = only;
+            } else {
+              cls = b;
+              byte = -1;
+            }
+            return true;
+          }
+          byte = static_cast<unsigned char>(s[i++]);
+          return true;
+        };
+        int lo = -1;
+        byteset lo_cls{};
+        if (!atom_of(lo, lo_cls)) {
+          ok = false;
+          return n;
+        }
+        if (i + 1 < s.size() && s[i] == '-' && s[i + 1] != ']') {
+          ++i;
+          int hi = -1;
+          byteset hi_cls{};
+          if (!atom_of(hi, hi_cls) || lo < 0 || hi < 0 || hi < lo) {
+            ok = false;  // a range with a class end, or reversed: left to Boost
+            return n;
+          }
+          add_range(n->bytes, static_cast<unsigned>(lo), static_cast<unsigned>(hi));
+        } else if (lo >= 0) {
+          add(n->bytes, static_cast<unsigned>(lo));
+        } else {
+          for (std::size_t w = 0; w < 4; ++w)
+            n->bytes[w] |= lo_cls[w];
+        }
+      }
+      if (i >= s.size()) {
+        ok = false;
+        return n;
+      }
+      ++i;  // ']'
+      if (negate)
+        for (auto& w : n->bytes)
+          w = ~w;
+      return n;
+    }
+  };
+
+  // --- NFA ------------------------------------------------------------------------------------
+
+  struct inst {
+    enum op_t { set, split, jmp, bol, eol, match } op;
+    byteset bytes{};
+    std::uint32_t x = 0, y = 0;
+  };
+
+  struct program {
+    std::vector<inst> code;
+    bool full = false;
+
+    std::uint32_t push(inst in) {
+      if (code.size() >= max_program) {
+        full = true;
+        return 0;
+      }
+      code.push_back(in);
+      return static_cast<std::uint32_t>(code.size() - 1);
+    }
+    std::uint32_t here() const noexcept { return static_cast<std::uint32_t>(code.size()); }
+
+    void emit(const node& n) {
+      if (full)
+        return;
+      switch (n.kind) {
+        case node::set:
+          push(inst{inst::set, n.bytes, here() + 1, 0});
+          break;
+        case node::bol:
+          push(inst{inst::bol, {}, here() + 1, 0});
+          break;
+        case node::eol:
+          push(inst{inst::eol, {}, here() + 1, 0});
+          break;
+        case node::empty:
+          break;
+        case node::cat:
+          for (const auto& k : n.kids)
+            emit(*k);
+          break;
+        case node::alt: {
+          // split L1, next; L1: kid0; jmp end; next: split L2, ...
+          std::vector<std::uint32_t> jumps;
+          for (std::size_t k = 0; k < n.kids.size(); ++k) {
+            if (k + 1 < n.kids.size()) {
+              const std::uint32_t sp = push(inst{inst::split, {}, 0, 0});
+              if (full)
+                return;
+              code[sp].x = here();
+              emit(*n.kids[k]);
+              jumps.push_back(push(inst{inst::jmp, {}, 0, 0}));
+              if (full)
+                return;
+              code[sp].y = here();
+            } else {
+              emit(*n.kids[k]);
+            }
+          }
+          for (std::uint32_t j : jumps)
+            code[j].x = here();
+          break;
+        }
+        case node::repeat: {
+          const node& k = *n.kids[0];
+          for (std::size_t r = 0; r < n.min && !full; ++r)
+            emit(k);
+          if (n.max == unbounded) {
+            // L: split body, out; body; jmp L
+            const std::uint32_t sp = push(inst{inst::split, {}, 0, 0});
+            if (full)
+              return;
+            code[sp].x = here();
+            emit(k);
+            push(inst{inst::jmp, {}, sp, 0});
+            if (full)
+              return;
+            code[sp].y = here();
+          } else {
+            std::vector<std::uint32_t> splits;
+            for (std::size_t r = n.min; r < n.max && !full; ++r) {
+              const std::uint32_t sp = push(inst{inst::split, {}, 0, 0});
+              if (full)
+                return;
+              code[sp].x = here();
+              splits.push_back(sp);
+              emit(k);
+            }
+            for (std::uint32_t sp : splits)
+              if (!full)
+                code[sp].y = here();
+          }
+          break;
+        }
+      }
+    }
+
+    bool emit_all(const node& n) {
+      emit(n);
+      push(inst{inst::match, {}, 0, 0});
+      return !full;
+    }
+  };
+
+  // --- DFA ------------------------------------------------------------------------------------
+
+  // The states reachable from `seeds` without consuming a byte: the consuming ones (set), the
+  // pending end assertions (eol) and match. `at_start`: ^ holds here; `at_end`: $ holds.
+  static std::vector<std::uint32_t> closure(const program& prog, const std::vector<std::uint32_t>& seeds, bool at_start,
+                                            bool at_end) {
+    std::vector<std::uint32_t> out, stack(seeds.rbegin(), seeds.rend());
+    std::vector<bool> seen(prog.code.size(), false);
+    while (!stack.empty()) {
+      const std::uint32_t pc = stack.back();
+      stack.pop_back();
+      if (seen[pc])
+        continue;
+      seen[pc] = true;
+      const inst& in = prog.code[pc];
+      switch (in.op) {
+        case inst::set:
+        case inst::match:
+          out.push_back(pc);
+          break;
+        case inst::eol:
+          if (at_end)
+            stack.push_back(in.x);
+          else
+            out.push_back(pc);
+          break;
+        case inst::bol:
+          if (at_start)
+            stack.push_back(in.x);
+          break;
+        case inst::jmp:
+          stack.push_back(in.x);
+          break;
+        case inst::split:
+          stack.push_back(in.y);
+          stack.push_back(in.x);
+          break;
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  bool build(const program& prog) {
+    // Byte classes: bytes that every set treats alike share a column.
+    std::vector<byteset> sets;
+    for (const auto& in : prog.code)
+      if (in.op == inst::set)
+        sets.push_back(in.bytes);
+    std::map<std::vector<bool>, std::uint8_t> signature_class;
+    for (unsigned c = 0; c < 256; ++c) {
+      std::vector<bool> sig;
+      sig.reserve(sets.size());
+      for (const auto& b : sets)
+        sig.push_back(has(b, c));
+      auto [it, inserted] = signature_class.try_emplace(sig, static_cast<std::uint8_t>(signature_class.size()));
+      byte_class_[c] = it->second;
+      if (inserted)
+        representative_.push_back(static_cast<unsigned char>(c));
+    }
+    classes_ = representative_.size();
+
+    std::map<std::vector<std::uint32_t>, std::uint32_t> index;
+    std::vector<std::vector<std::uint32_t>> states;
+    auto intern = [&](std::vector<std::uint32_t> st) -> std::optional<std::uint32_t> {
+      auto it = index.find(st);
+      if (it != index.end())
+        return it->second;
+      if (states.size() >= max_states)
+        return std::nullopt;
+      const auto id = static_cast<std::uint32_t>(states.size());
+      index.emplace(st, id);
+      states.push_back(std::move(st));
+      return id;
+    };
+    // Search semantics: the start state is re-entered at every position (but ^ holds only at 0).
+    const std::vector<std::uint32_t> restart = closure(prog, {0}, false, false);
+    auto first = intern(closure(prog, {0}, true, false));
+    if (!first)
+      return false;
+    start_ = *first;
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      const std::vector<std::uint32_t> cur = states[k];  // copy: `states` grows below
+      for (std::size_t cls = 0; cls < classes_; ++cls) {
+        const unsigned char c = representative_[cls];
+        std::vector<std::uint32_t> seeds;
+        for (std::uint32_t pc : cur)
+          if (prog.code[pc].op == inst::set && has(prog.code[pc].bytes, c))
+            seeds.push_back(prog.code[pc].x);
+        auto moved = closure(prog, seeds, false, false);
+        std::vector<std::uint32_t> merged;
+        std::set_union(moved.begin(), moved.end(), restart.begin(), restart.end(), std::back_inserter(merged));
+        auto id = intern(std::move(merged));
+        if (!id)
+          return false;
+        next_.push_back(*id);
+      }
+    }
+    const auto match_pc = static_cast<std::uint32_t>(prog.code.size() - 1);
+    for (const auto& st : states) {
+      accept_now_.push_back(std::binary_search(st.begin(), st.end(), match_pc) ? 1 : 0);
+      std::vector<std::uint32_t> pending;
+      for (std::uint32_t pc : st)
+        if (prog.code[pc].op == inst::eol || prog.code[pc].op == inst::match)
+          pending.push_back(pc);
+      const auto at_end = closure(prog, pending, false, true);
+      accept_at_end_.push_back(std::binary_search(at_end.begin(), at_end.end(), match_pc) ? 1 : 0);
+    }
+    if (states.size() * classes_ >= (std::uint32_t{1} << 31))
+      return false;
+    for (auto& e : next_)
+      e = (e * static_cast<std::uint32_t>(classes_)) << 1 | accept_now_[e];
+    start_row_ = start_ * static_cast<std::uint32_t>(classes_);
+    start_accepts_ = accept_now_[start_] != 0;
+    return true;
+  }
+
+  std::array<std::uint8_t, 256> byte_class_{};
+  std::vector<unsigned char> representative_;
+  std::size_t classes_ = 0;
+  std::uint32_t start_ = 0, start_row_ = 0;
+  bool start_accepts_ = false;
+  std::vector<std::uint32_t> next_;  // states × classes: (target row << 1) | target accepts
+  std::vector<std::uint8_t> accept_now_, accept_at_end_;
+};
+
+}  // namespace assay::reflect

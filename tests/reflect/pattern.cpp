@@ -1,0 +1,169 @@
+// Patterns as automata (reflect/pattern.hpp): for every pattern the contracts use and a set of
+// others, the DFA answers exactly as Boost.Regex does on many generated strings; constructs
+// outside the subset are left to Boost; matching stays linear where backtracking would not.
+#include "support.hpp"
+
+#include "assay/reflect/checks.hpp"
+#include "assay/reflect/pattern.hpp"
+
+#include <boost/regex.hpp>
+
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using assay::reflect::pattern_dfa;
+
+namespace {
+
+bool boost_search(const boost::regex& re, std::string_view s) {
+  return boost::regex_search(s.begin(), s.end(), re, boost::match_not_dot_newline);
+}
+
+// The characters a pattern mentions, a few others, and bytes above 0x7F.
+std::string alphabet_of(std::string_view pattern) {
+  std::string a(pattern);
+  a += "09afAFzZ:/~@._-+=\n\r\t \x80\xc3\xa9\xff";
+  return a;
+}
+
+// Strings to try: random ones over the alphabet, and each example with every single-byte edit.
+std::vector<std::string> inputs(std::string_view pattern, const std::vector<std::string>& examples) {
+  std::mt19937_64 rng(42);
+  const std::string a = alphabet_of(pattern);
+  std::vector<std::string> out = {""};
+  for (int n = 0; n < 3000; ++n) {
+    std::string s(rng() % 90, ' ');
+    for (auto& c : s)
+      c = a[rng() % a.size()];
+    out.push_back(std::move(s));
+  }
+  for (const auto& e : examples) {
+    out.push_back(e);
+    for (std::size_t i = 0; i <= e.size(); ++i) {
+      out.push_back(e.substr(0, i) + e.substr(std::min(i + 1, e.size())));  // deleted
+      for (char c : {'0', 'g', ':', '/', '~', '\n', '\x80'}) {
+        std::string ins = e;
+        ins.insert(i, 1, c);  // inserted
+        out.push_back(ins);
+        if (i < e.size()) {
+          std::string rep = e;
+          rep[i] = c;  // replaced
+          out.push_back(rep);
+        }
+      }
+    }
+    out.push_back(e + e);
+    out.push_back("x" + e);
+    out.push_back(e + "\n");
+  }
+  return out;
+}
+
+struct case_t {
+  std::string pattern;
+  std::vector<std::string> examples;
+};
+
+const std::vector<case_t>& cases() {
+  static const std::vector<case_t> c = {
+      // The contracts' own patterns.
+      {"^sha256:[0-9a-f]{64}$", {"sha256:" + std::string(64, 'a'), "sha256:0123456789abcdef" + std::string(48, '0')}},
+      {"^[0-9a-f]{64}$", {std::string(64, 'f')}},
+      {"^[a-z0-9][a-z0-9_.-]*$", {"eu-ai-act-baseline", "a", "x.y_z"}},
+      {"^[a-z0-9][a-z0-9_.-]*[a-z0-9]$", {"ab", "a-b", "a..b"}},
+      {"^[A-Za-z0-9+/_-]+={0,2}$", {"eyJ4Ijoi-_8", "AAAA==", "QQ="}},
+      {"^[a-z]+$", {"abc"}},
+      {"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.([0-9]{3}|[0-9]{6}|[0-9]{9}))?Z$",
+       {"2023-11-14T22:13:20Z", "2023-11-14T22:13:20.293907Z", "2023-11-14T22:13:20.123Z",
+        "2023-11-14T22:13:20.123456789Z"}},
+      {"^[a-z0-9][a-z0-9_.-]*@[^@:]+:[A-Za-z0-9][A-Za-z0-9_.-]*$", {"core@1.0.0:E001", "eu@1:R-1.2"}},
+      {"^[^:]+:", {"urn:assay:x", "a:"}},
+      {"^[^:]+$", {"run_8f3a", "r"}},
+      {"^[A-Za-z0-9][A-Za-z0-9_.-]*$", {"EU12-001"}},
+      {"^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$", {"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}},
+      {"^(/([^~/]|~[01])*)+$", {"/a", "/a~1b/~0", "/", "//"}},
+      {"^(/([^~/]|~[01])*)*$", {"", "/a/b", "/~0~1"}},
+      // Others: unanchored, alternation at the top, counted and lazy repeats, escapes, \d \w.
+      {"ab+c", {"xabbbcx", "ac"}},
+      {"a|b$", {"a", "xb", "bx"}},
+      {"^(?:ab|a)*c{2,3}d?$", {"ababacc", "accc", "cccc"}},
+      {"x{2,}y{0,1}z*?", {"xxyzz", "xy"}},
+      {"^\\d+\\.\\w*\\/\\-$", {"12.ab_/-", "1./-"}},
+      {"^[\\d_a-c]{1,3}[^\\w]$", {"1_a!", "abc "}},
+      {"^[-a]+[b-]$", {"-a-", "ab"}},
+      {"^\\[\\]\\{\\}\\(\\)\\^\\$\\|\\?\\*\\+\\\\$", {"[]{}()^$|?*+\\"}},
+      {"(a|)+b", {"aab", "b"}},
+      {"^((a*)*|b)$", {"aaaa", "b", ""}},
+      {"\xc3\xa9+", {"\xc3\xa9\xc3\xa9", "\xc3"}},
+  };
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("the DFA answers as Boost.Regex does") {
+  for (const auto& c : cases()) {
+    CAPTURE(c.pattern);
+    const auto dfa = pattern_dfa::compile(c.pattern);
+    REQUIRE_MESSAGE(dfa.has_value(), "pattern outside the subset");
+    const boost::regex re(assay::reflect::detail::ecma_to_boost(c.pattern),
+                          boost::regex::ECMAScript | boost::regex::no_mod_m);
+    std::size_t matches = 0, total = 0;
+    for (const auto& s : inputs(c.pattern, c.examples)) {
+      const bool want = boost_search(re, s);
+      if (dfa->search(s) != want) {
+        FAIL_CHECK("differs from Boost on \"" << s << "\" (Boost: " << want << ")");
+        break;
+      }
+      matches += want;
+      ++total;
+    }
+    // Both answers occur, so the comparison means something.
+    for (const auto& e : c.examples) {
+      CAPTURE(e);
+      CHECK(boost_search(re, e) == dfa->search(e));
+    }
+    CHECK(matches > 0);
+    CHECK(matches < total);
+  }
+}
+
+TEST_CASE("constructs outside the subset are left to Boost") {
+  for (const char* p : {".",       "a.b", "\\s", "\\b", "\\1",     "a{",    "a{x}", "a{3,2}", "(?=a)", "(?!a)",
+                        "(?<n>a)", "[]",  "[^]", "a^",  "(^a)",    "a$b",   "($)",  "^*",     "$+",    "[z-a]",
+                        "[\\d-z]", "(a",  "a)",  "*a",  "\\u0041", "\\x41", "\\n",  "[a"}) {
+    CAPTURE(p);
+    CHECK_FALSE(pattern_dfa::compile(p).has_value());
+  }
+  // match_pattern still answers them, through Boost.
+  struct tag_dot {};
+  CHECK(assay::reflect::match_pattern<tag_dot>("^a.c$", "abc") == assay::reflect::pattern_result::match);
+  CHECK(assay::reflect::match_pattern<tag_dot>("^a.c$", "a\nc") == assay::reflect::pattern_result::no_match);
+}
+
+TEST_CASE("matching is linear: nested repeats on long input") {
+  const auto dfa = pattern_dfa::compile("^(a*)*b$");
+  REQUIRE(dfa.has_value());
+  const std::string many(200000, 'a');
+  CHECK_FALSE(dfa->search(many));
+  CHECK(dfa->search(many + "b"));
+  const auto ptr = pattern_dfa::compile("^(/([^~/]|~[01])*)+$");
+  REQUIRE(ptr.has_value());
+  std::string path;
+  for (int i = 0; i < 50000; ++i)
+    path += "/a~0";
+  CHECK(ptr->search(path));
+  CHECK_FALSE(ptr->search(path + "~"));  // "~" not followed by 0 or 1
+  // The automata stay small.
+  CHECK(dfa->states() < 10);
+  CHECK(pattern_dfa::compile("^sha256:[0-9a-f]{64}$")->states() < 80);
+}
+
+TEST_CASE("an automaton past the size limits is not built") {
+  // 64 copies of a 64-fold repeat: more NFA instructions than allowed.
+  CHECK_FALSE(pattern_dfa::compile("^(a{64}){64}$").has_value());
+  // A pattern whose unanchored DFA needs many states (a in the n-th position from the end).
+  CHECK_FALSE(pattern_dfa::compile("a[ab]{14}$").has_value());
+}
