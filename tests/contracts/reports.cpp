@@ -154,6 +154,16 @@ void rejects_all(const std::string& doc, std::initializer_list<bad> cases) {
   }
 }
 
+// A JSON string of `s` (which needs no escaping).
+std::string json_string(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  out += s;
+  out += '"';
+  return out;
+}
+
 // The canonical text of the generated schema's value at `ptr`.
 template <class T>
 std::string schema_at(std::string_view ptr) {
@@ -859,6 +869,55 @@ TEST_CASE("intoto-statement-v1 constraints and rules") {
   REQUIRE(e.error().size() == 1);
   CHECK(e.error().front().code == errc::rule_violation);
   CHECK(e.error().front().pointer == "/subject/0/name");
+}
+
+TEST_CASE("intoto-statement-v1 rule: the time window does not start after it ends, as instants") {
+  const std::string window = "/predicate/run/time_window";
+  const auto with_window = [&](std::string_view start, std::string_view end) {
+    return edited(docs::intoto_full, {{window + "/start", json_string(start)}, {window + "/end", json_string(end)}});
+  };
+  const auto accepted = [&](std::string_view start, std::string_view end) {
+    CAPTURE(start);
+    CAPTURE(end);
+    CHECK(assay::decode<intoto_statement>(with_window(start, end)).has_value());
+  };
+  const auto refused = [&](std::string_view start, std::string_view end) {
+    CAPTURE(start);
+    CAPTURE(end);
+    rejects<intoto_statement>(with_window(start, end), {{},
+                                                        errc::rule_violation,
+                                                        window,
+                                                        "the time window starts (" + std::string(start) +
+                                                            ") after it ends (" + std::string(end) + ")"});
+  };
+  accepted("2023-11-14T22:13:20Z", "2023-11-14T22:13:51.293907Z");  // the document's
+  accepted("2023-11-14T22:13:20Z", "2023-11-14T22:13:20Z");         // one event
+  refused("2023-11-14T22:13:52Z", "2023-11-14T22:13:51.293907Z");
+  refused("2023-11-14T22:13:51.2939071Z", "2023-11-14T22:13:51.293907Z");
+  refused("2023-11-15T00:00:00Z", "2023-11-14T23:59:59.999Z");
+  refused("2024-01-01T00:00:00Z", "2023-12-31T23:59:59Z");
+  // Offsets: the same instant written two ways, and an order the text does not show.
+  accepted("2023-11-14T23:13:51.293907+01:00", "2023-11-14T22:13:51.2939070Z");
+  accepted("2023-11-15T00:10:00+02:00", "2023-11-14T22:13:20Z");      // 22:10Z
+  refused("2023-11-14T22:13:20-01:00", "2023-11-14T22:13:51Z");       // 23:13:20Z
+  refused("2023-11-14T22:13:20.5z", "2023-11-14t23:13:20.25+01:00");  // lower-case t and z
+  accepted("2023-11-14T22:13:20.25Z", "2023-11-14T23:13:20.5+01:00");
+  // Fractions compare exactly, beyond nanoseconds and whatever their trailing zeros.
+  refused("2023-11-14T22:13:51.2939070001Z", "2023-11-14T22:13:51.293907Z");
+  accepted("2023-11-14T22:13:51.2939069999999Z", "2023-11-14T22:13:51.293907Z");
+  accepted("2023-11-14T22:13:51.5000000000Z", "2023-11-14T22:13:51.5Z");
+  refused("2023-11-14T22:13:51.05Z", "2023-11-14T22:13:51Z");
+  // A leap second is the next day's first second.
+  accepted("2016-12-31T23:59:60Z", "2017-01-01T00:00:00Z");
+  refused("2016-12-31T23:59:60.5Z", "2017-01-01T00:00:00Z");
+  // When encoding.
+  auto st = assay::decode<intoto_statement>(docs::intoto_full).value();
+  std::swap(st.predicate.run.time_window.start, st.predicate.run.time_window.end);
+  auto e = assay::encode(st);
+  REQUIRE_FALSE(e.has_value());
+  REQUIRE(e.error().size() == 1);
+  CHECK(e.error().front().code == errc::rule_violation);
+  CHECK(e.error().front().pointer == window);
 }
 
 TEST_CASE("intoto-statement-v1 schema") {

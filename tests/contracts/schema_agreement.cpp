@@ -1662,6 +1662,11 @@ std::vector<sample> intoto_corpus() {
       ok("time window with offsets", edited(full, {{run + "/time_window/start", R"("2023-11-14T23:13:20+01:00")"},
                                                    {run + "/time_window/end", R"("2023-11-14T17:13:51.5-05:00")"}})),
       ok("no events", edited(full, {{run + "/event_count", "0"}})),
+      ok("time window of one instant, written two ways",
+         edited(full, {{run + "/time_window/start", R"("2023-11-14T23:13:20.50+01:00")"},
+                       {run + "/time_window/end", R"("2023-11-14T22:13:20.5Z")"}})),
+      ok("time window ordered only by its offsets",
+         edited(full, {{run + "/time_window/start", R"("2023-11-15T00:10:00+02:00")"}})),
       ok("schema_version written 1.0", replaced(full, R"("schema_version":1,)", R"("schema_version":1.0,)")),
       // --- invalid: both reject ---
       bad("_type", edited(full, {{"/_type", R"("https://in-toto.io/Statement/v0.1")"}}), errc::const_mismatch),
@@ -1736,6 +1741,12 @@ std::vector<sample> intoto_corpus() {
       rule("subject name is not the run_root", edited(full, {{subject + "/name", other_root}})),
       rule("run_root is not the subject name", edited(full, {{"/predicate/semantic_equivalence/value", other_root}})),
       rule("subject name not a digest", edited(full, {{subject + "/name", R"("bundle.tar.gz")"}})),
+      rule("time window starts after it ends",
+           edited(full, {{run + "/time_window/start", R"("2023-11-14T22:13:52Z")"}})),
+      rule("time window starts after it ends, by its offset",
+           edited(full, {{run + "/time_window/start", R"("2023-11-14T22:13:20-01:00")"}})),
+      rule("time window starts after it ends, beyond nanoseconds",
+           edited(full, {{run + "/time_window/start", R"("2023-11-14T22:13:51.2939070001Z")"}})),
       // --- range: only the C++ type can tell ---
       range("event_count 2^63", edited(full, {{run + "/event_count", "9223372036854775808"}})),
   };
