@@ -700,8 +700,22 @@ TEST_CASE("dsse-envelope-v1 documents round-trip byte for byte") {
   CHECK(d.payloadType == "application/vnd.in-toto+json");
   CHECK(d.signatures.front().sig == "MEUCIQDx8n-_wA5a");
   // Standard and URL-safe base64 are both accepted, padded or not.
-  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", R"("eyJ4Ijoi-_8")"}})).has_value());
-  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", R"("eyJ4IjoiP/8=")"}})).has_value());
+  for (const std::string_view payload : {"eyJ4Ijoi-_8", "eyJ4IjoiP/8=", "eyJ4IjoiP/8", "eyJ4IjoiP_8=", "eyJ4Ijo=",
+                                         "eyJ4Ijo", "eyJ4Ij==", "eyJ4Ij", "AAAA", "++//", "--__"}) {
+    CAPTURE(payload);
+    CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", json_string(payload)}})).has_value());
+  }
+  // A long payload is matched, not refused as too costly: 192 KiB in each alphabet.
+  std::string long_payload(196608, 'A');
+  long_payload[7] = '+';
+  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", json_string(long_payload)}})).has_value());
+  long_payload[7] = '-';
+  long_payload[long_payload.size() - 2] = '=';
+  long_payload.back() = '=';
+  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", json_string(long_payload)}})).has_value());
+  long_payload[9] = '/';  // two alphabets
+  rejects<dsse_envelope>(docs::dsse_full,
+                         {{{"/payload", json_string(long_payload)}}, errc::pattern_mismatch, "/payload"});
   // More than one signature.
   CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/signatures/1", R"({"keyid":"","sig":"AAAA"})"}}))
             .has_value());
@@ -758,27 +772,45 @@ TEST_CASE("dsse-envelope-v1 readers keep unknown members and write them back in 
 }
 
 TEST_CASE("dsse-envelope-v1 constraints") {
-  rejects_all<dsse_envelope>(docs::dsse_full,
-                             {
-                                 {{{"/payload", R"("")"}}, errc::too_short, "/payload"},
-                                 {{{"/payload", R"("not base64!")"}}, errc::pattern_mismatch, "/payload"},
-                                 {{{"/payload", R"("AAAA===")"}}, errc::pattern_mismatch, "/payload"},
-                                 {{{"/payload", "5"}}, errc::type_mismatch, "/payload"},
-                                 {{{"/payloadType", R"("")"}}, errc::too_short, "/payloadType"},
-                                 {{{"/payloadType", ""}}, errc::missing_member, "/payloadType"},
-                                 {{{"/signatures", "[]"}}, errc::too_few_items, "/signatures"},
-                                 {{{"/signatures/0", R"("sig")"}}, errc::type_mismatch, "/signatures/0"},
-                                 {{{"/signatures/0/sig", R"("")"}}, errc::too_short, "/signatures/0/sig"},
-                                 {{{"/signatures/0/keyid", ""}}, errc::missing_member, "/signatures/0/keyid"},
-                                 {{{"/signatures/0/keyid", "null"}}, errc::type_mismatch, "/signatures/0/keyid"},
-                             });
+  rejects_all<dsse_envelope>(
+      docs::dsse_full,
+      {
+          {{{"/payload", R"("")"}}, errc::too_short, "/payload"},
+          {{{"/payload", R"("not base64!")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AAAA===")"}}, errc::pattern_mismatch, "/payload"},
+          // One alphabet per value: standard (+/) or URL-safe (-_), not both.
+          {{{"/payload", R"("ab+-")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("ab/_cd==")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/signatures/0/sig", R"("MEUCIQDx8n+_wA5a")"}}, errc::pattern_mismatch, "/signatures/0/sig"},
+          // A length no encoding has: 4k + 1 characters, or padding that does
+          // not complete a group of four.
+          {{{"/payload", R"("A")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AAAAA")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AAAAA=")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AAA==")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AA=")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("A===")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AAAA=")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/signatures/0/sig", R"("MEUCIQDx8n-_wA5aB")"}}, errc::pattern_mismatch, "/signatures/0/sig"},
+          {{{"/payload", "5"}}, errc::type_mismatch, "/payload"},
+          {{{"/payloadType", R"("")"}}, errc::too_short, "/payloadType"},
+          {{{"/payloadType", ""}}, errc::missing_member, "/payloadType"},
+          {{{"/signatures", "[]"}}, errc::too_few_items, "/signatures"},
+          {{{"/signatures/0", R"("sig")"}}, errc::type_mismatch, "/signatures/0"},
+          {{{"/signatures/0/sig", R"("")"}}, errc::too_short, "/signatures/0/sig"},
+          {{{"/signatures/0/keyid", ""}}, errc::missing_member, "/signatures/0/keyid"},
+          {{{"/signatures/0/keyid", "null"}}, errc::type_mismatch, "/signatures/0/keyid"},
+      });
 }
 
 TEST_CASE("dsse-envelope-v1 schema") {
   CHECK(schema_at<dsse_envelope>("/$id") == R"("https://assay.dev/schemas/dsse-envelope-v1.schema.json")");
   CHECK(schema_at<dsse_envelope>("/required") == R"(["payload","payloadType","signatures"])");
   CHECK(schema_at<dsse_envelope>("/properties/payload/minLength") == "1");
-  CHECK(schema_at<dsse_envelope>("/properties/payload/pattern") == R"("^[A-Za-z0-9+/_-]+={0,2}$")");
+  const std::string base64 = R"("^(?:(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?)"
+                             R"(|(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?)$")";
+  CHECK(schema_at<dsse_envelope>("/properties/payload/pattern") == base64);
+  CHECK(schema_at<dsse_envelope>("/$defs/signature/properties/sig/pattern") == base64);
   CHECK(schema_at<dsse_envelope>("/properties/signatures/minItems") == "1");
   CHECK(schema_at<dsse_envelope>("/$defs/signature/required") == R"(["keyid","sig"])");
   // Unknown members are allowed at both levels, as the type keeps them: neither object says
