@@ -630,8 +630,31 @@ TEST_CASE("otel-export-report-v1 constraints and rules") {
           {{{"/spans_written", "1.5"}}, errc::not_an_integer, "/spans_written"},
           {{{"/generated_at", R"("now")"}}, errc::format_mismatch, "/generated_at"},
           {{{"/mapping_loss/dropped_attributes/0/event_id", R"("")"}},
-           errc::too_short,
+           errc::pattern_mismatch,
            "/mapping_loss/dropped_attributes/0/event_id"},
+          // {run_id}:{seq}: a run id without ':', the seq in decimal.
+          {{{"/mapping_loss/dropped_attributes/0/event_id", R"("run_8f3a")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/0/event_id",
+           R"("run_8f3a" does not match the pattern ^[^:]+:(0|[1-9][0-9]*)$)"},
+          {{{"/mapping_loss/dropped_attributes/0/event_id", R"(":4")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/0/event_id"},
+          {{{"/mapping_loss/dropped_attributes/0/event_id", R"("run_8f3a:")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/0/event_id"},
+          {{{"/mapping_loss/dropped_attributes/1/event_id", R"("run:8f3a:7")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/1/event_id"},
+          {{{"/mapping_loss/dropped_attributes/1/event_id", R"("run_8f3a:07")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/1/event_id"},
+          {{{"/mapping_loss/dropped_attributes/1/event_id", R"("run_8f3a:-7")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/1/event_id"},
+          {{{"/mapping_loss/dropped_attributes/1/event_id", R"("run_8f3a:7\n")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/1/event_id"},
           {{{"/mapping_loss/dropped_attributes/0/member", R"("data/arguments")"}},
            errc::pattern_mismatch,
            "/mapping_loss/dropped_attributes/0/member"},
@@ -668,7 +691,18 @@ TEST_CASE("otel-export-report-v1 constraints and rules") {
            errc::rule_violation,
            "/mapping_loss/totals/unmapped_events",
            "more events unmapped than events read"},
+          // An event type has a name (the key is the empty token of the pointer).
+          {{{"/mapping_loss/unmapped_events/", "0"}},
+           errc::rule_violation,
+           "/mapping_loss/unmapped_events/",
+           "an event type in unmapped_events cannot be the empty string"},
       });
+  // Event ids of a live run (a UUIDv7 run id) and of seq 0.
+  CHECK(assay::decode<otel_export_report>(
+            edited(docs::otel_full,
+                   {{"/mapping_loss/dropped_attributes/0/event_id", R"("0190c8a2-7b1e-7c3d-9f4e-5a6b7c8d9e0f:12")"},
+                    {"/mapping_loss/dropped_attributes/1/event_id", R"("run_8f3a:0")"}}))
+            .has_value());
   // When encoding.
   auto r = assay::decode<otel_export_report>(docs::otel_full).value();
   r.mapping_loss.unmapped_events.erase("assay.env.filtered");
