@@ -574,7 +574,23 @@ TEST_CASE("lint-report-v1 rules") {
            errc::rule_violation,
            "/passed",
            "passed must be false exactly when a violated rule's severity is at or above fail_on"},
+          {{{"/results/0/where", R"([{"event_index":0}])"}},
+           errc::rule_violation,
+           "/results/0/where",
+           "a rule that passed has no location: where must be empty"},
+          {{{"/packs/2", R"({"digest":)" + std::string(R"("sha256:)") + std::string(64, '6') +
+                             R"(","kind":"security","name":"cicd-starter","version":"0.1.0"})"}},
+           errc::rule_violation,
+           "/packs/2",
+           "pack \"cicd-starter@0.1.0\" is listed twice (also at /packs/0)"},
       });
+  // A violated rule may have no one place; one pack at two versions is two packs.
+  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/results/1/where", "[]"}})).has_value());
+  CHECK(
+      assay::decode<lint_report>(
+          edited(docs::lint_full, {{"/packs/2", R"({"digest":"sha256:)" + std::string(64, '6') +
+                                                    R"(","kind":"quality","name":"cicd-starter","version":"0.2.0"})"}}))
+          .has_value());
   CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("warning")"}, {"/passed", "false"}}))
             .has_value());
   CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("info")"}, {"/passed", "false"}}))

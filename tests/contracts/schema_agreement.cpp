@@ -1237,6 +1237,10 @@ std::vector<sample> lint_corpus() {
                                             {"/summary/rules", "1"},
                                             {"/summary/passed", "1"}})),
       ok("pack kinds", edited(min, {{"/packs/0/kind", R"("security")"}})),
+      ok("one pack at two versions",
+         edited(min, {{"/packs/1", R"({"digest":)" + sha256_of('6') +
+                                       R"(,"kind":"quality","name":"cicd-starter","version":"0.2.0"})"}})),
+      ok("a violated rule with no one place", edited(full, {{"/results/1/where", "[]"}})),
       // --- invalid: both reject ---
       bad("schema_version", edited(min, {{"/schema_version", R"("lint-report-v2")"}}), errc::const_mismatch),
       bad("schema_version missing", edited(min, {{"/schema_version", std::nullopt}}), errc::missing_member),
@@ -1322,6 +1326,10 @@ std::vector<sample> lint_corpus() {
                                                           {"/summary/violated", "3"},
                                                           {"/summary/violated_by_severity/error", "1"}})),
       rule("a result left out: three counts wrong", edited(full, {{"/results/2", std::nullopt}})),
+      rule("a passing rule with a location", edited(full, {{"/results/0/where", R"([{"event_index":0}])"}})),
+      rule("a pack listed twice",
+           edited(min, {{"/packs/1", R"({"digest":)" + sha256_of('6') +
+                                         R"(,"kind":"security","name":"cicd-starter","version":"0.1.0"})"}})),
       // --- range: only the C++ type can tell ---
       range("event_index 2^63", edited(full, {{"/results/2/where/1/event_index", "9223372036854775808"}})),
       range("summary.rules 2^63", edited(min, {{"/summary/rules", "9223372036854775808"}})),
