@@ -18,8 +18,11 @@
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/schema.hpp"
 
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -192,7 +195,7 @@ TEST_CASE("a decoded finding carries the document's content") {
   CHECK(f.method.trial_results[1].evidence.observed == R"({"account":"ATTACKER-CTRL"})");
   CHECK(*f.method.trial_results[2].framing == "user_message");
   CHECK(f.method.hypothesis_binding->owasp_asi->at(0) == "ASI01");
-  CHECK(f.stats.by_route.laundered.ci_high.value() == 0.91);
+  CHECK(f.stats.by_route.laundered.ci_high.value() == 0.9054687942657693);
   CHECK(f.stats.technique_mutation_matrix->at("t-encode").at("m-base64").direct.trials.value() == 2);
   CHECK_FALSE(f.stats.robust_across->at("framing:user_message"));
   CHECK(f.transcript_refs[3] == "sha256:" + std::string(64, '4'));
@@ -261,29 +264,49 @@ TEST_CASE("finding-v1 constraints, each with its code and pointer") {
       });
 }
 
+namespace {
+
+// The finding_full document without its per-label tables (by_framing, by_technique, by_mutation,
+// the matrix, trials_per_framing), for rules about the trials alone: a change to a trial then
+// breaks nothing else.
+std::string finding_untabled() {
+  return edited(docs::finding_full, {{"/stats/by_framing", ""},
+                                     {"/stats/by_technique", ""},
+                                     {"/stats/by_mutation", ""},
+                                     {"/stats/technique_mutation_matrix", ""},
+                                     {"/stats/trials_per_framing", ""}});
+}
+
+}  // namespace
+
 TEST_CASE("finding-v1 rules on route statistics") {
-  rejects_all<finding>(docs::finding_full, {
-                                               {{{"/stats/by_framing/user_message/laundered/successes", "2"}},
-                                                errc::rule_violation,
-                                                "/stats/by_framing/user_message/laundered/successes",
-                                                "successes (2) cannot exceed trials (1)"},
-                                               {{{"/stats/by_framing/tool_response/laundered/success_rate", "0.75"}},
-                                                errc::rule_violation,
-                                                "/stats/by_framing/tool_response/laundered/success_rate",
-                                                "success_rate must equal successes / trials"},
-                                               {{{"/stats/by_framing/user_message/direct/ci_low", "0.1"}},
-                                                errc::rule_violation,
-                                                "/stats/by_framing/user_message/direct/ci_low",
-                                                "ci_low cannot be above success_rate"},
-                                               {{{"/stats/by_framing/tool_response/laundered/ci_high", "0.9"}},
-                                                errc::rule_violation,
-                                                "/stats/by_framing/tool_response/laundered/ci_high",
-                                                "ci_high cannot be below success_rate"},
-                                               {{{"/stats/by_technique/t-encode/laundered/ci_high", "0.4"}},
-                                                errc::rule_violation,
-                                                "/stats/by_technique/t-encode/laundered/ci_high",
-                                                "ci_high cannot be below success_rate"},
-                                           });
+  rejects_all<finding>(
+      docs::finding_full,
+      {
+          // Reported by the cell's own rule only: the count of the cell's successes is not
+          // checked against the trials when it cannot be right.
+          {{{"/stats/by_framing/user_message/direct/successes", "2"}},
+           errc::rule_violation,
+           "/stats/by_framing/user_message/direct/successes",
+           "successes (2) cannot exceed trials (1)"},
+          {{{"/stats/by_framing/tool_response/laundered/success_rate", "0.75"}},
+           errc::rule_violation,
+           "/stats/by_framing/tool_response/laundered/success_rate",
+           "success_rate must equal successes / trials"},
+          {{{"/stats/by_framing/user_message/direct/ci_low", "0.1"}},
+           errc::rule_violation,
+           "/stats/by_framing/user_message/direct/ci_low",
+           "ci_low must be the lower bound of the 95% Wilson score interval for 0 successes in 1 trial (0)"},
+          {{{"/stats/by_framing/tool_response/laundered/ci_high", "0.9"}},
+           errc::rule_violation,
+           "/stats/by_framing/tool_response/laundered/ci_high",
+           "ci_high must be the upper bound of the 95% Wilson score interval for 1 success in 1 trial (1)"},
+          {{{"/stats/by_technique/t-encode/laundered/ci_high", "0.4"}},
+           errc::rule_violation,
+           "/stats/by_technique/t-encode/laundered/ci_high",
+           "ci_high must be the upper bound of the 95% Wilson score interval for 1 success in 2 trials "
+           "(0.9054687942657693)"},
+      });
   // No trials: the rate is 0 and the interval [0, 1], never narrower.
   rejects_all<finding>(docs::finding_minimal, {
                                                   {{{"/stats/by_route/direct/success_rate", "0.5"}},
@@ -299,6 +322,102 @@ TEST_CASE("finding-v1 rules on route statistics") {
                                                    "/stats/by_route/direct/ci_high",
                                                    "with no trials the interval is [0, 1]"},
                                               });
+}
+
+TEST_CASE("finding-v1 rules: the Wilson bounds are recomputed, within 1e-12") {
+  using assay::contracts::finding_v1::wilson;
+  // The documents carry the correctly rounded bounds (computed to 60 digits): accepted.
+  CHECK(assay::decode<finding>(docs::finding_full).has_value());
+  CHECK(assay::decode<finding>(docs::finding_minimal).has_value());
+  // The interval computed here is the correctly rounded one where long double is wider than
+  // double (x86-64, AArch64), and within a few units in the last place of it elsewhere: far
+  // inside the tolerance, from 1 trial to 2^53 + 1.
+  constexpr bool wide = std::numeric_limits<long double>::digits > std::numeric_limits<double>::digits;
+  struct expected {
+    std::int64_t k, n;
+    double low, high;
+  };
+  for (const expected& e : {
+           expected{0, 1, 0.0, 0.7934506856227626},
+           expected{1, 1, 0.20654931437723742, 1.0},
+           expected{1, 2, 0.09453120573423072, 0.9054687942657693},
+           expected{2, 2, 0.3423802275066531, 1.0},
+           expected{0, 3, 0.0, 0.5614970317550455},
+           expected{13, 17, 0.5273820188043502, 0.9044495567791988},
+           expected{500, 1000, 0.4690696003681042, 0.5309303996318958},
+           expected{7, 1000, 0.003394868400990765, 0.014378315465766586},
+           expected{1, 1000000, 1.765245767453715e-07, 5.664911804311442e-06},
+           expected{999999, 1000000, 0.9999943350881957, 0.9999998234754233},
+           expected{1, 9007199254740993, 1.959816253007151e-17, 6.289340454833613e-16},
+       }) {
+    CAPTURE(e.k);
+    CAPTURE(e.n);
+    const auto w = wilson(e.k, e.n);
+    if (wide) {
+      CHECK(w.low == e.low);
+      CHECK(w.high == e.high);
+    } else {
+      CHECK(std::fabs(w.low - e.low) <= 1e-15);
+      CHECK(std::fabs(w.high - e.high) <= 1e-15);
+    }
+  }
+  CHECK(wilson(0, 0).low == 0);
+  CHECK(wilson(0, 0).high == 1);
+  // Bounds that are exactly 0 or 1 are computed exactly.
+  CHECK(wilson(0, 7).low == 0);
+  CHECK(wilson(7, 7).high == 1);
+  // Within 1e-12 of the bound: accepted; farther, or rounded to a few decimals: refused.
+  const std::string cell = "/stats/by_technique/t-encode/laundered";
+  CHECK(assay::decode<finding>(edited(docs::finding_full, {{cell + "/ci_low", "0.0945312057350"}})).has_value());
+  CHECK(assay::decode<finding>(edited(docs::finding_full, {{cell + "/ci_high", "0.9054687942649"}})).has_value());
+  const std::string low_message =
+      "ci_low must be the lower bound of the 95% Wilson score interval for 1 success in 2 trials "
+      "(0.09453120573423072)";
+  rejects_all<finding>(
+      docs::finding_full,
+      {
+          {{{cell + "/ci_low", "0.09"}}, errc::rule_violation, cell + "/ci_low", low_message},
+          {{{cell + "/ci_low", "0.0945312057"}}, errc::rule_violation, cell + "/ci_low", low_message},
+          {{{cell + "/ci_low", "0.094531205736"}}, errc::rule_violation, cell + "/ci_low", low_message},
+      });
+}
+
+TEST_CASE("finding-v1 rules: the statistics count the trials, delta_confirmed follows them") {
+  // 0 of 3, with its own interval: only the count is wrong.
+  rejects_all<finding>(
+      docs::finding_full,
+      {
+          {{{"/stats/by_route/direct",
+             R"({"ci_high":0.5614970317550455,"ci_low":0,"success_rate":0,"successes":0,"trials":3})"}},
+           errc::rule_violation,
+           "/stats/by_route/direct/trials",
+           "by_route.direct.trials must equal the number of direct trials (2)"},
+          {{{"/method/delta_confirmed", "false"}},
+           errc::rule_violation,
+           "/method/delta_confirmed",
+           "delta_confirmed must be true exactly when the direct route has no successes and the laundered route "
+           "has at least one"},
+      });
+  rejects<finding>(finding_untabled(), {{{"/method/trial_results/3/succeeded", "true"},
+                                         {"/method/delta_confirmed_framings", R"(["tool_response","user_message"])"}},
+                                        errc::rule_violation,
+                                        "/stats/by_route/laundered/successes",
+                                        "by_route.laundered.successes must equal the number of laundered trials "
+                                        "that succeeded (2)"});
+  // A direct success: the delta is not confirmed, whatever the laundered route did.
+  const std::string direct_success = edited(finding_untabled(), {{"/method/trial_results/0/succeeded", "true"},
+                                                                 {"/method/delta_confirmed_framings", "[]"},
+                                                                 {"/stats/by_route/direct", docs::one_of_two}});
+  rejects<finding>(direct_success, {{}, errc::rule_violation, "/method/delta_confirmed"});
+  CHECK(assay::decode<finding>(edited(direct_success, {{"/method/delta_confirmed", "false"}})).has_value());
+  // No laundered success: not confirmed either.
+  rejects<finding>(docs::finding_minimal, {{{"/method/trial_results/0/succeeded", "false"},
+                                            {"/stats/by_route/laundered", docs::none_of_one},
+                                            {"/stats/success_rate", "0"},
+                                            {"/stats/ci_low", "0"},
+                                            {"/stats/ci_high", "0.7934506856227626"}},
+                                           errc::rule_violation,
+                                           "/method/delta_confirmed"});
 }
 
 TEST_CASE("finding-v1 rules: the top-level statistics repeat the laundered route") {
@@ -320,43 +439,6 @@ TEST_CASE("finding-v1 rules: the top-level statistics repeat the laundered route
                                                 "/stats/ci_high",
                                                 "ci_high must repeat by_route.laundered.ci_high"},
                                            });
-}
-
-TEST_CASE("finding-v1 rules: the statistics count the trials, delta_confirmed follows them") {
-  rejects_all<finding>(
-      docs::finding_full,
-      {
-          {{{"/stats/by_route/direct/trials", "3"}},
-           errc::rule_violation,
-           "/stats/by_route/direct/trials",
-           "by_route.direct.trials must equal the number of direct trials (2)"},
-          {{{"/method/trial_results/3/succeeded", "true"}},
-           errc::rule_violation,
-           "/stats/by_route/laundered/successes",
-           "by_route.laundered.successes must equal the number of laundered trials that succeeded (2)"},
-          {{{"/method/delta_confirmed", "false"}},
-           errc::rule_violation,
-           "/method/delta_confirmed",
-           "delta_confirmed must be true exactly when the direct route has no successes and the laundered route "
-           "has at least one"},
-      });
-  // A direct success: the delta is not confirmed, whatever the laundered route did.
-  const std::string direct_success =
-      edited(docs::finding_full, {{"/method/trial_results/0/succeeded", "true"},
-                                  {"/stats/by_route/direct", R"({"ci_high":0.91,"ci_low":0.09,"success_rate":0.5,)"
-                                                             R"("successes":1,"trials":2})"}});
-  rejects<finding>(direct_success, {{}, errc::rule_violation, "/method/delta_confirmed"});
-  CHECK(assay::decode<finding>(edited(direct_success, {{"/method/delta_confirmed", "false"}})).has_value());
-  // No laundered success: not confirmed either.
-  rejects<finding>(docs::finding_minimal,
-                   {{{"/method/trial_results/0/succeeded", "false"},
-                     {"/stats/by_route/laundered", R"({"ci_high":0.79,"ci_low":0,"success_rate":0,"successes":0,)"
-                                                   R"("trials":1})"},
-                     {"/stats/success_rate", "0"},
-                     {"/stats/ci_low", "0"},
-                     {"/stats/ci_high", "0.79"}},
-                    errc::rule_violation,
-                    "/method/delta_confirmed"});
 }
 
 TEST_CASE("finding-v1 rules: transcript_refs lists each trial's transcript once, in trial order") {

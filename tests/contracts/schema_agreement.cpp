@@ -1342,20 +1342,24 @@ std::vector<sample> finding_corpus() {
   const std::string t1 = sha256_of('1'), t2 = sha256_of('2'), t3 = sha256_of('3');
   const std::string trial = "/method/trial_results/0";
   // No laundered success: the oracle's miss summary is the evidence, the delta is not confirmed.
-  const std::string no_success =
-      edited(min, {{"/method/trial_results/0/succeeded", "false"},
-                   {"/method/delta_confirmed", "false"},
-                   {"/stats/by_route/laundered", R"({"ci_high":0.79,"ci_low":0,"success_rate":0,"successes":0,)"
-                                                 R"("trials":1})"},
-                   {"/stats/success_rate", "0"},
-                   {"/stats/ci_low", "0"},
-                   {"/stats/ci_high", "0.79"}});
-  // A direct success: the delta is not confirmed, whatever the laundered route did.
+  const std::string no_success = edited(min, {{"/method/trial_results/0/succeeded", "false"},
+                                              {"/method/delta_confirmed", "false"},
+                                              {"/stats/by_route/laundered", docs::none_of_one},
+                                              {"/stats/success_rate", "0"},
+                                              {"/stats/ci_low", "0"},
+                                              {"/stats/ci_high", "0.7934506856227626"}});
+  // A direct success (trial 0: tool_response, t-encode, m-base64): the delta is not confirmed,
+  // whatever the laundered route did, neither overall nor under tool_response.
   const std::string direct_success =
       edited(full, {{"/method/trial_results/0/succeeded", "true"},
                     {"/method/delta_confirmed", "false"},
-                    {"/stats/by_route/direct", R"({"ci_high":0.91,"ci_low":0.09,"success_rate":0.5,)"
-                                               R"("successes":1,"trials":2})"}});
+                    {"/method/delta_confirmed_framings", "[]"},
+                    {"/stats/by_route/direct", docs::one_of_two},
+                    {"/stats/by_framing/tool_response/direct", docs::one_of_one},
+                    {"/stats/by_technique/t-encode/direct", docs::one_of_two},
+                    {"/stats/by_mutation/m-base64/direct", docs::one_of_two},
+                    {"/stats/technique_mutation_matrix/t-encode/m-base64/direct", docs::one_of_two}});
+  const std::string laundered = "/stats/by_technique/t-encode/laundered";
   return {
       // --- valid ---
       ok("full", full),
@@ -1390,8 +1394,11 @@ std::vector<sample> finding_corpus() {
          edited(full, {{"/method/trial_results/3/transcript_ref", t3},
                        {"/transcript_refs", "[" + t1 + "," + t2 + "," + t3 + "]"}})),
       ok("by_framing keeps any string", edited(full, {{"/evidence/by_framing/user_message", R"("")"}})),
-      ok("rates written 1.0 and 0.50", replaced(replaced(min, R"("success_rate":1,)", R"("success_rate":1.0,)"),
-                                                R"("ci_low":0.21,)", R"("ci_low":0.210,)")),
+      ok("rates written 1.0 and 0.50",
+         replaced(replaced(min, R"("success_rate":1,)", R"("success_rate":1.0,)"), R"("ci_low":0.20654931437723742,)",
+                  R"("ci_low":0.206549314377237420,)")),
+      ok("Wilson bounds within 1e-12 of the exact ones",
+         edited(full, {{laundered + "/ci_low", "0.0945312057350"}, {laundered + "/ci_high", "0.9054687942649"}})),
       // --- invalid: both reject ---
       bad("schema_version", edited(min, {{"/schema_version", R"("finding-v2")"}}), errc::const_mismatch),
       bad("schema_version a number", edited(min, {{"/schema_version", "1"}}), errc::type_mismatch),
@@ -1481,11 +1488,17 @@ std::vector<sample> finding_corpus() {
       bad("unknown top-level member", edited(min, {{"/verdict", R"("confirmed")"}}), errc::unknown_member),
       bad("root array", "[" + min + "]", errc::type_mismatch),
       // --- rules: only the decoder can tell ---
-      rule("successes above trials", edited(full, {{"/stats/by_framing/user_message/laundered/successes", "2"}})),
+      rule("successes above trials", edited(full, {{"/stats/by_framing/user_message/direct/successes", "2"}})),
       rule("success_rate is not successes / trials",
            edited(full, {{"/stats/by_framing/tool_response/laundered/success_rate", "0.75"}})),
-      rule("ci_low above success_rate", edited(full, {{"/stats/by_framing/user_message/direct/ci_low", "0.1"}})),
-      rule("ci_high below success_rate", edited(full, {{"/stats/by_framing/tool_response/laundered/ci_high", "0.9"}})),
+      rule("ci_low not the Wilson bound", edited(full, {{"/stats/by_framing/user_message/direct/ci_low", "0.1"}})),
+      rule("ci_high not the Wilson bound",
+           edited(full, {{"/stats/by_framing/tool_response/laundered/ci_high", "0.9"}})),
+      rule("a Wilson bound rounded to two decimals", edited(full, {{laundered + "/ci_low", "0.09"}})),
+      rule("a Wilson bound 2e-12 away", edited(full, {{laundered + "/ci_low", "0.094531205736"}})),
+      rule("Wilson bounds rounded, repeated at the top",
+           replaced(replaced(min, R"("ci_low":0.20654931437723742,)", R"("ci_low":0.21,)"),
+                    R"("ci_low":0.20654931437723742,)", R"("ci_low":0.21,)")),
       rule("a by_technique cell", edited(full, {{"/stats/by_technique/t-encode/laundered/ci_high", "0.4"}})),
       rule("a by_mutation cell", edited(full, {{"/stats/by_mutation/m-base64/direct/successes", "3"}})),
       rule("a matrix cell",
@@ -1500,7 +1513,9 @@ std::vector<sample> finding_corpus() {
       rule("stats.success_rate does not repeat it", edited(full, {{"/stats/success_rate", "0.6"}})),
       rule("stats.ci_low does not repeat it", edited(full, {{"/stats/ci_low", "0.1"}})),
       rule("stats.ci_high does not repeat it", edited(full, {{"/stats/ci_high", "0.9"}})),
-      rule("direct trials miscounted", edited(full, {{"/stats/by_route/direct/trials", "3"}})),
+      rule("direct trials miscounted",
+           edited(full, {{"/stats/by_route/direct",
+                          R"({"ci_high":0.5614970317550455,"ci_low":0,"success_rate":0,"successes":0,"trials":3})"}})),
       rule("laundered successes miscounted", edited(full, {{"/method/trial_results/3/succeeded", "true"}})),
       rule("delta_confirmed false when confirmed", edited(full, {{"/method/delta_confirmed", "false"}})),
       rule("delta_confirmed true after a direct success",
