@@ -497,6 +497,33 @@ TEST_CASE("finding-v1 and ledger rules: trial labels are among those declared") 
             .has_value());
 }
 
+TEST_CASE("finding-v1 and ledger rules: trial_index is the trial's position") {
+  // 0, 1, 2, 3 in the documents.
+  CHECK(assay::decode<finding>(docs::finding_full).has_value());
+  CHECK(assay::decode<trial_ledger>(docs::ledger_full).has_value());
+  rejects_all<finding>(docs::finding_full, {
+                                               {{{"/method/trial_results/2/trial_index", "5"}},
+                                                errc::rule_violation,
+                                                "/method/trial_results/2/trial_index",
+                                                "trial_index (5) must be the trial's position in the ledger (2)"},
+                                               // Two trials with one index.
+                                               {{{"/method/trial_results/1/trial_index", "0"}},
+                                                errc::rule_violation,
+                                                "/method/trial_results/1/trial_index",
+                                                "trial_index (0) must be the trial's position in the ledger (1)"},
+                                           });
+  rejects_all<trial_ledger>(docs::ledger_full, {
+                                                   {{{"/trial_results/3/trial_index", "4"}},
+                                                    errc::rule_violation,
+                                                    "/trial_results/3/trial_index",
+                                                    "trial_index (4) must be the trial's position in the ledger (3)"},
+                                               });
+  rejects<trial_ledger>(docs::ledger_minimal, {{{"/trial_results/0/trial_index", "1"}},
+                                               errc::rule_violation,
+                                               "/trial_results/0/trial_index",
+                                               "trial_index (1) must be the trial's position in the ledger (0)"});
+}
+
 TEST_CASE("trial ledger constraints") {
   rejects_all<trial_ledger>(
       docs::ledger_full, {

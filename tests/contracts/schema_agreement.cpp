@@ -1509,6 +1509,8 @@ std::vector<sample> finding_corpus() {
       rule("framing not declared", edited(full, {{"/method/trial_results/0/framing", R"("other")"}})),
       rule("technique not declared", edited(full, {{"/method/trial_results/2/technique_id", R"("t-other")"}})),
       rule("mutation not declared", edited(full, {{"/method/trial_results/1/mutation_id", R"("m-other")"}})),
+      rule("trial_index not the trial's position", edited(full, {{"/method/trial_results/2/trial_index", "5"}})),
+      rule("two trials with one trial_index", edited(full, {{"/method/trial_results/1/trial_index", "0"}})),
       rule("stats.trials does not repeat the laundered route", edited(full, {{"/stats/trials", "3"}})),
       rule("stats.success_rate does not repeat it", edited(full, {{"/stats/success_rate", "0.6"}})),
       rule("stats.ci_low does not repeat it", edited(full, {{"/stats/ci_low", "0.1"}})),

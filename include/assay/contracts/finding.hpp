@@ -55,7 +55,7 @@ struct trial_result {
   std::optional<non_empty> technique_id{};
   std::optional<non_empty> mutation_id{};
   static constexpr field_info assay_fields[] = {
-      {.field = "trial_index", .description = "0-based position of the trial in the ledger."},
+      {.field = "trial_index", .description = "0-based position of the trial in the ledger: its index in the array."},
       {.field = "succeeded", .description = "True when the oracle saw the intent achieved."},
       {.field = "transcript_ref", .description = "sha256 of the captured transcript of the trial."},
       {.field = "framing", .description = "Framed cases: the framing this trial used."},
@@ -99,6 +99,18 @@ inline void check_trial_labels(rules& r, std::string_view trials_at, const std::
     check(i, "framing", trials[i].framing, framings, "framings");
     check(i, "technique_id", trials[i].technique_id, techniques, "techniques");
     check(i, "mutation_id", trials[i].mutation_id, mutations, "mutations");
+  }
+}
+
+// Each trial's trial_index is its 0-based position in the array (so the indices are unique).
+inline void check_trial_indices(rules& r, std::string_view trials_at, const std::vector<trial_result>& trials) {
+  for (std::size_t i = 0; i < trials.size(); ++i) {
+    const std::int64_t index = trials[i].trial_index.value();
+    if (index < 0 || static_cast<std::size_t>(index) != i) {
+      r.fail(std::string(trials_at) + "/" + std::to_string(i) + "/trial_index",
+             "trial_index (" + std::to_string(index) + ") must be the trial's position in the ledger (" +
+                 std::to_string(i) + ")");
+    }
   }
 }
 
@@ -215,6 +227,7 @@ struct finding_method {
   };
 
   void check_rules(rules& r) const {
+    check_trial_indices(r, "/trial_results", trial_results);
     check_trial_labels(r, "/trial_results", trial_results, framings, techniques, mutations);
   }
 };
@@ -358,6 +371,7 @@ struct trial_ledger {
   };
 
   void check_rules(rules& r) const {
+    finding_v1::check_trial_indices(r, "/trial_results", trial_results);
     finding_v1::check_trial_labels(r, "/trial_results", trial_results, framings, techniques, mutations);
   }
 };
