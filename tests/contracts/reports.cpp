@@ -277,6 +277,10 @@ std::string finding_untabled() {
                                      {"/stats/trials_per_framing", ""}});
 }
 
+// The statistics of a route with no trials, and of both routes with none.
+const std::string no_trials = R"({"ci_high":1,"ci_low":0,"success_rate":0,"successes":0,"trials":0})";
+const std::string empty_pair = R"({"direct":)" + no_trials + R"(,"laundered":)" + no_trials + "}";
+
 }  // namespace
 
 TEST_CASE("finding-v1 rules on route statistics") {
@@ -420,6 +424,98 @@ TEST_CASE("finding-v1 rules: the statistics count the trials, delta_confirmed fo
                                            "/method/delta_confirmed"});
 }
 
+TEST_CASE("finding-v1 rules: each per-label cell counts the trials with its label") {
+  rejects_all<finding>(
+      docs::finding_full,
+      {
+          {{{"/stats/trials_per_framing/user_message", "3"}},
+           errc::rule_violation,
+           "/stats/trials_per_framing/user_message",
+           "trials_per_framing.user_message must equal the number of trials with framing \"user_message\" (2)"},
+          {{{"/stats/by_framing/tool_response/direct", docs::none_of_two}},
+           errc::rule_violation,
+           "/stats/by_framing/tool_response/direct/trials",
+           "by_framing.tool_response.direct.trials must equal the number of direct trials with framing "
+           "\"tool_response\" (1)"},
+          {{{"/stats/by_framing/user_message/direct", docs::one_of_one}},
+           errc::rule_violation,
+           "/stats/by_framing/user_message/direct/successes",
+           "by_framing.user_message.direct.successes must equal the number of direct trials with framing "
+           "\"user_message\" that succeeded (0)"},
+          {{{"/stats/by_technique/t-encode/laundered", docs::one_of_one}},
+           errc::rule_violation,
+           "/stats/by_technique/t-encode/laundered/trials",
+           "by_technique.t-encode.laundered.trials must equal the number of laundered trials with technique_id "
+           "\"t-encode\" (2)"},
+          {{{"/stats/by_mutation/m-base64/direct", docs::one_of_two}},
+           errc::rule_violation,
+           "/stats/by_mutation/m-base64/direct/successes",
+           "by_mutation.m-base64.direct.successes must equal the number of direct trials with mutation_id "
+           "\"m-base64\" that succeeded (0)"},
+          {{{"/stats/technique_mutation_matrix/t-encode/m-base64/laundered", docs::none_of_two}},
+           errc::rule_violation,
+           "/stats/technique_mutation_matrix/t-encode/m-base64/laundered/successes",
+           "technique_mutation_matrix.t-encode.m-base64.laundered.successes must equal the number of laundered "
+           "trials with technique_id \"t-encode\" and mutation_id \"m-base64\" that succeeded (1)"},
+      });
+  // A declared label no trial has: its cells count nothing.
+  CHECK(assay::decode<finding>(edited(docs::finding_full, {{"/method/framings/2", R"("system_prompt")"},
+                                                           {"/stats/by_framing/system_prompt", empty_pair},
+                                                           {"/stats/trials_per_framing/system_prompt", "0"}}))
+            .has_value());
+  rejects<finding>(docs::finding_full, {{{"/method/framings/2", R"("system_prompt")"},
+                                         {"/stats/by_framing/system_prompt",
+                                          R"({"direct":)" + docs::none_of_one + R"(,"laundered":)" + no_trials + "}"}},
+                                        errc::rule_violation,
+                                        "/stats/by_framing/system_prompt/direct/trials",
+                                        "by_framing.system_prompt.direct.trials must equal the number of direct "
+                                        "trials with framing \"system_prompt\" (0)"});
+}
+
+TEST_CASE("finding-v1 rules: the keys of the per-label tables are declared labels") {
+  rejects_all<finding>(docs::finding_full,
+                       {
+                           {{{"/stats/by_framing/other", empty_pair}},
+                            errc::rule_violation,
+                            "/stats/by_framing/other",
+                            "framing \"other\" is not listed in method.framings"},
+                           {{{"/stats/trials_per_framing/other", "0"}},
+                            errc::rule_violation,
+                            "/stats/trials_per_framing/other",
+                            "framing \"other\" is not listed in method.framings"},
+                           {{{"/evidence/by_framing/other", R"("nothing")"}},
+                            errc::rule_violation,
+                            "/evidence/by_framing/other",
+                            "framing \"other\" is not listed in method.framings"},
+                           {{{"/stats/by_technique/t-other", empty_pair}},
+                            errc::rule_violation,
+                            "/stats/by_technique/t-other",
+                            "technique \"t-other\" is not listed in method.techniques"},
+                           {{{"/stats/by_mutation/m-other", empty_pair}},
+                            errc::rule_violation,
+                            "/stats/by_mutation/m-other",
+                            "mutation \"m-other\" is not listed in method.mutations"},
+                           {{{"/stats/technique_mutation_matrix/t-other", "{}"}},
+                            errc::rule_violation,
+                            "/stats/technique_mutation_matrix/t-other",
+                            "technique \"t-other\" is not listed in method.techniques"},
+                           {{{"/stats/technique_mutation_matrix/t-encode/m-other", empty_pair}},
+                            errc::rule_violation,
+                            "/stats/technique_mutation_matrix/t-encode/m-other",
+                            "mutation \"m-other\" is not listed in method.mutations"},
+                           // The key is escaped in the pointer.
+                           {{{"/stats/by_framing/a~1b", empty_pair}},
+                            errc::rule_violation,
+                            "/stats/by_framing/a~1b",
+                            "framing \"a/b\" is not listed in method.framings"},
+                           // No list, no key: a per-label table needs its labels declared.
+                           {{{"/method/techniques", ""}, {"/stats/technique_mutation_matrix", ""}},
+                            errc::rule_violation,
+                            "/stats/by_technique/t-encode",
+                            "technique \"t-encode\" is not listed in method.techniques (there is none)"},
+                       });
+}
+
 TEST_CASE("finding-v1 rules: the top-level statistics repeat the laundered route") {
   rejects_all<finding>(docs::finding_full, {
                                                {{{"/stats/trials", "3"}},
@@ -467,7 +563,8 @@ TEST_CASE("finding-v1 rules: transcript_refs lists each trial's transcript once,
 }
 
 TEST_CASE("finding-v1 and ledger rules: trial labels are among those declared") {
-  rejects_all<finding>(docs::finding_full, {
+  // Without the per-label tables, which would count the relabelled trial too.
+  rejects_all<finding>(finding_untabled(), {
                                                {{{"/method/trial_results/0/framing", R"("other")"}},
                                                 errc::rule_violation,
                                                 "/method/trial_results/0/framing",

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "assay/json/number.hpp"
+#include "assay/json/pointer.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/constraints.hpp"
 
@@ -219,11 +220,14 @@ struct finding_method {
       {.field = "delta_confirmed",
        .description = "True exactly when the direct route had no success and the laundered route at least one."},
       {.field = "verdict_policy", .description = "The rule that sets delta_confirmed, in words."},
-      {.field = "framings", .description = "Framed cases: the framings tried."},
+      {.field = "framings",
+       .description = "Framed cases: the framings tried, the only keys of the per-framing tables."},
       {.field = "delta_confirmed_framings", .description = "Framed cases: the framings whose delta is confirmed."},
       {.field = "case_family", .description = "Case-family sweeps: the family swept."},
-      {.field = "techniques", .description = "Case-family sweeps: the technique ids swept."},
-      {.field = "mutations", .description = "Case-family sweeps: the mutation ids swept."},
+      {.field = "techniques",
+       .description = "Case-family sweeps: the technique ids swept, the only keys of the per-technique tables."},
+      {.field = "mutations",
+       .description = "Case-family sweeps: the mutation ids swept, the only keys of the per-mutation tables."},
   };
 
   void check_rules(rules& r) const {
@@ -282,6 +286,147 @@ struct finding_stats {
   }
 };
 
+// --- rules across method, stats and evidence ---------------------------------------------------
+
+// Trials and successes of each route ([0] direct, [1] laundered) among some trials.
+struct route_counts {
+  std::int64_t trials[2] = {0, 0};
+  std::int64_t successes[2] = {0, 0};
+};
+
+template <class Match>
+route_counts count_routes(const std::vector<trial_result>& trials, Match match) {
+  route_counts c;
+  for (const auto& t : trials) {
+    if (!match(t))
+      continue;
+    const std::size_t route = t.route.index();  // 0 direct, 1 laundered
+    ++c.trials[route];
+    c.successes[route] += t.succeeded ? 1 : 0;
+  }
+  return c;
+}
+
+// Both routes of `pair` count the trials `c` counted. `at` is the pair's pointer, `name` how a
+// message calls it ("by_framing.user_message"), `which` the trials it counts ("with framing
+// \"user_message\"", or empty for all). A cell with more successes than trials is reported by
+// its own rule (route_stats), not again here.
+inline void check_route_counts(rules& r, const std::string& at, const std::string& name, const std::string& which,
+                               const route_pair& pair, const route_counts& c) {
+  static constexpr std::string_view routes[] = {"direct", "laundered"};
+  const std::string with = which.empty() ? std::string() : " " + which;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const route_stats& s = i == 0 ? pair.direct : pair.laundered;
+    const std::string route(routes[i]);
+    if (s.trials.value() != c.trials[i]) {
+      r.fail(at + "/" + route + "/trials", name + "." + route + ".trials must equal the number of " + route +
+                                               " trials" + with + " (" + std::to_string(c.trials[i]) + ")");
+    }
+    if (s.successes.value() <= s.trials.value() && s.successes.value() != c.successes[i]) {
+      r.fail(at + "/" + route + "/successes", name + "." + route + ".successes must equal the number of " + route +
+                                                  " trials" + with + " that succeeded (" +
+                                                  std::to_string(c.successes[i]) + ")");
+    }
+  }
+}
+
+inline bool is_listed(const std::optional<label_list>& list, std::string_view label) {
+  return list && std::find(list->begin(), list->end(), label) != list->end();
+}
+
+// A key of a per-label table that its method list does not declare (`kind` "framing", `list`
+// "method.framings").
+inline void not_listed(rules& r, const std::string& at, std::string_view kind, std::string_view label,
+                       std::string_view list, bool list_given) {
+  r.fail(at, std::string(kind) + " \"" + std::string(label) + "\" is not listed in " + std::string(list) +
+                 (list_given ? "" : " (there is none)"));
+}
+
+inline std::string key_at(std::string_view at, std::string_view key) {
+  return std::string(at) + "/" + json::escape_pointer_token(key);
+}
+
+// The per-label tables: their keys are declared labels, and their cells count the trials with
+// those labels.
+inline void check_label_tables(rules& r, const finding_method& m, const finding_stats& s, const finding_evidence& e) {
+  const auto& trials = m.trial_results;
+  const auto labelled = [](const std::optional<non_empty>& label, std::string_view key) {
+    return label && *label == key;
+  };
+  if (s.trials_per_framing) {
+    // No structured bindings in these loops: the lambdas capture the names, which clang 14 cannot.
+    for (const auto& entry : *s.trials_per_framing) {
+      const std::string& f = entry.first;
+      const std::string at = key_at("/stats/trials_per_framing", f);
+      if (!is_listed(m.framings, f)) {
+        not_listed(r, at, "framing", f, "method.framings", m.framings.has_value());
+        continue;
+      }
+      const route_counts c = count_routes(trials, [&](const trial_result& t) { return labelled(t.framing, f); });
+      const std::int64_t both = c.trials[0] + c.trials[1];
+      if (entry.second.value() != both) {
+        r.fail(at, "trials_per_framing." + f + " must equal the number of trials with framing \"" + f + "\" (" +
+                       std::to_string(both) + ")");
+      }
+    }
+  }
+  const auto table = [&](const std::optional<std::map<std::string, route_pair>>& cells, std::string_view name,
+                         std::string_view kind, std::string_view member, const std::optional<label_list>& list,
+                         std::string_view list_name, std::optional<non_empty> trial_result::*label) {
+    if (!cells)
+      return;
+    const std::string base = "/stats/" + std::string(name);
+    for (const auto& cell : *cells) {
+      const std::string& key = cell.first;
+      const std::string at = key_at(base, key);
+      if (!is_listed(list, key)) {
+        not_listed(r, at, kind, key, list_name, list.has_value());
+        continue;
+      }
+      const route_counts c = count_routes(trials, [&](const trial_result& t) { return labelled(t.*label, key); });
+      check_route_counts(r, at, std::string(name) + "." + key, "with " + std::string(member) + " \"" + key + "\"",
+                         cell.second, c);
+    }
+  };
+  table(s.by_framing, "by_framing", "framing", "framing", m.framings, "method.framings", &trial_result::framing);
+  table(s.by_technique, "by_technique", "technique", "technique_id", m.techniques, "method.techniques",
+        &trial_result::technique_id);
+  table(s.by_mutation, "by_mutation", "mutation", "mutation_id", m.mutations, "method.mutations",
+        &trial_result::mutation_id);
+  if (s.technique_mutation_matrix) {
+    for (const auto& row : *s.technique_mutation_matrix) {
+      const std::string& technique = row.first;
+      const std::string row_at = key_at("/stats/technique_mutation_matrix", technique);
+      if (!is_listed(m.techniques, technique)) {
+        not_listed(r, row_at, "technique", technique, "method.techniques", m.techniques.has_value());
+        continue;
+      }
+      for (const auto& cell : row.second) {
+        const std::string& mutation = cell.first;
+        const std::string at = key_at(row_at, mutation);
+        if (!is_listed(m.mutations, mutation)) {
+          not_listed(r, at, "mutation", mutation, "method.mutations", m.mutations.has_value());
+          continue;
+        }
+        const route_counts c = count_routes(trials, [&](const trial_result& t) {
+          return labelled(t.technique_id, technique) && labelled(t.mutation_id, mutation);
+        });
+        check_route_counts(r, at, "technique_mutation_matrix." + technique + "." + mutation,
+                           "with technique_id \"" + technique + "\" and mutation_id \"" + mutation + "\"", cell.second,
+                           c);
+      }
+    }
+  }
+  if (e.by_framing) {
+    for (const auto& entry : *e.by_framing) {
+      if (!is_listed(m.framings, entry.first)) {
+        not_listed(r, key_at("/evidence/by_framing", entry.first), "framing", entry.first, "method.framings",
+                   m.framings.has_value());
+      }
+    }
+  }
+}
+
 }  // namespace finding_v1
 
 struct finding {
@@ -302,25 +447,8 @@ struct finding {
 
   void check_rules(rules& r) const {
     // The route statistics count the trials of the ledger.
-    for (const std::string_view route : {std::string_view("direct"), std::string_view("laundered")}) {
-      std::int64_t n = 0, k = 0;
-      for (const auto& t : method.trial_results) {
-        if (t.route == route) {
-          ++n;
-          k += t.succeeded ? 1 : 0;
-        }
-      }
-      const auto& s = route == "direct" ? stats.by_route.direct : stats.by_route.laundered;
-      const std::string at = "/stats/by_route/" + std::string(route);
-      if (s.trials.value() != n) {
-        r.fail(at + "/trials", "by_route." + std::string(route) + ".trials must equal the number of " +
-                                   std::string(route) + " trials (" + std::to_string(n) + ")");
-      }
-      if (s.successes.value() != k) {
-        r.fail(at + "/successes", "by_route." + std::string(route) + ".successes must equal the number of " +
-                                      std::string(route) + " trials that succeeded (" + std::to_string(k) + ")");
-      }
-    }
+    finding_v1::check_route_counts(r, "/stats/by_route", "by_route", "", stats.by_route,
+                                   finding_v1::count_routes(method.trial_results, [](const auto&) { return true; }));
     const bool confirmed =
         stats.by_route.direct.successes.value() == 0 && stats.by_route.laundered.successes.value() >= 1;
     if (method.delta_confirmed != confirmed) {
@@ -328,6 +456,7 @@ struct finding {
              "delta_confirmed must be true exactly when the direct route has no successes and the laundered route "
              "has at least one");
     }
+    finding_v1::check_label_tables(r, method, stats, evidence);
     // transcript_refs: unique, and the trials' refs in trial order.
     bool unique = true;
     std::set<std::string_view> seen;
