@@ -516,6 +516,53 @@ TEST_CASE("finding-v1 rules: the keys of the per-label tables are declared label
                        });
 }
 
+TEST_CASE("finding-v1 rules: delta_confirmed_framings lists the framings whose delta is confirmed") {
+  const std::string at = "/method/delta_confirmed_framings";
+  const std::string message =
+      "delta_confirmed_framings must list, in method.framings order, exactly the framings whose direct route has no "
+      "success and laundered route at least one: ";
+  rejects_all<finding>(
+      docs::finding_full,
+      {
+          {{{at, "[]"}}, errc::rule_violation, at, message + R"(["tool_response"])"},
+          {{{at, R"(["tool_response","user_message"])"}}, errc::rule_violation, at, message + R"(["tool_response"])"},
+          {{{at, R"(["user_message"])"}}, errc::rule_violation, at, message + R"(["tool_response"])"},
+      });
+  // Both framings confirmed (trial 3, laundered under user_message, succeeded): both listed, in
+  // method.framings order.
+  const std::string two_of_two =
+      R"({"ci_high":1,"ci_low":0.3423802275066531,"success_rate":1,"successes":2,"trials":2})";
+  const std::string routes = R"({"direct":)" + docs::none_of_two + R"(,"laundered":)" + two_of_two + "}";
+  const std::string both = edited(docs::finding_full, {{"/method/trial_results/3/succeeded", "true"},
+                                                       {at, R"(["tool_response","user_message"])"},
+                                                       {"/stats/by_framing/user_message/laundered", docs::one_of_one},
+                                                       {"/stats/by_route", routes},
+                                                       {"/stats/by_technique/t-encode", routes},
+                                                       {"/stats/by_mutation/m-base64", routes},
+                                                       {"/stats/technique_mutation_matrix/t-encode/m-base64", routes},
+                                                       {"/stats/success_rate", "1"},
+                                                       {"/stats/ci_low", "0.3423802275066531"},
+                                                       {"/stats/ci_high", "1"}});
+  CHECK(assay::decode<finding>(both).has_value());
+  rejects<finding>(both, {{{at, R"(["user_message","tool_response"])"}},
+                          errc::rule_violation,
+                          at,
+                          message + R"(["tool_response", "user_message"])"});
+  // The framings' order decides.
+  CHECK(assay::decode<finding>(edited(both, {{"/method/framings", R"(["user_message","tool_response"])"},
+                                             {at, R"(["user_message","tool_response"])"}}))
+            .has_value());
+  // Without a by_framing cell, the trials tell.
+  rejects<finding>(finding_untabled(), {{{at, "[]"}}, errc::rule_violation, at, message + R"(["tool_response"])"});
+  // Only with method.framings.
+  rejects<finding>(finding_untabled(), {{{"/method/framings", ""}, {"/evidence/by_framing", ""}},
+                                        errc::rule_violation,
+                                        at,
+                                        "delta_confirmed_framings is given only with method.framings"});
+  // It may be left out.
+  CHECK(assay::decode<finding>(edited(docs::finding_full, {{at, ""}})).has_value());
+}
+
 TEST_CASE("finding-v1 rules: the top-level statistics repeat the laundered route") {
   rejects_all<finding>(docs::finding_full, {
                                                {{{"/stats/trials", "3"}},

@@ -222,7 +222,9 @@ struct finding_method {
       {.field = "verdict_policy", .description = "The rule that sets delta_confirmed, in words."},
       {.field = "framings",
        .description = "Framed cases: the framings tried, the only keys of the per-framing tables."},
-      {.field = "delta_confirmed_framings", .description = "Framed cases: the framings whose delta is confirmed."},
+      {.field = "delta_confirmed_framings",
+       .description = "Framed cases, only with framings: the framings (in framings order) whose direct route had no "
+                      "success and laundered route at least one."},
       {.field = "case_family", .description = "Case-family sweeps: the family swept."},
       {.field = "techniques",
        .description = "Case-family sweeps: the technique ids swept, the only keys of the per-technique tables."},
@@ -427,6 +429,50 @@ inline void check_label_tables(rules& r, const finding_method& m, const finding_
   }
 }
 
+// method.delta_confirmed_framings, given only with method.framings, lists in that order exactly
+// the framings whose direct route has no success and laundered route at least one: as
+// stats.by_framing counts them, or as the trials do for a framing it has no cell for.
+inline void check_delta_confirmed_framings(rules& r, const finding_method& m, const finding_stats& s) {
+  if (!m.delta_confirmed_framings)
+    return;
+  const std::string at = "/method/delta_confirmed_framings";
+  if (!m.framings) {
+    r.fail(at, "delta_confirmed_framings is given only with method.framings");
+    return;
+  }
+  std::vector<std::string_view> expected;
+  for (const auto& f : *m.framings) {
+    std::int64_t direct = 0, laundered = 0;
+    const route_pair* cell = nullptr;
+    if (s.by_framing) {
+      const auto it = s.by_framing->find(f);
+      cell = it == s.by_framing->end() ? nullptr : &it->second;
+    }
+    if (cell != nullptr) {
+      direct = cell->direct.successes.value();
+      laundered = cell->laundered.successes.value();
+    } else {
+      const route_counts c =
+          count_routes(m.trial_results, [&](const trial_result& t) { return t.framing && *t.framing == f; });
+      direct = c.successes[0];
+      laundered = c.successes[1];
+    }
+    if (direct == 0 && laundered >= 1)
+      expected.push_back(f);
+  }
+  const auto& given = *m.delta_confirmed_framings;
+  if (!std::equal(expected.begin(), expected.end(), given.begin(), given.end())) {
+    std::string list = "[";
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      list += (i == 0 ? "\"" : ", \"") + std::string(expected[i]) + "\"";
+    list += "]";
+    r.fail(at,
+           "delta_confirmed_framings must list, in method.framings order, exactly the framings whose direct route "
+           "has no success and laundered route at least one: " +
+               list);
+  }
+}
+
 }  // namespace finding_v1
 
 struct finding {
@@ -456,6 +502,7 @@ struct finding {
              "delta_confirmed must be true exactly when the direct route has no successes and the laundered route "
              "has at least one");
     }
+    finding_v1::check_delta_confirmed_framings(r, method, stats);
     finding_v1::check_label_tables(r, method, stats, evidence);
     // transcript_refs: unique, and the trials' refs in trial order.
     bool unique = true;
