@@ -199,13 +199,14 @@ transcript = "sha256:" + "a" * 64
 trial = {"trial_index": 0, "route": "laundered", "succeeded": True, "transcript_ref": transcript,
          "evidence": {"oracle": "file_tripwire", "observed": "secret read"}}
 no_trials = {"trials": 0, "successes": 0, "success_rate": 0, "ci_low": 0, "ci_high": 1}
-one_success = {"trials": 1, "successes": 1, "success_rate": 1, "ci_low": 0.21, "ci_high": 1}
+# The Wilson bounds are recomputed (within 1e-12): 1 of 1 is [0.20654931437723742, 1], not [0.21, 1].
+one_success = {"trials": 1, "successes": 1, "success_rate": 1, "ci_low": 0.20654931437723742, "ci_high": 1}
 finding_ok = {"schema_version": "finding-v1", "intent": "read the secret file",
               "method": {"trial_results": [trial], "delta_confirmed": True,
                          "verdict_policy": "direct 0, laundered at least 1"},
               "evidence": {"observed": "secret read"},
               "stats": {"by_route": {"direct": no_trials, "laundered": one_success},
-                        "trials": 1, "success_rate": 1, "ci_low": 0.21, "ci_high": 1},
+                        "trials": 1, "success_rate": 1, "ci_low": 0.20654931437723742, "ci_high": 1},
               "transcript_refs": [transcript]}
 finding_bad = dict(finding_ok, method=dict(finding_ok["method"],
                                            trial_results=[dict(trial, route="sideways", transcript_ref="sha256:AA")]))
@@ -222,7 +223,9 @@ dsse_bad = dict(dsse_ok, payload="not base64!", signatures=[])
 expect("validate dsse-envelope-v1 ok, unknown members ignored", ["validate", "dsse-envelope-v1"], jcs(dsse_ok), 0,
        b"<stdin>: valid dsse-envelope-v1\n", b"")
 expect("validate dsse-envelope-v1: payload and signatures", ["validate", "dsse-envelope-v1"], jcs(dsse_bad), 1, b"",
-       b'/payload: "not base64!" does not match the pattern ^[A-Za-z0-9+/_-]+={0,2}$\n'
+       b'/payload: "not base64!" does not match the pattern '
+       b"^(?:(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?"
+       b"|(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?)$\n"
        b"/signatures: array has 0 items, fewer than the minimum 1\n")
 
 run_root = "sha256:" + "7" * 64

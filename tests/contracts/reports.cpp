@@ -18,8 +18,11 @@
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/schema.hpp"
 
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -154,6 +157,16 @@ void rejects_all(const std::string& doc, std::initializer_list<bad> cases) {
   }
 }
 
+// A JSON string of `s` (which needs no escaping).
+std::string json_string(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  out += s;
+  out += '"';
+  return out;
+}
+
 // The canonical text of the generated schema's value at `ptr`.
 template <class T>
 std::string schema_at(std::string_view ptr) {
@@ -182,7 +195,7 @@ TEST_CASE("a decoded finding carries the document's content") {
   CHECK(f.method.trial_results[1].evidence.observed == R"({"account":"ATTACKER-CTRL"})");
   CHECK(*f.method.trial_results[2].framing == "user_message");
   CHECK(f.method.hypothesis_binding->owasp_asi->at(0) == "ASI01");
-  CHECK(f.stats.by_route.laundered.ci_high.value() == 0.91);
+  CHECK(f.stats.by_route.laundered.ci_high.value() == 0.9054687942657693);
   CHECK(f.stats.technique_mutation_matrix->at("t-encode").at("m-base64").direct.trials.value() == 2);
   CHECK_FALSE(f.stats.robust_across->at("framing:user_message"));
   CHECK(f.transcript_refs[3] == "sha256:" + std::string(64, '4'));
@@ -251,29 +264,53 @@ TEST_CASE("finding-v1 constraints, each with its code and pointer") {
       });
 }
 
+namespace {
+
+// The finding_full document without its per-label tables (by_framing, by_technique, by_mutation,
+// the matrix, trials_per_framing), for rules about the trials alone: a change to a trial then
+// breaks nothing else.
+std::string finding_untabled() {
+  return edited(docs::finding_full, {{"/stats/by_framing", ""},
+                                     {"/stats/by_technique", ""},
+                                     {"/stats/by_mutation", ""},
+                                     {"/stats/technique_mutation_matrix", ""},
+                                     {"/stats/trials_per_framing", ""}});
+}
+
+// The statistics of a route with no trials, and of both routes with none.
+const std::string no_trials = R"({"ci_high":1,"ci_low":0,"success_rate":0,"successes":0,"trials":0})";
+const std::string empty_pair = R"({"direct":)" + no_trials + R"(,"laundered":)" + no_trials + "}";
+
+}  // namespace
+
 TEST_CASE("finding-v1 rules on route statistics") {
-  rejects_all<finding>(docs::finding_full, {
-                                               {{{"/stats/by_framing/user_message/laundered/successes", "2"}},
-                                                errc::rule_violation,
-                                                "/stats/by_framing/user_message/laundered/successes",
-                                                "successes (2) cannot exceed trials (1)"},
-                                               {{{"/stats/by_framing/tool_response/laundered/success_rate", "0.75"}},
-                                                errc::rule_violation,
-                                                "/stats/by_framing/tool_response/laundered/success_rate",
-                                                "success_rate must equal successes / trials"},
-                                               {{{"/stats/by_framing/user_message/direct/ci_low", "0.1"}},
-                                                errc::rule_violation,
-                                                "/stats/by_framing/user_message/direct/ci_low",
-                                                "ci_low cannot be above success_rate"},
-                                               {{{"/stats/by_framing/tool_response/laundered/ci_high", "0.9"}},
-                                                errc::rule_violation,
-                                                "/stats/by_framing/tool_response/laundered/ci_high",
-                                                "ci_high cannot be below success_rate"},
-                                               {{{"/stats/by_technique/t-encode/laundered/ci_high", "0.4"}},
-                                                errc::rule_violation,
-                                                "/stats/by_technique/t-encode/laundered/ci_high",
-                                                "ci_high cannot be below success_rate"},
-                                           });
+  rejects_all<finding>(
+      docs::finding_full,
+      {
+          // Reported by the cell's own rule only: the count of the cell's successes is not
+          // checked against the trials when it cannot be right.
+          {{{"/stats/by_framing/user_message/direct/successes", "2"}},
+           errc::rule_violation,
+           "/stats/by_framing/user_message/direct/successes",
+           "successes (2) cannot exceed trials (1)"},
+          {{{"/stats/by_framing/tool_response/laundered/success_rate", "0.75"}},
+           errc::rule_violation,
+           "/stats/by_framing/tool_response/laundered/success_rate",
+           "success_rate must equal successes / trials"},
+          {{{"/stats/by_framing/user_message/direct/ci_low", "0.1"}},
+           errc::rule_violation,
+           "/stats/by_framing/user_message/direct/ci_low",
+           "ci_low must be the lower bound of the 95% Wilson score interval for 0 successes in 1 trial (0)"},
+          {{{"/stats/by_framing/tool_response/laundered/ci_high", "0.9"}},
+           errc::rule_violation,
+           "/stats/by_framing/tool_response/laundered/ci_high",
+           "ci_high must be the upper bound of the 95% Wilson score interval for 1 success in 1 trial (1)"},
+          {{{"/stats/by_technique/t-encode/laundered/ci_high", "0.4"}},
+           errc::rule_violation,
+           "/stats/by_technique/t-encode/laundered/ci_high",
+           "ci_high must be the upper bound of the 95% Wilson score interval for 1 success in 2 trials "
+           "(0.9054687942657693)"},
+      });
   // No trials: the rate is 0 and the interval [0, 1], never narrower.
   rejects_all<finding>(docs::finding_minimal, {
                                                   {{{"/stats/by_route/direct/success_rate", "0.5"}},
@@ -289,6 +326,241 @@ TEST_CASE("finding-v1 rules on route statistics") {
                                                    "/stats/by_route/direct/ci_high",
                                                    "with no trials the interval is [0, 1]"},
                                               });
+}
+
+TEST_CASE("finding-v1 rules: the Wilson bounds are recomputed, within 1e-12") {
+  using assay::contracts::finding_v1::wilson;
+  // The documents carry the correctly rounded bounds (computed to 60 digits): accepted.
+  CHECK(assay::decode<finding>(docs::finding_full).has_value());
+  CHECK(assay::decode<finding>(docs::finding_minimal).has_value());
+  // The interval computed here is the correctly rounded one where long double is wider than
+  // double (x86-64, AArch64), and within a few units in the last place of it elsewhere: far
+  // inside the tolerance, from 1 trial to 2^53 + 1.
+  constexpr bool wide = std::numeric_limits<long double>::digits > std::numeric_limits<double>::digits;
+  struct expected {
+    std::int64_t k, n;
+    double low, high;
+  };
+  for (const expected& e : {
+           expected{0, 1, 0.0, 0.7934506856227626},
+           expected{1, 1, 0.20654931437723742, 1.0},
+           expected{1, 2, 0.09453120573423072, 0.9054687942657693},
+           expected{2, 2, 0.3423802275066531, 1.0},
+           expected{0, 3, 0.0, 0.5614970317550455},
+           expected{13, 17, 0.5273820188043502, 0.9044495567791988},
+           expected{500, 1000, 0.4690696003681042, 0.5309303996318958},
+           expected{7, 1000, 0.003394868400990765, 0.014378315465766586},
+           expected{1, 1000000, 1.765245767453715e-07, 5.664911804311442e-06},
+           expected{999999, 1000000, 0.9999943350881957, 0.9999998234754233},
+           expected{1, 9007199254740993, 1.959816253007151e-17, 6.289340454833613e-16},
+       }) {
+    CAPTURE(e.k);
+    CAPTURE(e.n);
+    const auto w = wilson(e.k, e.n);
+    if (wide) {
+      CHECK(w.low == e.low);
+      CHECK(w.high == e.high);
+    } else {
+      CHECK(std::fabs(w.low - e.low) <= 1e-15);
+      CHECK(std::fabs(w.high - e.high) <= 1e-15);
+    }
+  }
+  CHECK(wilson(0, 0).low == 0);
+  CHECK(wilson(0, 0).high == 1);
+  // Bounds that are exactly 0 or 1 are computed exactly.
+  CHECK(wilson(0, 7).low == 0);
+  CHECK(wilson(7, 7).high == 1);
+  // Within 1e-12 of the bound: accepted; farther, or rounded to a few decimals: refused.
+  const std::string cell = "/stats/by_technique/t-encode/laundered";
+  CHECK(assay::decode<finding>(edited(docs::finding_full, {{cell + "/ci_low", "0.0945312057350"}})).has_value());
+  CHECK(assay::decode<finding>(edited(docs::finding_full, {{cell + "/ci_high", "0.9054687942649"}})).has_value());
+  const std::string low_message =
+      "ci_low must be the lower bound of the 95% Wilson score interval for 1 success in 2 trials "
+      "(0.09453120573423072)";
+  rejects_all<finding>(
+      docs::finding_full,
+      {
+          {{{cell + "/ci_low", "0.09"}}, errc::rule_violation, cell + "/ci_low", low_message},
+          {{{cell + "/ci_low", "0.0945312057"}}, errc::rule_violation, cell + "/ci_low", low_message},
+          {{{cell + "/ci_low", "0.094531205736"}}, errc::rule_violation, cell + "/ci_low", low_message},
+      });
+}
+
+TEST_CASE("finding-v1 rules: the statistics count the trials, delta_confirmed follows them") {
+  // 0 of 3, with its own interval: only the count is wrong.
+  rejects_all<finding>(
+      docs::finding_full,
+      {
+          {{{"/stats/by_route/direct",
+             R"({"ci_high":0.5614970317550455,"ci_low":0,"success_rate":0,"successes":0,"trials":3})"}},
+           errc::rule_violation,
+           "/stats/by_route/direct/trials",
+           "by_route.direct.trials must equal the number of direct trials (2)"},
+          {{{"/method/delta_confirmed", "false"}},
+           errc::rule_violation,
+           "/method/delta_confirmed",
+           "delta_confirmed must be true exactly when the direct route has no successes and the laundered route "
+           "has at least one"},
+      });
+  rejects<finding>(finding_untabled(), {{{"/method/trial_results/3/succeeded", "true"},
+                                         {"/method/delta_confirmed_framings", R"(["tool_response","user_message"])"}},
+                                        errc::rule_violation,
+                                        "/stats/by_route/laundered/successes",
+                                        "by_route.laundered.successes must equal the number of laundered trials "
+                                        "that succeeded (2)"});
+  // A direct success: the delta is not confirmed, whatever the laundered route did.
+  const std::string direct_success = edited(finding_untabled(), {{"/method/trial_results/0/succeeded", "true"},
+                                                                 {"/method/delta_confirmed_framings", "[]"},
+                                                                 {"/stats/by_route/direct", docs::one_of_two}});
+  rejects<finding>(direct_success, {{}, errc::rule_violation, "/method/delta_confirmed"});
+  CHECK(assay::decode<finding>(edited(direct_success, {{"/method/delta_confirmed", "false"}})).has_value());
+  // No laundered success: not confirmed either.
+  rejects<finding>(docs::finding_minimal, {{{"/method/trial_results/0/succeeded", "false"},
+                                            {"/stats/by_route/laundered", docs::none_of_one},
+                                            {"/stats/success_rate", "0"},
+                                            {"/stats/ci_low", "0"},
+                                            {"/stats/ci_high", "0.7934506856227626"}},
+                                           errc::rule_violation,
+                                           "/method/delta_confirmed"});
+}
+
+TEST_CASE("finding-v1 rules: each per-label cell counts the trials with its label") {
+  rejects_all<finding>(
+      docs::finding_full,
+      {
+          {{{"/stats/trials_per_framing/user_message", "3"}},
+           errc::rule_violation,
+           "/stats/trials_per_framing/user_message",
+           "trials_per_framing.user_message must equal the number of trials with framing \"user_message\" (2)"},
+          {{{"/stats/by_framing/tool_response/direct", docs::none_of_two}},
+           errc::rule_violation,
+           "/stats/by_framing/tool_response/direct/trials",
+           "by_framing.tool_response.direct.trials must equal the number of direct trials with framing "
+           "\"tool_response\" (1)"},
+          {{{"/stats/by_framing/user_message/direct", docs::one_of_one}},
+           errc::rule_violation,
+           "/stats/by_framing/user_message/direct/successes",
+           "by_framing.user_message.direct.successes must equal the number of direct trials with framing "
+           "\"user_message\" that succeeded (0)"},
+          {{{"/stats/by_technique/t-encode/laundered", docs::one_of_one}},
+           errc::rule_violation,
+           "/stats/by_technique/t-encode/laundered/trials",
+           "by_technique.t-encode.laundered.trials must equal the number of laundered trials with technique_id "
+           "\"t-encode\" (2)"},
+          {{{"/stats/by_mutation/m-base64/direct", docs::one_of_two}},
+           errc::rule_violation,
+           "/stats/by_mutation/m-base64/direct/successes",
+           "by_mutation.m-base64.direct.successes must equal the number of direct trials with mutation_id "
+           "\"m-base64\" that succeeded (0)"},
+          {{{"/stats/technique_mutation_matrix/t-encode/m-base64/laundered", docs::none_of_two}},
+           errc::rule_violation,
+           "/stats/technique_mutation_matrix/t-encode/m-base64/laundered/successes",
+           "technique_mutation_matrix.t-encode.m-base64.laundered.successes must equal the number of laundered "
+           "trials with technique_id \"t-encode\" and mutation_id \"m-base64\" that succeeded (1)"},
+      });
+  // A declared label no trial has: its cells count nothing.
+  CHECK(assay::decode<finding>(edited(docs::finding_full, {{"/method/framings/2", R"("system_prompt")"},
+                                                           {"/stats/by_framing/system_prompt", empty_pair},
+                                                           {"/stats/trials_per_framing/system_prompt", "0"}}))
+            .has_value());
+  rejects<finding>(docs::finding_full, {{{"/method/framings/2", R"("system_prompt")"},
+                                         {"/stats/by_framing/system_prompt",
+                                          R"({"direct":)" + docs::none_of_one + R"(,"laundered":)" + no_trials + "}"}},
+                                        errc::rule_violation,
+                                        "/stats/by_framing/system_prompt/direct/trials",
+                                        "by_framing.system_prompt.direct.trials must equal the number of direct "
+                                        "trials with framing \"system_prompt\" (0)"});
+}
+
+TEST_CASE("finding-v1 rules: the keys of the per-label tables are declared labels") {
+  rejects_all<finding>(docs::finding_full,
+                       {
+                           {{{"/stats/by_framing/other", empty_pair}},
+                            errc::rule_violation,
+                            "/stats/by_framing/other",
+                            "framing \"other\" is not listed in method.framings"},
+                           {{{"/stats/trials_per_framing/other", "0"}},
+                            errc::rule_violation,
+                            "/stats/trials_per_framing/other",
+                            "framing \"other\" is not listed in method.framings"},
+                           {{{"/evidence/by_framing/other", R"("nothing")"}},
+                            errc::rule_violation,
+                            "/evidence/by_framing/other",
+                            "framing \"other\" is not listed in method.framings"},
+                           {{{"/stats/by_technique/t-other", empty_pair}},
+                            errc::rule_violation,
+                            "/stats/by_technique/t-other",
+                            "technique \"t-other\" is not listed in method.techniques"},
+                           {{{"/stats/by_mutation/m-other", empty_pair}},
+                            errc::rule_violation,
+                            "/stats/by_mutation/m-other",
+                            "mutation \"m-other\" is not listed in method.mutations"},
+                           {{{"/stats/technique_mutation_matrix/t-other", "{}"}},
+                            errc::rule_violation,
+                            "/stats/technique_mutation_matrix/t-other",
+                            "technique \"t-other\" is not listed in method.techniques"},
+                           {{{"/stats/technique_mutation_matrix/t-encode/m-other", empty_pair}},
+                            errc::rule_violation,
+                            "/stats/technique_mutation_matrix/t-encode/m-other",
+                            "mutation \"m-other\" is not listed in method.mutations"},
+                           // The key is escaped in the pointer.
+                           {{{"/stats/by_framing/a~1b", empty_pair}},
+                            errc::rule_violation,
+                            "/stats/by_framing/a~1b",
+                            "framing \"a/b\" is not listed in method.framings"},
+                           // No list, no key: a per-label table needs its labels declared.
+                           {{{"/method/techniques", ""}, {"/stats/technique_mutation_matrix", ""}},
+                            errc::rule_violation,
+                            "/stats/by_technique/t-encode",
+                            "technique \"t-encode\" is not listed in method.techniques (there is none)"},
+                       });
+}
+
+TEST_CASE("finding-v1 rules: delta_confirmed_framings lists the framings whose delta is confirmed") {
+  const std::string at = "/method/delta_confirmed_framings";
+  const std::string message =
+      "delta_confirmed_framings must list, in method.framings order, exactly the framings whose direct route has no "
+      "success and laundered route at least one: ";
+  rejects_all<finding>(
+      docs::finding_full,
+      {
+          {{{at, "[]"}}, errc::rule_violation, at, message + R"(["tool_response"])"},
+          {{{at, R"(["tool_response","user_message"])"}}, errc::rule_violation, at, message + R"(["tool_response"])"},
+          {{{at, R"(["user_message"])"}}, errc::rule_violation, at, message + R"(["tool_response"])"},
+      });
+  // Both framings confirmed (trial 3, laundered under user_message, succeeded): both listed, in
+  // method.framings order.
+  const std::string two_of_two =
+      R"({"ci_high":1,"ci_low":0.3423802275066531,"success_rate":1,"successes":2,"trials":2})";
+  const std::string routes = R"({"direct":)" + docs::none_of_two + R"(,"laundered":)" + two_of_two + "}";
+  const std::string both = edited(docs::finding_full, {{"/method/trial_results/3/succeeded", "true"},
+                                                       {at, R"(["tool_response","user_message"])"},
+                                                       {"/stats/by_framing/user_message/laundered", docs::one_of_one},
+                                                       {"/stats/by_route", routes},
+                                                       {"/stats/by_technique/t-encode", routes},
+                                                       {"/stats/by_mutation/m-base64", routes},
+                                                       {"/stats/technique_mutation_matrix/t-encode/m-base64", routes},
+                                                       {"/stats/success_rate", "1"},
+                                                       {"/stats/ci_low", "0.3423802275066531"},
+                                                       {"/stats/ci_high", "1"}});
+  CHECK(assay::decode<finding>(both).has_value());
+  rejects<finding>(both, {{{at, R"(["user_message","tool_response"])"}},
+                          errc::rule_violation,
+                          at,
+                          message + R"(["tool_response", "user_message"])"});
+  // The framings' order decides.
+  CHECK(assay::decode<finding>(edited(both, {{"/method/framings", R"(["user_message","tool_response"])"},
+                                             {at, R"(["user_message","tool_response"])"}}))
+            .has_value());
+  // Without a by_framing cell, the trials tell.
+  rejects<finding>(finding_untabled(), {{{at, "[]"}}, errc::rule_violation, at, message + R"(["tool_response"])"});
+  // Only with method.framings.
+  rejects<finding>(finding_untabled(), {{{"/method/framings", ""}, {"/evidence/by_framing", ""}},
+                                        errc::rule_violation,
+                                        at,
+                                        "delta_confirmed_framings is given only with method.framings"});
+  // It may be left out.
+  CHECK(assay::decode<finding>(edited(docs::finding_full, {{at, ""}})).has_value());
 }
 
 TEST_CASE("finding-v1 rules: the top-level statistics repeat the laundered route") {
@@ -310,43 +582,6 @@ TEST_CASE("finding-v1 rules: the top-level statistics repeat the laundered route
                                                 "/stats/ci_high",
                                                 "ci_high must repeat by_route.laundered.ci_high"},
                                            });
-}
-
-TEST_CASE("finding-v1 rules: the statistics count the trials, delta_confirmed follows them") {
-  rejects_all<finding>(
-      docs::finding_full,
-      {
-          {{{"/stats/by_route/direct/trials", "3"}},
-           errc::rule_violation,
-           "/stats/by_route/direct/trials",
-           "by_route.direct.trials must equal the number of direct trials (2)"},
-          {{{"/method/trial_results/3/succeeded", "true"}},
-           errc::rule_violation,
-           "/stats/by_route/laundered/successes",
-           "by_route.laundered.successes must equal the number of laundered trials that succeeded (2)"},
-          {{{"/method/delta_confirmed", "false"}},
-           errc::rule_violation,
-           "/method/delta_confirmed",
-           "delta_confirmed must be true exactly when the direct route has no successes and the laundered route "
-           "has at least one"},
-      });
-  // A direct success: the delta is not confirmed, whatever the laundered route did.
-  const std::string direct_success =
-      edited(docs::finding_full, {{"/method/trial_results/0/succeeded", "true"},
-                                  {"/stats/by_route/direct", R"({"ci_high":0.91,"ci_low":0.09,"success_rate":0.5,)"
-                                                             R"("successes":1,"trials":2})"}});
-  rejects<finding>(direct_success, {{}, errc::rule_violation, "/method/delta_confirmed"});
-  CHECK(assay::decode<finding>(edited(direct_success, {{"/method/delta_confirmed", "false"}})).has_value());
-  // No laundered success: not confirmed either.
-  rejects<finding>(docs::finding_minimal,
-                   {{{"/method/trial_results/0/succeeded", "false"},
-                     {"/stats/by_route/laundered", R"({"ci_high":0.79,"ci_low":0,"success_rate":0,"successes":0,)"
-                                                   R"("trials":1})"},
-                     {"/stats/success_rate", "0"},
-                     {"/stats/ci_low", "0"},
-                     {"/stats/ci_high", "0.79"}},
-                    errc::rule_violation,
-                    "/method/delta_confirmed"});
 }
 
 TEST_CASE("finding-v1 rules: transcript_refs lists each trial's transcript once, in trial order") {
@@ -375,7 +610,8 @@ TEST_CASE("finding-v1 rules: transcript_refs lists each trial's transcript once,
 }
 
 TEST_CASE("finding-v1 and ledger rules: trial labels are among those declared") {
-  rejects_all<finding>(docs::finding_full, {
+  // Without the per-label tables, which would count the relabelled trial too.
+  rejects_all<finding>(finding_untabled(), {
                                                {{{"/method/trial_results/0/framing", R"("other")"}},
                                                 errc::rule_violation,
                                                 "/method/trial_results/0/framing",
@@ -403,6 +639,33 @@ TEST_CASE("finding-v1 and ledger rules: trial labels are among those declared") 
   CHECK(assay::decode<trial_ledger>(
             edited(docs::ledger_full, {{"/framings", ""}, {"/trial_results/3/framing", R"("x")"}}))
             .has_value());
+}
+
+TEST_CASE("finding-v1 and ledger rules: trial_index is the trial's position") {
+  // 0, 1, 2, 3 in the documents.
+  CHECK(assay::decode<finding>(docs::finding_full).has_value());
+  CHECK(assay::decode<trial_ledger>(docs::ledger_full).has_value());
+  rejects_all<finding>(docs::finding_full, {
+                                               {{{"/method/trial_results/2/trial_index", "5"}},
+                                                errc::rule_violation,
+                                                "/method/trial_results/2/trial_index",
+                                                "trial_index (5) must be the trial's position in the ledger (2)"},
+                                               // Two trials with one index.
+                                               {{{"/method/trial_results/1/trial_index", "0"}},
+                                                errc::rule_violation,
+                                                "/method/trial_results/1/trial_index",
+                                                "trial_index (0) must be the trial's position in the ledger (1)"},
+                                           });
+  rejects_all<trial_ledger>(docs::ledger_full, {
+                                                   {{{"/trial_results/3/trial_index", "4"}},
+                                                    errc::rule_violation,
+                                                    "/trial_results/3/trial_index",
+                                                    "trial_index (4) must be the trial's position in the ledger (3)"},
+                                               });
+  rejects<trial_ledger>(docs::ledger_minimal, {{{"/trial_results/0/trial_index", "1"}},
+                                               errc::rule_violation,
+                                               "/trial_results/0/trial_index",
+                                               "trial_index (1) must be the trial's position in the ledger (0)"});
 }
 
 TEST_CASE("trial ledger constraints") {
@@ -564,7 +827,23 @@ TEST_CASE("lint-report-v1 rules") {
            errc::rule_violation,
            "/passed",
            "passed must be false exactly when a violated rule's severity is at or above fail_on"},
+          {{{"/results/0/where", R"([{"event_index":0}])"}},
+           errc::rule_violation,
+           "/results/0/where",
+           "a rule that passed has no location: where must be empty"},
+          {{{"/packs/2", R"({"digest":)" + std::string(R"("sha256:)") + std::string(64, '6') +
+                             R"(","kind":"security","name":"cicd-starter","version":"0.1.0"})"}},
+           errc::rule_violation,
+           "/packs/2",
+           "pack \"cicd-starter@0.1.0\" is listed twice (also at /packs/0)"},
       });
+  // A violated rule may have no one place; one pack at two versions is two packs.
+  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/results/1/where", "[]"}})).has_value());
+  CHECK(
+      assay::decode<lint_report>(
+          edited(docs::lint_full, {{"/packs/2", R"({"digest":"sha256:)" + std::string(64, '6') +
+                                                    R"(","kind":"quality","name":"cicd-starter","version":"0.2.0"})"}}))
+          .has_value());
   CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("warning")"}, {"/passed", "false"}}))
             .has_value());
   CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("info")"}, {"/passed", "false"}}))
@@ -620,8 +899,31 @@ TEST_CASE("otel-export-report-v1 constraints and rules") {
           {{{"/spans_written", "1.5"}}, errc::not_an_integer, "/spans_written"},
           {{{"/generated_at", R"("now")"}}, errc::format_mismatch, "/generated_at"},
           {{{"/mapping_loss/dropped_attributes/0/event_id", R"("")"}},
-           errc::too_short,
+           errc::pattern_mismatch,
            "/mapping_loss/dropped_attributes/0/event_id"},
+          // {run_id}:{seq}: a run id without ':', the seq in decimal.
+          {{{"/mapping_loss/dropped_attributes/0/event_id", R"("run_8f3a")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/0/event_id",
+           R"("run_8f3a" does not match the pattern ^[^:]+:(0|[1-9][0-9]*)$)"},
+          {{{"/mapping_loss/dropped_attributes/0/event_id", R"(":4")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/0/event_id"},
+          {{{"/mapping_loss/dropped_attributes/0/event_id", R"("run_8f3a:")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/0/event_id"},
+          {{{"/mapping_loss/dropped_attributes/1/event_id", R"("run:8f3a:7")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/1/event_id"},
+          {{{"/mapping_loss/dropped_attributes/1/event_id", R"("run_8f3a:07")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/1/event_id"},
+          {{{"/mapping_loss/dropped_attributes/1/event_id", R"("run_8f3a:-7")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/1/event_id"},
+          {{{"/mapping_loss/dropped_attributes/1/event_id", R"("run_8f3a:7\n")"}},
+           errc::pattern_mismatch,
+           "/mapping_loss/dropped_attributes/1/event_id"},
           {{{"/mapping_loss/dropped_attributes/0/member", R"("data/arguments")"}},
            errc::pattern_mismatch,
            "/mapping_loss/dropped_attributes/0/member"},
@@ -658,7 +960,18 @@ TEST_CASE("otel-export-report-v1 constraints and rules") {
            errc::rule_violation,
            "/mapping_loss/totals/unmapped_events",
            "more events unmapped than events read"},
+          // An event type has a name (the key is the empty token of the pointer).
+          {{{"/mapping_loss/unmapped_events/", "0"}},
+           errc::rule_violation,
+           "/mapping_loss/unmapped_events/",
+           "an event type in unmapped_events cannot be the empty string"},
       });
+  // Event ids of a live run (a UUIDv7 run id) and of seq 0.
+  CHECK(assay::decode<otel_export_report>(
+            edited(docs::otel_full,
+                   {{"/mapping_loss/dropped_attributes/0/event_id", R"("0190c8a2-7b1e-7c3d-9f4e-5a6b7c8d9e0f:12")"},
+                    {"/mapping_loss/dropped_attributes/1/event_id", R"("run_8f3a:0")"}}))
+            .has_value());
   // When encoding.
   auto r = assay::decode<otel_export_report>(docs::otel_full).value();
   r.mapping_loss.unmapped_events.erase("assay.env.filtered");
@@ -690,8 +1003,22 @@ TEST_CASE("dsse-envelope-v1 documents round-trip byte for byte") {
   CHECK(d.payloadType == "application/vnd.in-toto+json");
   CHECK(d.signatures.front().sig == "MEUCIQDx8n-_wA5a");
   // Standard and URL-safe base64 are both accepted, padded or not.
-  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", R"("eyJ4Ijoi-_8")"}})).has_value());
-  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", R"("eyJ4IjoiP/8=")"}})).has_value());
+  for (const std::string_view payload : {"eyJ4Ijoi-_8", "eyJ4IjoiP/8=", "eyJ4IjoiP/8", "eyJ4IjoiP_8=", "eyJ4Ijo=",
+                                         "eyJ4Ijo", "eyJ4Ij==", "eyJ4Ij", "AAAA", "++//", "--__"}) {
+    CAPTURE(payload);
+    CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", json_string(payload)}})).has_value());
+  }
+  // A long payload is matched, not refused as too costly: 192 KiB in each alphabet.
+  std::string long_payload(196608, 'A');
+  long_payload[7] = '+';
+  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", json_string(long_payload)}})).has_value());
+  long_payload[7] = '-';
+  long_payload[long_payload.size() - 2] = '=';
+  long_payload.back() = '=';
+  CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/payload", json_string(long_payload)}})).has_value());
+  long_payload[9] = '/';  // two alphabets
+  rejects<dsse_envelope>(docs::dsse_full,
+                         {{{"/payload", json_string(long_payload)}}, errc::pattern_mismatch, "/payload"});
   // More than one signature.
   CHECK(assay::decode<dsse_envelope>(edited(docs::dsse_full, {{"/signatures/1", R"({"keyid":"","sig":"AAAA"})"}}))
             .has_value());
@@ -748,27 +1075,45 @@ TEST_CASE("dsse-envelope-v1 readers keep unknown members and write them back in 
 }
 
 TEST_CASE("dsse-envelope-v1 constraints") {
-  rejects_all<dsse_envelope>(docs::dsse_full,
-                             {
-                                 {{{"/payload", R"("")"}}, errc::too_short, "/payload"},
-                                 {{{"/payload", R"("not base64!")"}}, errc::pattern_mismatch, "/payload"},
-                                 {{{"/payload", R"("AAAA===")"}}, errc::pattern_mismatch, "/payload"},
-                                 {{{"/payload", "5"}}, errc::type_mismatch, "/payload"},
-                                 {{{"/payloadType", R"("")"}}, errc::too_short, "/payloadType"},
-                                 {{{"/payloadType", ""}}, errc::missing_member, "/payloadType"},
-                                 {{{"/signatures", "[]"}}, errc::too_few_items, "/signatures"},
-                                 {{{"/signatures/0", R"("sig")"}}, errc::type_mismatch, "/signatures/0"},
-                                 {{{"/signatures/0/sig", R"("")"}}, errc::too_short, "/signatures/0/sig"},
-                                 {{{"/signatures/0/keyid", ""}}, errc::missing_member, "/signatures/0/keyid"},
-                                 {{{"/signatures/0/keyid", "null"}}, errc::type_mismatch, "/signatures/0/keyid"},
-                             });
+  rejects_all<dsse_envelope>(
+      docs::dsse_full,
+      {
+          {{{"/payload", R"("")"}}, errc::too_short, "/payload"},
+          {{{"/payload", R"("not base64!")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AAAA===")"}}, errc::pattern_mismatch, "/payload"},
+          // One alphabet per value: standard (+/) or URL-safe (-_), not both.
+          {{{"/payload", R"("ab+-")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("ab/_cd==")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/signatures/0/sig", R"("MEUCIQDx8n+_wA5a")"}}, errc::pattern_mismatch, "/signatures/0/sig"},
+          // A length no encoding has: 4k + 1 characters, or padding that does
+          // not complete a group of four.
+          {{{"/payload", R"("A")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AAAAA")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AAAAA=")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AAA==")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AA=")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("A===")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/payload", R"("AAAA=")"}}, errc::pattern_mismatch, "/payload"},
+          {{{"/signatures/0/sig", R"("MEUCIQDx8n-_wA5aB")"}}, errc::pattern_mismatch, "/signatures/0/sig"},
+          {{{"/payload", "5"}}, errc::type_mismatch, "/payload"},
+          {{{"/payloadType", R"("")"}}, errc::too_short, "/payloadType"},
+          {{{"/payloadType", ""}}, errc::missing_member, "/payloadType"},
+          {{{"/signatures", "[]"}}, errc::too_few_items, "/signatures"},
+          {{{"/signatures/0", R"("sig")"}}, errc::type_mismatch, "/signatures/0"},
+          {{{"/signatures/0/sig", R"("")"}}, errc::too_short, "/signatures/0/sig"},
+          {{{"/signatures/0/keyid", ""}}, errc::missing_member, "/signatures/0/keyid"},
+          {{{"/signatures/0/keyid", "null"}}, errc::type_mismatch, "/signatures/0/keyid"},
+      });
 }
 
 TEST_CASE("dsse-envelope-v1 schema") {
   CHECK(schema_at<dsse_envelope>("/$id") == R"("https://assay.dev/schemas/dsse-envelope-v1.schema.json")");
   CHECK(schema_at<dsse_envelope>("/required") == R"(["payload","payloadType","signatures"])");
   CHECK(schema_at<dsse_envelope>("/properties/payload/minLength") == "1");
-  CHECK(schema_at<dsse_envelope>("/properties/payload/pattern") == R"("^[A-Za-z0-9+/_-]+={0,2}$")");
+  const std::string base64 = R"("^(?:(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?)"
+                             R"(|(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?)$")";
+  CHECK(schema_at<dsse_envelope>("/properties/payload/pattern") == base64);
+  CHECK(schema_at<dsse_envelope>("/$defs/signature/properties/sig/pattern") == base64);
   CHECK(schema_at<dsse_envelope>("/properties/signatures/minItems") == "1");
   CHECK(schema_at<dsse_envelope>("/$defs/signature/required") == R"(["keyid","sig"])");
   // Unknown members are allowed at both levels, as the type keeps them: neither object says
@@ -859,6 +1204,55 @@ TEST_CASE("intoto-statement-v1 constraints and rules") {
   REQUIRE(e.error().size() == 1);
   CHECK(e.error().front().code == errc::rule_violation);
   CHECK(e.error().front().pointer == "/subject/0/name");
+}
+
+TEST_CASE("intoto-statement-v1 rule: the time window does not start after it ends, as instants") {
+  const std::string window = "/predicate/run/time_window";
+  const auto with_window = [&](std::string_view start, std::string_view end) {
+    return edited(docs::intoto_full, {{window + "/start", json_string(start)}, {window + "/end", json_string(end)}});
+  };
+  const auto accepted = [&](std::string_view start, std::string_view end) {
+    CAPTURE(start);
+    CAPTURE(end);
+    CHECK(assay::decode<intoto_statement>(with_window(start, end)).has_value());
+  };
+  const auto refused = [&](std::string_view start, std::string_view end) {
+    CAPTURE(start);
+    CAPTURE(end);
+    rejects<intoto_statement>(with_window(start, end), {{},
+                                                        errc::rule_violation,
+                                                        window,
+                                                        "the time window starts (" + std::string(start) +
+                                                            ") after it ends (" + std::string(end) + ")"});
+  };
+  accepted("2023-11-14T22:13:20Z", "2023-11-14T22:13:51.293907Z");  // the document's
+  accepted("2023-11-14T22:13:20Z", "2023-11-14T22:13:20Z");         // one event
+  refused("2023-11-14T22:13:52Z", "2023-11-14T22:13:51.293907Z");
+  refused("2023-11-14T22:13:51.2939071Z", "2023-11-14T22:13:51.293907Z");
+  refused("2023-11-15T00:00:00Z", "2023-11-14T23:59:59.999Z");
+  refused("2024-01-01T00:00:00Z", "2023-12-31T23:59:59Z");
+  // Offsets: the same instant written two ways, and an order the text does not show.
+  accepted("2023-11-14T23:13:51.293907+01:00", "2023-11-14T22:13:51.2939070Z");
+  accepted("2023-11-15T00:10:00+02:00", "2023-11-14T22:13:20Z");      // 22:10Z
+  refused("2023-11-14T22:13:20-01:00", "2023-11-14T22:13:51Z");       // 23:13:20Z
+  refused("2023-11-14T22:13:20.5z", "2023-11-14t23:13:20.25+01:00");  // lower-case t and z
+  accepted("2023-11-14T22:13:20.25Z", "2023-11-14T23:13:20.5+01:00");
+  // Fractions compare exactly, beyond nanoseconds and whatever their trailing zeros.
+  refused("2023-11-14T22:13:51.2939070001Z", "2023-11-14T22:13:51.293907Z");
+  accepted("2023-11-14T22:13:51.2939069999999Z", "2023-11-14T22:13:51.293907Z");
+  accepted("2023-11-14T22:13:51.5000000000Z", "2023-11-14T22:13:51.5Z");
+  refused("2023-11-14T22:13:51.05Z", "2023-11-14T22:13:51Z");
+  // A leap second is the next day's first second.
+  accepted("2016-12-31T23:59:60Z", "2017-01-01T00:00:00Z");
+  refused("2016-12-31T23:59:60.5Z", "2017-01-01T00:00:00Z");
+  // When encoding.
+  auto st = assay::decode<intoto_statement>(docs::intoto_full).value();
+  std::swap(st.predicate.run.time_window.start, st.predicate.run.time_window.end);
+  auto e = assay::encode(st);
+  REQUIRE_FALSE(e.has_value());
+  REQUIRE(e.error().size() == 1);
+  CHECK(e.error().front().code == errc::rule_violation);
+  CHECK(e.error().front().pointer == window);
 }
 
 TEST_CASE("intoto-statement-v1 schema") {

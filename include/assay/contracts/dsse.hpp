@@ -18,8 +18,13 @@ namespace assay::contracts {
 
 namespace dsse_v1 {
 
-// Standard or URL-safe base64, padded or not: what readers accept (SPEC §15).
-using base64 = str<1, "^[A-Za-z0-9+/_-]+={0,2}$">;
+// Standard or URL-safe base64, padded or not: what readers accept (SPEC §15). One alphabet per
+// value (`+/` or `-_`, never both), and a length an encoding can have: groups of four, then with
+// padding `xx==` or `xxx=`, without `xx` or `xxx` (so padded: a multiple of 4; unpadded: length
+// mod 4 is not 1).
+using base64 = str<1,
+                   "^(?:(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?"
+                   "|(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?)$">;
 
 struct signature {
   static constexpr std::string_view schema_name = "signature";

@@ -4,9 +4,11 @@
 // written here, from the type.
 #pragma once
 
+#include "assay/reflect/checks.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/constraints.hpp"
 
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -59,6 +61,13 @@ struct time_window {
       {.field = "start", .description = "Time of the first event."},
       {.field = "end", .description = "Time of the last event."},
   };
+
+  // Compared as instants: offsets applied, fractions of any length.
+  void check_rules(rules& r) const {
+    const auto order = reflect::compare_date_times(start, end);
+    if (order && *order == std::strong_ordering::greater)
+      r.fail("", "the time window starts (" + start + ") after it ends (" + end + ")");
+  }
 };
 
 struct run_info {

@@ -108,13 +108,23 @@ struct lint_report {
       {.field = "generated_at", .description = "Honours SOURCE_DATE_EPOCH."},
       {.field = "tool", .description = "The program that linted and its version."},
       {.field = "bundle_id", .description = "The linted bundle's bundle_id (its run_root)."},
-      {.field = "packs", .description = "Every pack applied (the built-in cicd-starter when none was named)."},
+      {.field = "packs",
+       .description = "Every pack applied, once each (the built-in cicd-starter when none was named)."},
       {.field = "results", .description = "One result per rule of every pack."},
       {.field = "fail_on", .description = "The lowest severity of a violated rule that fails the lint."},
       {.field = "passed", .description = "False exactly when a violated rule's severity is at or above fail_on."},
   };
 
   void check_rules(rules& r) const {
+    for (std::size_t i = 0; i < packs.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (packs[j].name == packs[i].name && packs[j].version == packs[i].version) {
+          r.fail("/packs/" + std::to_string(i), "pack \"" + packs[i].name + "@" + packs[i].version +
+                                                    "\" is listed twice (also at /packs/" + std::to_string(j) + ")");
+          break;
+        }
+      }
+    }
     std::int64_t passes = 0, violations = 0;
     std::int64_t by_severity[3] = {0, 0, 0};
     bool fails = false;
@@ -136,6 +146,8 @@ struct lint_report {
       if (!known)
         r.fail(at, "rule \"" + x.rule_id + "\" belongs to no pack in packs");
       if (x.status == "pass") {
+        if (!x.where.empty())
+          r.fail("/results/" + std::to_string(i) + "/where", "a rule that passed has no location: where must be empty");
         ++passes;
       } else {
         ++violations;

@@ -18,9 +18,12 @@ namespace assay::contracts {
 
 namespace otel_v1 {
 
+// An event's id, its stream id (SPEC §5): the run id (no ':'), ':', and the seq in decimal.
+using stream_id = pattern<"^[^:]+:(0|[1-9][0-9]*)$">;
+
 struct dropped_attribute {
   static constexpr std::string_view schema_name = "dropped_attribute";
-  non_empty event_id;
+  stream_id event_id;
   pattern<"^(/([^~/]|~[01])*)+$"> member;
   non_empty reason;
   static constexpr field_info assay_fields[] = {
@@ -58,6 +61,8 @@ struct mapping_loss {
   }
 
   void check_rules(rules& r) const {
+    if (unmapped_events.contains(""))
+      r.fail("/unmapped_events/", "an event type in unmapped_events cannot be the empty string");
     const auto dropped = static_cast<std::int64_t>(dropped_attributes.size());
     if (totals.dropped_attributes.value() != dropped) {
       r.fail("/totals/dropped_attributes",

@@ -36,51 +36,10 @@ struct event_fields {
   std::size_t specversion = 0, type = 0, source = 0, id = 0, time = 0, run_id = 0, seq_node = 0, content_hash = 0,
               data = 0;
   std::uint64_t seq = 0;
-  std::int64_t secs = 0;   // the time as an instant: seconds since the epoch
-  std::int32_t nanos = 0;  // and nanoseconds
+  reflect::detail::instant at;  // the time as an instant (its fraction a view into the document)
 };
 
 namespace detail {
-
-// RFC 3339 date-time to (seconds since the epoch, nanoseconds), for comparing instants.
-inline bool instant_of(std::string_view s, std::int64_t& secs, std::int32_t& nanos) {
-  if (!reflect::is_date_time(s))
-    return false;
-  auto num = [&](std::size_t at, std::size_t n) {
-    int v = 0;
-    for (std::size_t i = at; i < at + n; ++i)
-      v = v * 10 + (s[i] - '0');
-    return v;
-  };
-  const int y = num(0, 4), mo = num(5, 2), d = num(8, 2), h = num(11, 2), mi = num(14, 2), se = num(17, 2);
-  // days from civil (proleptic Gregorian)
-  const int yy = y - (mo <= 2 ? 1 : 0);
-  const int era = (yy >= 0 ? yy : yy - 399) / 400;
-  const int yoe = yy - era * 400;
-  const int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  const std::int64_t days = static_cast<std::int64_t>(era) * 146097 + doe - 719468;
-  secs = days * 86400 + h * 3600 + mi * 60 + se;
-  nanos = 0;
-  std::size_t i = 19;
-  if (s[i] == '.') {
-    ++i;
-    int digits = 0;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      if (digits < 9)
-        nanos = nanos * 10 + (s[i] - '0');
-      ++digits;
-      ++i;
-    }
-    for (; digits < 9; ++digits)
-      nanos *= 10;
-  }
-  if (s[i] == '+' || s[i] == '-') {
-    const int off = num(i + 1, 2) * 3600 + num(i + 4, 2) * 60;
-    secs += s[i] == '+' ? -off : off;
-  }
-  return true;
-}
 
 inline bool is_string_node(const json::document& doc, std::size_t i) noexcept {
   return i != 0 && doc.nodes()[i].kind == json::kind::string;
@@ -128,8 +87,10 @@ inline std::optional<event_violation> read_event_fields(const json::document& do
     return v;
   if (f.data == 0)
     return event_violation{errc::ContractInvalidJson, "data", "member \"data\" is missing"};
-  if (!detail::instant_of(doc.string_at(f.time), f.secs, f.nanos))
+  const auto at = reflect::detail::instant_of(doc.string_at(f.time));
+  if (!at)
     return event_violation{errc::ContractInvalidJson, "time", "member \"time\" is not an RFC 3339 date-time"};
+  f.at = *at;
   if (doc.string_at(f.specversion) != "1.0")
     return event_violation{errc::ContractSchemaVersion, "specversion", "specversion must be \"1.0\""};
   return std::nullopt;
@@ -181,14 +142,14 @@ class event_stream {
                              "event id does not match the run_id:seq contract at " + at_seq};
     }
     const std::string_view time = doc.string_at(f.time);
-    if (events_ == 0 || f.secs < lo_secs_ || (f.secs == lo_secs_ && f.nanos < lo_nanos_)) {
-      lo_secs_ = f.secs;
-      lo_nanos_ = f.nanos;
+    if (events_ == 0 || before(f.at, lo_seconds_, lo_fraction_)) {
+      lo_seconds_ = f.at.seconds;
+      lo_fraction_ = f.at.fraction;
       time_start_ = time;
     }
-    if (events_ == 0 || f.secs > hi_secs_ || (f.secs == hi_secs_ && f.nanos > hi_nanos_)) {
-      hi_secs_ = f.secs;
-      hi_nanos_ = f.nanos;
+    if (events_ == 0 || before(hi_seconds_, hi_fraction_, f.at)) {
+      hi_seconds_ = f.at.seconds;
+      hi_fraction_ = f.at.fraction;
       time_end_ = time;
     }
     prev_seq_ = seq;
@@ -206,9 +167,17 @@ class event_stream {
   std::optional<std::string> run_id_;
   bool run_id_given_;
   std::string first_source_;
+  // Instants compare by seconds, then by the fraction's digits (no trailing zeros) as text.
+  static bool before(const reflect::detail::instant& a, std::int64_t seconds, std::string_view fraction) {
+    return a.seconds < seconds || (a.seconds == seconds && a.fraction < fraction);
+  }
+  static bool before(std::int64_t seconds, std::string_view fraction, const reflect::detail::instant& b) {
+    return seconds < b.seconds || (seconds == b.seconds && fraction < b.fraction);
+  }
+
   std::uint64_t events_ = 0, prev_seq_ = 0;
-  std::int64_t lo_secs_ = 0, hi_secs_ = 0;
-  std::int32_t lo_nanos_ = 0, hi_nanos_ = 0;
+  std::int64_t lo_seconds_ = 0, hi_seconds_ = 0;
+  std::string lo_fraction_, hi_fraction_;  // of the earliest and latest times
   std::string time_start_, time_end_;
 };
 
