@@ -15,6 +15,8 @@
 //   digest_of/pipelined the same with the helper thread hashing (the default)
 //   serialize          serialization alone into a counting sink (no hash), for reference
 // Each line of the summary is real time relative to its document's baseline (1.00 = as fast).
+#include "soak_doc.hpp"
+
 #include "assay/contracts/event.hpp"
 #include "assay/contracts/payloads.hpp"
 #include "assay/contracts/soak_report.hpp"
@@ -103,47 +105,6 @@ std::vector<typed_event> make_events(std::size_t bytes) {
   return out;
 }
 
-namespace soak = assay::contracts::soak;
-
-assay::contracts::soak_report make_soak(std::int64_t n) {
-  assay::contracts::soak_report rep;
-  rep.generated_at = std::string("2025-06-01T12:00:00Z");
-  rep.iterations = n;
-  rep.seed = 20250601u;
-  rep.time_budget_secs = 86400;
-  rep.limits = {104857600, 1073741824, 10485760, 1073741824, 100000, 1048576, 256, 64};
-  rep.packs.push_back({std::string("core"), std::string("1.0.0"), std::string("compliance"),
-                       std::string("sha256:" + std::string(64, 'a')), std::string("built-in")});
-  rep.decision_policy = soak::decision_policy{"error", false, std::nullopt};
-  std::int64_t passes = 0, failures = 0;
-  std::vector<soak::run_result> runs;
-  for (std::int64_t i = 1; i <= n; ++i) {
-    soak::run_result run;
-    run.index = i;
-    run.duration_ms = (i * 7919) % 5000;
-    if (i % 10 == 0) {
-      run.status = "fail";
-      run.violated_rules = std::vector<assay::non_empty>{std::string("core@1.0.0:E001")};
-      ++failures;
-    } else {
-      run.status = "pass";
-      ++passes;
-    }
-    runs.push_back(std::move(run));
-  }
-  rep.runs = std::move(runs);
-  rep.results.runs = n;
-  rep.results.passes = passes;
-  rep.results.failures = failures;
-  rep.results.infra_errors = 0;
-  rep.results.pass_rate = static_cast<double>(passes) / static_cast<double>(n);
-  rep.results.pass_all = false;
-  rep.results.first_failure_at = assay::nullable<assay::bounded<std::int64_t, 1>>(10);
-  rep.results.violations_by_rule =
-      std::map<std::string, assay::bounded<std::int64_t, 1>>{{"core@1.0.0:E001", failures}};
-  return rep;
-}
-
 // A document and its canonical bytes.
 template <class T>
 struct fixture {
@@ -177,7 +138,7 @@ const fixture<std::vector<typed_event>>& events() {
   return data<std::vector<typed_event>>([] { return make_events(target_bytes()); });
 }
 const fixture<assay::contracts::soak_report>& soak_doc() {
-  return data<assay::contracts::soak_report>([] { return make_soak(100000); });
+  return data<assay::contracts::soak_report>([] { return assay_bench::make_soak_report(100000); });
 }
 
 const sink_options single_thread{std::numeric_limits<std::size_t>::max()};

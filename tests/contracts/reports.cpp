@@ -6,6 +6,7 @@
 #include "support.hpp"
 
 #include "contracts/documents.hpp"
+#include "contracts/round_trip.hpp"
 
 #include "assay/contracts/dsse.hpp"
 #include "assay/contracts/finding.hpp"
@@ -38,6 +39,8 @@ using assay::contracts::otel_export_report;
 using assay::contracts::trial_ledger;
 namespace docs = assay_test::docs;
 
+using assay_test::round_trips;
+
 namespace {
 
 // --- helpers -------------------------------------------------------------------------------------
@@ -46,24 +49,6 @@ std::string canonical(const assay::json::value& v) {
   auto c = assay::json::to_canonical(v);
   REQUIRE(c.has_value());
   return *c;
-}
-
-template <class T>
-void round_trips(const std::string& canonical_bytes) {
-  auto c = assay::json::canonicalize(canonical_bytes);
-  REQUIRE(c.has_value());
-  REQUIRE(*c == canonical_bytes);  // the document is written in canonical form
-  auto v = assay::decode<T>(canonical_bytes);
-  if (!v)
-    FAIL(v.error().format());
-  auto e = assay::encode(*v);
-  if (!e)
-    FAIL(e.error().format());
-  CHECK(*e == canonical_bytes);
-  // Another spelling of the same document decodes to the same value.
-  auto pretty = assay::decode<T>(assay::json::to_pretty(assay::json::parse(canonical_bytes).value()));
-  REQUIRE(pretty.has_value());
-  CHECK(assay::encode(*pretty).value() == canonical_bytes);
 }
 
 // The value at `ptr`: it must exist, or with `create` be a new member of an existing object or

@@ -3,6 +3,7 @@
 #include "support.hpp"
 
 #include "contracts/documents.hpp"
+#include "contracts/round_trip.hpp"
 #include "reflect/check_error.hpp"
 
 #include "assay/contracts/closure.hpp"
@@ -17,30 +18,10 @@ using assay::errc;
 using assay::contracts::closure_report;
 using assay::contracts::soak_report;
 using assay_test::check_errors;
+using assay_test::round_trips;
 namespace docs = assay_test::docs;
 
 namespace {
-
-template <class T>
-void round_trips(const std::string& canonical_bytes) {
-  // The documents are written in canonical form.
-  auto c = assay::json::canonicalize(canonical_bytes);
-  REQUIRE(c.has_value());
-  REQUIRE(*c == canonical_bytes);
-  auto v = assay::decode<T>(canonical_bytes);
-  if (!v)
-    FAIL(v.error().format());
-  auto e = assay::encode(*v);
-  if (!e)
-    FAIL(e.error().format());
-  CHECK(*e == canonical_bytes);
-  // Any other spelling of the same document decodes to the same value.
-  auto pretty = assay::json::to_pretty(assay::json::parse(canonical_bytes).value());
-  auto p = assay::decode<T>(pretty);
-  REQUIRE(p.has_value());
-  CHECK(assay::encode(*p).value() == canonical_bytes);
-  CHECK(assay::validate(*v).has_value());
-}
 
 // Replaces the first occurrence of `from` (which must occur) by `to`.
 std::string replaced(std::string s, std::string_view from, std::string_view to) {

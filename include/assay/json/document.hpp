@@ -218,45 +218,8 @@ class document {
     std::size_t value_node;
   };
 
-  // The node array: a vector without value-initialization, with an inlined append (the parser's
-  // hottest operation), on huge pages when large (big_array.hpp).
-  class tape {
-   public:
-    tape() = default;
-    tape(const tape& o) { *this = o; }
-    tape(tape&& o) noexcept : data_(std::move(o.data_)), size_(std::exchange(o.size_, 0)) {}
-    tape& operator=(const tape& o) {
-      if (this != &o) {
-        detail::big_array<node> copy(o.size_);
-        if (o.size_ != 0)
-          std::memcpy(copy.data(), o.data_.data(), o.size_ * sizeof(node));
-        data_ = std::move(copy);
-        size_ = o.size_;
-      }
-      return *this;
-    }
-    tape& operator=(tape&& o) noexcept {
-      data_ = std::move(o.data_);
-      size_ = std::exchange(o.size_, 0);
-      return *this;
-    }
-
-    void reserve(std::size_t n) { data_.reserve(n, size_); }
-    std::size_t push_back(const node& n) {
-      if (size_ == data_.capacity()) [[unlikely]]
-        reserve(data_.capacity() < 16 ? 16 : data_.capacity() * 2);
-      data_[size_] = n;
-      return size_++;
-    }
-    std::size_t size() const noexcept { return size_; }
-    const node* data() const noexcept { return data_.data(); }
-    node& operator[](std::size_t i) noexcept { return data_[i]; }
-    const node& operator[](std::size_t i) const noexcept { return data_[i]; }
-
-   private:
-    detail::big_array<node> data_;
-    std::size_t size_ = 0;
-  };
+  // The node array (on huge pages when large).
+  using tape = detail::big_vector<node>;
 
   std::size_t push(kind k, std::uint32_t count, std::uint64_t payload, bool flag = false) {
     return nodes_.push_back(node{k, flag, count, payload});
