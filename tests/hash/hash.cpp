@@ -4,7 +4,9 @@
 
 #include "support.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <cstdint>
 #include <limits>
@@ -323,6 +325,45 @@ TEST_CASE("hash_sink is a json sink") {
   static_assert(json::sink<hash_sink<xxh3_64>>);
   static_assert(!std::is_copy_constructible_v<hash_sink<sha256>>);
   static_assert(!std::is_move_constructible_v<hash_sink<sha256>>);
+}
+
+TEST_CASE("hash_sink is its own writer: put, reserve and advance equal write") {
+  static_assert(json::buffered_sink<hash_sink<sha256>>);
+  static_assert(json::max_reserve<hash_sink<sha256>> == 8192);
+  // Random mixes of the writer calls, with thresholds and chunk sizes that make the pipeline
+  // start, and chunks be handed over part-full, at every kind of position.
+  const std::string data = pattern_bytes((std::size_t{2} << 20) + 4321);
+  const auto expect = digest_bytes<sha256>(data);
+  for (const sink_options& o : {sink_options{}, sink_options{0, 8192, 2}, sink_options{5000, 9000, 3},
+                                sink_options{std::numeric_limits<std::size_t>::max()}}) {
+    lcg rng{7};
+    hash_sink<sha256> sink(o);
+    std::size_t pos = 0;
+    while (pos < data.size()) {
+      const std::size_t left = data.size() - pos;
+      switch (rng.next(3)) {
+        case 0:
+          sink.put(data[pos++]);
+          break;
+        case 1: {
+          const std::size_t room = 1 + rng.next(8192);
+          char* p = sink.reserve(room);
+          const std::size_t n = std::min(left, rng.next(room + 1));
+          std::memcpy(p, data.data() + pos, n);
+          sink.advance(n);
+          pos += n;
+          break;
+        }
+        default: {
+          const std::size_t n = std::min(left, rng.next(20000));
+          sink.write(data.data() + pos, n);
+          pos += n;
+        }
+      }
+    }
+    CHECK(sink.bytes_written() == data.size());
+    CHECK(sink.finish() == expect);
+  }
 }
 
 TEST_CASE("hash_sink: small streams stay on the calling thread") {

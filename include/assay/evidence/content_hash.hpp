@@ -33,7 +33,7 @@ result<std::string> projection_hash(WriteData&& write_data, std::string_view dct
                                     std::optional<std::string_view> subject, std::string_view type) {
   hash::hash_sink<hash::sha256> sink(hash::sink_options{static_cast<std::size_t>(-1)});
   {
-    json::writer<hash::hash_sink<hash::sha256>> w(sink);
+    auto& w = sink;  // a buffered sink: written to directly
     w.write("{\"data\":", 8);
     result<void> r = write_data(w);
     if (!r) {

@@ -445,7 +445,7 @@ class evidence_digest : public digest<P> {
 struct sink_options {
   // Bytes after which hashing moves to the helper thread; SIZE_MAX: never.
   std::size_t pipeline_threshold = std::size_t{1} << 20;
-  // Size of each buffer handed to the helper (64 B .. 1 GiB), and how many circulate (2 .. 64).
+  // Size of each buffer handed to the helper (8 KiB .. 1 GiB), and how many circulate (2 .. 64).
   std::size_t chunk_size = std::size_t{256} << 10;
   unsigned chunks = 4;
 };
@@ -611,7 +611,7 @@ class hash_sink {
 
   explicit hash_sink(const sink_options& o = default_sink_options<P>) : opt_(o) {
     opt_.chunks = std::clamp(opt_.chunks, 2u, 64u);
-    opt_.chunk_size = std::clamp(opt_.chunk_size, std::size_t{64}, std::size_t{1} << 30);
+    opt_.chunk_size = std::clamp(opt_.chunk_size, buffer_size, std::size_t{1} << 30);
   }
   hash_sink(const hash_sink&) = delete;
   hash_sink& operator=(const hash_sink&) = delete;
@@ -627,6 +627,23 @@ class hash_sink {
   }
   void update(const void* p, std::size_t n) { write(static_cast<const char*>(p), n); }
   void write(std::string_view s) { write(s.data(), s.size()); }
+
+  // The writer interface (json::buffered_sink): serializers write straight into the buffer
+  // that is hashed, with no copy in between. reserve(n) grants n <= buffer_size bytes;
+  // advance(k) commits the first k of them.
+  static constexpr std::size_t buffer_size = 8192;
+  void put(char c) {
+    if (fill_ == cap_) [[unlikely]]
+      pass_on();
+    buf_[fill_++] = c;
+  }
+  char* reserve(std::size_t n) {
+    if (n > cap_ - fill_) [[unlikely]]
+      pass_on();
+    return buf_ + fill_;
+  }
+  void advance(std::size_t n) noexcept { fill_ += n; }
+  void flush() noexcept {}  // finish() takes what is buffered
 
   // Bytes written since construction or the last finish().
   std::size_t bytes_written() const noexcept { return done_ + fill_; }
@@ -699,6 +716,21 @@ class hash_sink {
     }
   }
 
+  // Passes the buffered bytes on (to the helper, or to the state), leaving the buffer empty.
+  void pass_on() {
+    if (!pipe_ && done_ + fill_ > opt_.pipeline_threshold)
+      start_pipeline();
+    if (fill_ == 0)
+      return;
+    done_ += fill_;
+    if (pipe_) {
+      buf_ = pipe_->publish(fill_);
+    } else {
+      state_.update(buf_, fill_);
+    }
+    fill_ = 0;
+  }
+
   void start_pipeline() {
     if (std::thread::hardware_concurrency() < 2) {
       opt_.pipeline_threshold = std::numeric_limits<std::size_t>::max();
@@ -723,7 +755,7 @@ class hash_sink {
     cap_ = opt_.chunk_size;
   }
 
-  static constexpr std::size_t small_size = 8192;
+  static constexpr std::size_t small_size = buffer_size;
 
   sink_options opt_;
   typename P::state state_;

@@ -102,6 +102,32 @@ class writer {
 template <class W>
 inline constexpr std::size_t max_reserve = W::buffer_size;
 
+// A sink that buffers for itself and offers the writer interface (put, write, reserve up to
+// buffer_size, advance, flush): serializers write into it directly, with no writer<> buffer
+// (and no copy) in between. hash::hash_sink is one; writer<S> is one too.
+template <class S>
+concept buffered_sink = sink<S> && requires(S& s, char c, std::size_t n) {
+  { S::buffer_size } -> std::convertible_to<std::size_t>;
+  s.put(c);
+  { s.reserve(n) } -> std::same_as<char*>;
+  s.advance(n);
+  s.flush();
+};
+
+// Calls f(w) with the writer to use over `s` (the sink itself when it buffers, else a
+// writer<Sink> flushed afterwards) and returns what f returns.
+template <sink Sink, class F>
+auto with_writer(Sink& s, F&& f) {
+  if constexpr (buffered_sink<Sink>) {
+    return f(s);
+  } else {
+    writer<Sink> w(s);
+    auto r = f(w);
+    w.flush();
+    return r;
+  }
+}
+
 namespace detail {
 
 // The writer interface (put/write/reserve/advance) straight onto a std::string: no buffer of its
@@ -474,8 +500,7 @@ result<void> write_canonical(W& w, const value& v) {
 // Writes the JCS form of `v` to any sink.
 template <sink Sink>
 result<void> to_sink(Sink& s, const value& v) {
-  writer<Sink> w(s);
-  return write_canonical(w, v);
+  return with_writer(s, [&](auto& w) { return write_canonical(w, v); });
 }
 
 // The JCS bytes of `v`.

@@ -1131,14 +1131,14 @@ void encode_value(encode_context<W>& ctx, const T& v) {
 // (bytes already written to the sink are then not meaningful).
 template <class T, json::sink S>
 result<void> encode_to(S& sink, const T& v) {
-  json::writer<S> w(sink);
-  encode_context<json::writer<S>> ctx{w, {}, {}};
-  ctx.path.reserve(16);
-  encode_value(ctx, v);
-  w.flush();
-  if (!ctx.errs.empty())
-    return ctx.errs.front();
-  return {};
+  return json::with_writer(sink, [&]<class W>(W& w) -> result<void> {
+    encode_context<W> ctx{w, {}, {}};
+    ctx.path.reserve(16);
+    encode_value(ctx, v);
+    if (!ctx.errs.empty())
+      return ctx.errs.front();
+    return {};
+  });
 }
 
 // Decodes into `out` from a cursor positioned before a value (does not check for trailing
