@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -533,6 +534,44 @@ TEST_CASE("canonical: the longest number forms fit max_number_chars") {
     auto back = json::parse(s);
     REQUIRE(back.has_value());
     CHECK(back->as_number() == v);
+  }
+}
+
+TEST_CASE("canonical: format_integer writes what std::to_chars writes") {
+  auto ours = [](auto v) {
+    char buf[24];
+    return std::string(buf, json::format_integer(v, buf));
+  };
+  auto theirs = [](auto v) {
+    char buf[24];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+  };
+  CHECK(ours(std::uint64_t{0}) == "0");
+  CHECK(ours(std::int64_t{-7}) == "-7");
+  CHECK(ours(std::uint64_t{18446744073709551615ULL}) == "18446744073709551615");
+  CHECK(ours(std::numeric_limits<std::int64_t>::min()) == "-9223372036854775808");
+  CHECK(ours(std::int64_t{10000000000000000}) == "10000000000000000");
+  // Every digit count, at both ends of it and around the 4/8/16-digit splits.
+  for (std::uint64_t p = 1;; p *= 10) {
+    for (std::uint64_t v : {p - 1, p, p + 1, 2 * p - 1, 9 * p + (p - 1)}) {
+      CAPTURE(v);
+      CHECK(ours(v) == theirs(v));
+      if (v <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        CHECK(ours(static_cast<std::int64_t>(v)) == theirs(static_cast<std::int64_t>(v)));
+        CHECK(ours(-static_cast<std::int64_t>(v)) == theirs(-static_cast<std::int64_t>(v)));
+      }
+    }
+    if (p > std::numeric_limits<std::uint64_t>::max() / 10)
+      break;
+  }
+  std::uint64_t x = 88172645463325252ULL;  // xorshift64: values of every size
+  for (int i = 0; i < 100000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const std::uint64_t v = x >> (i % 64);
+    CHECK(ours(v) == theirs(v));
+    CHECK(ours(static_cast<std::int64_t>(x)) == theirs(static_cast<std::int64_t>(x)));
   }
 }
 

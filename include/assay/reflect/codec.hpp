@@ -28,6 +28,7 @@
 #include <bitset>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -517,6 +518,16 @@ std::string string_violation(std::string_view s, errc& code) {
   return {};
 }
 
+template <class V>
+constexpr bool is_finite_number(V v) noexcept {
+  if constexpr (std::is_floating_point_v<V>) {
+    return std::isfinite(v);
+  } else {
+    static_cast<void>(v);
+    return true;
+  }
+}
+
 template <class T>
 std::string bounds_violation(typename T::value_type v, errc& code) {
   if constexpr (std::is_floating_point_v<typename T::value_type>) {
@@ -859,6 +870,18 @@ struct encode_context {
     bool is_index;
   };
   std::vector<segment> path;
+  // Off for a first, fast pass that only needs to know whether anything is wrong: no path is
+  // kept and errors carry no pointer (the entry points then encode again, tracking, to report).
+  bool track = true;
+
+  void enter(const segment& s) {
+    if (track)
+      path.push_back(s);
+  }
+  void leave() noexcept {
+    if (track)
+      path.pop_back();
+  }
 
   std::string pointer() const {
     std::string out;
@@ -869,7 +892,7 @@ struct encode_context {
     return out;
   }
   void report(errc code, std::string message, std::string_view suffix = {}) {
-    errs.items.push_back(make_error(code, std::move(message), pointer() + std::string(suffix)));
+    errs.items.push_back(make_error(code, std::move(message), track ? pointer() + std::string(suffix) : std::string()));
   }
 };
 
@@ -892,6 +915,65 @@ bool integer_survives_json(I v) {
   }
 }
 
+// The JSON forms of the allowed strings of a const_string or one_of, computed at compile time:
+// each quoted, padded to one stride, so writing one is a copy of a constant size. Only when no
+// value needs escaping (otherwise `usable` is false and json::write_string is used).
+template <class T>
+struct string_literals {
+  static constexpr auto values() {
+    if constexpr (requires { T::values; }) {
+      return T::values;
+    } else {
+      return std::array<std::string_view, 1>{T::value};
+    }
+  }
+  static constexpr auto list = values();
+  static constexpr bool plain(std::string_view s) {
+    for (const char c : s) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\')
+        return false;
+    }
+    return true;
+  }
+  static constexpr std::size_t stride = [] {
+    std::size_t m = 0;
+    for (auto v : list)
+      m = std::max(m, v.size() + 2);
+    return m;
+  }();
+  static constexpr bool usable = [] {
+    for (auto v : list)
+      if (!plain(v))
+        return false;
+    return stride <= 64;
+  }();
+  static constexpr std::array<char, stride * list.size()> table = [] {
+    std::array<char, stride * list.size()> t{};
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      char* p = t.data() + i * stride;
+      p[0] = '"';
+      for (std::size_t j = 0; j < list[i].size(); ++j)
+        p[1 + j] = list[i][j];
+      p[1 + list[i].size()] = '"';
+    }
+    return t;
+  }();
+};
+
+// Writes allowed string number `i` of T (a const_string or one_of) as JSON.
+template <class T, class W>
+void write_literal(W& w, std::size_t i) {
+  using L = string_literals<T>;
+  if constexpr (L::usable && L::stride <= json::max_reserve<W>) {
+    char* p = w.reserve(L::stride);
+    std::memcpy(p, L::table.data() + i * L::stride, L::stride);
+    w.advance(L::list[i].size() + 2);
+  } else {
+    json::write_string(w, L::list[i]);
+  }
+}
+
 template <class W, class I>
 void write_integer(W& w, I v) {
   constexpr long long limit = 9007199254740992LL;
@@ -903,7 +985,11 @@ void write_integer(W& w, I v) {
   }
   char* p = w.reserve(json::max_number_chars);
   if (exact) {
-    w.advance(static_cast<std::size_t>(std::to_chars(p, p + json::max_number_chars, v).ptr - p));
+    if constexpr (std::is_signed_v<I>) {
+      w.advance(static_cast<std::size_t>(json::format_integer(static_cast<std::int64_t>(v), p) - p));
+    } else {
+      w.advance(static_cast<std::size_t>(json::format_integer(static_cast<std::uint64_t>(v), p) - p));
+    }
   } else {
     w.advance(static_cast<std::size_t>(json::format_number(static_cast<double>(v), p) - p));
   }
@@ -923,18 +1009,27 @@ void encode_member(encode_context<W>& ctx, const T& obj, bool& first) {
       if (!field.has_value())
         return;
     }
-    if (!first)
-      w.put(',');
+    // The separator and the quoted name with its colon, in one copy of a known size.
+    constexpr std::string_view k = info::key(I);
+    if constexpr (k.size() < json::max_reserve<W>) {
+      char* p = w.reserve(k.size() + 1);
+      const std::size_t comma = first ? 0 : 1;
+      *p = ',';
+      std::memcpy(p + comma, k.data(), k.size());
+      w.advance(k.size() + comma);
+    } else {
+      if (!first)
+        w.put(',');
+      w.write(k.data(), k.size());
+    }
     first = false;
-    const std::string_view k = info::key(I);
-    w.write(k.data(), k.size());
-    ctx.path.push_back({info::json_names[I], 0, false});
+    ctx.enter({info::json_names[I], 0, false});
     if constexpr (is_std_optional<F>::value) {
       encode_value(ctx, *field);
     } else {
       encode_value(ctx, field);
     }
-    ctx.path.pop_back();
+    ctx.leave();
   }
 }
 
@@ -983,14 +1078,14 @@ void encode_struct(encode_context<W>& ctx, const T& obj) {
         if (!first)
           w.put(',');
         first = false;
-        ctx.path.push_back({extras[e]->first, 0, false});
+        ctx.enter({extras[e]->first, 0, false});
         if (!json::write_string(w, extras[e]->first))
           ctx.report(errc::invalid_utf8, "member name is not valid UTF-8");
         w.put(':');
         auto r = json::write_canonical(w, extras[e]->second);
         if (!r)
           ctx.report(r.error().code, r.error().message, r.error().pointer);
-        ctx.path.pop_back();
+        ctx.leave();
       }
     };
     [&]<std::size_t... K>(std::index_sequence<K...>) {
@@ -1038,11 +1133,14 @@ void encode_value(encode_context<W>& ctx, const T& v) {
       w.put('0');
     }
   } else if constexpr (cat == category::bounded) {
-    errc code{};
-    std::string msg = detail::bounds_violation<T>(v.value(), code);
-    const bool violated = !msg.empty();
-    if (violated)
-      ctx.report(code, std::move(msg));
+    bool violated = false;
+    if (!T::in_range(v.value()) || !detail::is_finite_number(v.value())) [[unlikely]] {
+      errc code{};
+      std::string msg = detail::bounds_violation<T>(v.value(), code);
+      violated = !msg.empty();
+      if (violated)
+        ctx.report(code, std::move(msg));
+    }
     if constexpr (std::is_integral_v<typename T::value_type>) {
       if (!violated && !detail::integer_survives_json(v.value())) {
         ctx.report(errc::above_maximum,
@@ -1055,9 +1153,9 @@ void encode_value(encode_context<W>& ctx, const T& v) {
       w.put('0');
     }
   } else if constexpr (cat == category::const_string) {
-    json::write_string(w, T::value);
+    detail::write_literal<T>(w, 0);
   } else if constexpr (cat == category::one_of) {
-    json::write_string(w, v.value());
+    detail::write_literal<T>(w, v.index());
   } else if constexpr (cat == category::string) {
     if (!json::write_string(w, v)) {
       ctx.report(errc::invalid_utf8, "string is not valid UTF-8");
@@ -1082,9 +1180,9 @@ void encode_value(encode_context<W>& ctx, const T& v) {
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (i != 0)
         w.put(',');
-      ctx.path.push_back({{}, i, true});
+      ctx.enter({{}, i, true});
       encode_value(ctx, v[i]);
-      ctx.path.pop_back();
+      ctx.leave();
     }
     w.put(']');
     if constexpr (requires { T::min_items; }) {
@@ -1110,12 +1208,12 @@ void encode_value(encode_context<W>& ctx, const T& v) {
       if (!first)
         w.put(',');
       first = false;
-      ctx.path.push_back({it->first, 0, false});
+      ctx.enter({it->first, 0, false});
       if (!json::write_string(w, it->first))
         ctx.report(errc::invalid_utf8, "member name is not valid UTF-8");
       w.put(':');
       encode_value(ctx, it->second);
-      ctx.path.pop_back();
+      ctx.leave();
     }
     w.put('}');
   } else if constexpr (cat == category::object) {
@@ -1129,14 +1227,38 @@ void encode_value(encode_context<W>& ctx, const T& v) {
 
 // Writes the JCS bytes of `v` into `sink`. On a constraint violation returns the first error
 // (bytes already written to the sink are then not meaningful).
+namespace detail {
+
+// Every constraint `v` violates, each with its pointer: an encoding pass that tracks where it
+// is, into no sink. The entry points encode without tracking and call this only when that
+// pass found something.
+template <class T>
+errors violations_of(const T& v) {
+  json::counting_sink s;
+  json::writer<json::counting_sink> w(s);
+  encode_context<json::writer<json::counting_sink>> ctx{w, {}, {}};
+  ctx.path.reserve(16);
+  encode_value(ctx, v);
+  return std::move(ctx.errs);
+}
+
+// The errors of an untracked pass, replaced by the same errors with their pointers.
+template <class T>
+errors located(const T& v, errors&& untracked) {
+  errors e = violations_of(v);
+  return e.empty() ? std::move(untracked) : e;
+}
+
+}  // namespace detail
+
 template <class T, json::sink S>
 result<void> encode_to(S& sink, const T& v) {
   return json::with_writer(sink, [&]<class W>(W& w) -> result<void> {
     encode_context<W> ctx{w, {}, {}};
-    ctx.path.reserve(16);
+    ctx.track = false;
     encode_value(ctx, v);
     if (!ctx.errs.empty())
-      return ctx.errs.front();
+      return detail::located(v, std::move(ctx.errs)).front();
     return {};
   });
 }
@@ -1197,9 +1319,10 @@ results<std::string> encode(const T& v) {
   {
     json::writer<json::string_sink> w(s);
     reflect::encode_context<json::writer<json::string_sink>> ctx{w, {}, {}};
+    ctx.track = false;
     reflect::encode_value(ctx, v);
     if (!ctx.errs.empty())
-      return std::move(ctx.errs);
+      return reflect::detail::located(v, std::move(ctx.errs));
   }
   return out;
 }
@@ -1210,9 +1333,10 @@ results<void> validate(const T& v) {
   json::counting_sink s;
   json::writer<json::counting_sink> w(s);
   reflect::encode_context<json::writer<json::counting_sink>> ctx{w, {}, {}};
+  ctx.track = false;
   reflect::encode_value(ctx, v);
   if (!ctx.errs.empty())
-    return std::move(ctx.errs);
+    return reflect::detail::located(v, std::move(ctx.errs));
   return {};
 }
 
