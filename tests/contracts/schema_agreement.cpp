@@ -164,6 +164,16 @@ class evaluator {
       } else if (k == "maxItems") {
         if (v.is_array() && static_cast<double>(v.as_array().size()) > a.as_number())
           return fail(why, where, "maxItems");
+      } else if (k == "uniqueItems") {
+        // No two items equal as JSON values (value ==: numbers by value, object members in any
+        // order). Pairwise: the arrays of the corpus are small.
+        if (a.as_bool() && v.is_array()) {
+          const auto& items = v.as_array();
+          for (std::size_t i = 1; i < items.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+              if (items[i] == items[j])
+                return fail(why, where + "/" + std::to_string(i), "uniqueItems");
+        }
       } else if (k == "items") {
         if (v.is_array()) {
           for (std::size_t i = 0; i < v.as_array().size(); ++i)
@@ -2009,6 +2019,26 @@ TEST_CASE("the evaluator itself: patternProperties, an open object, anyOf") {
   CHECK_FALSE(judge(R"({"e":{}})"));
   CHECK_FALSE(judge(R"({"e":1})"));
   CHECK(why == "/e: anyOf");
+}
+
+TEST_CASE("the evaluator itself: uniqueItems") {
+  auto schema = assay::json::parse(R"({"type": "array", "uniqueItems": true})");
+  REQUIRE(schema.has_value());
+  evaluator ev(*schema);
+  std::string why;
+  auto judge = [&](const char* text) { return ev.valid(assay::json::parse(text).value(), why); };
+  CHECK(judge(R"([])"));
+  CHECK(judge(R"([1,"1",[1],{"a":1},{"a":"1"},null,false,0.5])"));
+  CHECK_FALSE(judge(R"(["a","b","a"])"));
+  CHECK(why == "/2: uniqueItems");
+  CHECK_FALSE(judge(R"([1,1.0])"));
+  CHECK(why == "/1: uniqueItems");
+  CHECK_FALSE(judge(R"([{"a":1,"b":[2]},{"b":[2],"a":1}])"));
+  CHECK_FALSE(judge(R"(["\u00e9","é"])"));
+  auto off = assay::json::parse(R"({"type": "array", "uniqueItems": false})");
+  REQUIRE(off.has_value());
+  evaluator lax(*off);
+  CHECK(lax.valid(assay::json::parse(R"([1,1])").value(), why));
 }
 
 // Input that is not JSON ("this is not json" starts like the literal true) gets its syntax error
