@@ -490,6 +490,8 @@ std::vector<sample> closure_corpus() {
                                                  {"/completeness/unknown", R"(["ab"])"}})),
       ok("pack without kind", edited(full, {{"/pack_context/0/kind", std::nullopt}})),
       ok("pack_context empty", edited(full, {{"/pack_context", "[]"}})),
+      ok("dependencies in code point order",
+         edited(full, {{"/closure/uncontrolled_dependencies", R"(["network:Z","network:a","tool:\u00e9"])"}})),
       ok("pretty", assay::json::to_pretty(assay::json::parse(full).value())),
       // --- invalid ---
       bad("schema_version", edited(min, {{"/schema_version", R"("closure-v2")"}}), errc::const_mismatch),
@@ -561,6 +563,17 @@ std::vector<sample> closure_corpus() {
       rule("signal in two of the three",
            edited(full, {{"/completeness/captured", R"(["human_approvals","policy_decisions"])"}})),
       rule("signal that is not required", edited(min, {{"/completeness/captured", R"(["ab"])"}})),
+      rule("required not sorted",
+           edited(full, {{"/completeness/required", R"(["policy_decisions","human_approvals","tool_io_bodies"])"}})),
+      rule("required signal twice",
+           edited(min, {{"/completeness/required", R"(["ab","ab"])"}, {"/completeness/captured", R"(["ab","ab"])"}})),
+      rule("captured not sorted",
+           edited(min, {{"/completeness/required", R"(["ab","cd"])"}, {"/completeness/captured", R"(["cd","ab"])"}})),
+      rule("uncontrolled dependencies not sorted",
+           edited(full,
+                  {{"/closure/uncontrolled_dependencies", R"(["tool:web_search","network:api.example.com:443"])"}})),
+      rule("uncontrolled dependency twice",
+           edited(full, {{"/closure/uncontrolled_dependencies", R"(["tool:web_search","tool:web_search"])"}})),
       // --- range ---
       range("size_bytes 2^63", replaced(full, R"("size_bytes":1024)", R"("size_bytes":9223372036854775808)")),
   };
