@@ -57,6 +57,7 @@ enum class errc : std::uint16_t {
   rule_violation,    // a cross-field rule of the contract
   not_finite,        // NaN or infinity cannot be encoded
   unknown_contract,  // no contract of that name
+  duplicate_item,    // an array item equal to an earlier one where items must be unique
   // JSON Pointer (RFC 6901)
   invalid_pointer = 300,
   no_such_value,
@@ -165,6 +166,8 @@ constexpr std::string_view name(errc c) noexcept {
       return "not_finite";
     case errc::unknown_contract:
       return "unknown_contract";
+    case errc::duplicate_item:
+      return "duplicate_item";
     case errc::invalid_pointer:
       return "invalid_pointer";
     case errc::no_such_value:

@@ -575,10 +575,12 @@ TEST_CASE("finding-v1 rules: transcript_refs lists each trial's transcript once,
   const std::string t3 = R"("sha256:)" + std::string(64, '3') + R"(")";
   rejects_all<finding>(docs::finding_full,
                        {
+                           // Listed twice: the type's error (unique_list), at the repeat; the order
+                           // is not judged then.
                            {{{"/transcript_refs/3", t3}},
-                            errc::rule_violation,
+                            errc::duplicate_item,
                             "/transcript_refs/3",
-                            "transcript ref \"sha256:" + std::string(64, '3') + "\" is listed twice"},
+                            "item 3 repeats item 2 (\"sha256:" + std::string(64, '3') + "\")"},
                            {{{"/transcript_refs/0", t2}, {"/transcript_refs/1", t1}},
                             errc::rule_violation,
                             "/transcript_refs",
@@ -592,6 +594,89 @@ TEST_CASE("finding-v1 rules: transcript_refs lists each trial's transcript once,
   auto shared = edited(docs::finding_full, {{"/method/trial_results/3/transcript_ref", t3},
                                             {"/transcript_refs", "[" + t1 + "," + t2 + "," + t3 + "]"}});
   CHECK(assay::decode<finding>(shared).has_value());
+  // Encoding reports the repeat alone, too.
+  auto f = assay::decode<finding>(docs::finding_full).value();
+  f.transcript_refs[3] = f.transcript_refs[2];
+  auto e = assay::encode(f);
+  REQUIRE_FALSE(e.has_value());
+  INFO(e.error().format());
+  REQUIRE(e.error().size() == 1);
+  CHECK(assay::name(e.error().front().code) == assay::name(errc::duplicate_item));
+  CHECK(e.error().front().pointer == "/transcript_refs/3");
+  CHECK(e.error().front().message == "item 3 repeats item 2 (\"sha256:" + std::string(64, '3') + "\")");
+  CHECK(schema_at<finding>("/properties/transcript_refs/uniqueItems") == "true");
+}
+
+TEST_CASE("finding-v1 and ledger: each declared label is listed once") {
+  rejects_all<finding>(docs::finding_full, {
+                                               {{{"/method/framings/2", R"("tool_response")"}},
+                                                errc::duplicate_item,
+                                                "/method/framings/2",
+                                                R"(item 2 repeats item 0 ("tool_response"))"},
+                                               {{{"/method/techniques/1", R"("t-encode")"}},
+                                                errc::duplicate_item,
+                                                "/method/techniques/1",
+                                                R"(item 1 repeats item 0 ("t-encode"))"},
+                                               {{{"/method/mutations/1", R"("m-base64")"}},
+                                                errc::duplicate_item,
+                                                "/method/mutations/1",
+                                                R"(item 1 repeats item 0 ("m-base64"))"},
+                                               {{{"/method/delta_confirmed_framings/1", R"("tool_response")"}},
+                                                errc::duplicate_item,
+                                                "/method/delta_confirmed_framings/1",
+                                                R"(item 1 repeats item 0 ("tool_response"))"},
+                                               // Equal as JSON strings, written differently.
+                                               {{{"/method/framings/2", R"("user_\u006dessage")"}},
+                                                errc::duplicate_item,
+                                                "/method/framings/2",
+                                                R"(item 2 repeats item 1 ("user_message"))"},
+                                           });
+  rejects_all<trial_ledger>(docs::ledger_full, {
+                                                   {{{"/framings/2", R"("user_message")"}},
+                                                    errc::duplicate_item,
+                                                    "/framings/2",
+                                                    R"(item 2 repeats item 1 ("user_message"))"},
+                                                   {{{"/techniques/1", R"("t-encode")"}},
+                                                    errc::duplicate_item,
+                                                    "/techniques/1",
+                                                    R"(item 1 repeats item 0 ("t-encode"))"},
+                                                   {{{"/mutations/1", R"("m-base64")"}},
+                                                    errc::duplicate_item,
+                                                    "/mutations/1",
+                                                    R"(item 1 repeats item 0 ("m-base64"))"},
+                                               });
+  // The decoder's error has the position of the repeat.
+  const std::string doubled = edited(docs::ledger_full, {{"/techniques/1", R"("t-encode")"}});
+  const auto r = assay::decode<trial_ledger>(doubled);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().front().offset == doubled.find(R"("t-encode"])"));
+  // Labels that differ only in case are two labels.
+  CHECK(assay::decode<trial_ledger>(edited(docs::ledger_full, {{"/techniques/1", R"("T-encode")"}})).has_value());
+  // Encoding a finding or a ledger with a repeated label is an error, never silent.
+  auto f = assay::decode<finding>(docs::finding_full).value();
+  f.method.techniques->push_back(f.method.techniques->front());
+  auto e = assay::encode(f);
+  REQUIRE_FALSE(e.has_value());
+  INFO(e.error().format());
+  REQUIRE(e.error().size() == 1);
+  CHECK(assay::name(e.error().front().code) == assay::name(errc::duplicate_item));
+  CHECK(e.error().front().pointer == "/method/techniques/1");
+  CHECK(e.error().front().message == R"(item 1 repeats item 0 ("t-encode"))");
+  auto l = assay::decode<trial_ledger>(docs::ledger_full).value();
+  l.framings->push_back("tool_response");
+  auto le = assay::validate(l);
+  REQUIRE_FALSE(le.has_value());
+  REQUIRE(le.error().size() == 1);
+  CHECK(le.error().front().pointer == "/framings/2");
+  CHECK(le.error().front().message == R"(item 2 repeats item 0 ("tool_response"))");
+  // The schemas say it: every label list, and nothing else there.
+  for (const char* list : {"framings", "delta_confirmed_framings", "techniques", "mutations"})
+    CHECK(schema_at<finding>("/properties/method/properties/" + std::string(list) + "/uniqueItems") == "true");
+  for (const char* list : {"framings", "techniques", "mutations"})
+    CHECK(schema_at<trial_ledger>("/properties/" + std::string(list) + "/uniqueItems") == "true");
+  const auto schema = assay::schema<finding>();
+  CHECK_FALSE(assay::json::find(schema, "/$defs/hypothesis_binding/properties/atlas/uniqueItems").has_value());
+  CHECK_FALSE(assay::json::find(schema, "/properties/method/properties/trial_results/uniqueItems").has_value());
 }
 
 TEST_CASE("finding-v1 and ledger rules: trial labels are among those declared") {

@@ -11,6 +11,7 @@
 #include "assay/contracts/soak_report.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/reflect/codec.hpp"
+#include "assay/reflect/schema.hpp"
 
 #include <string>
 
@@ -178,17 +179,72 @@ TEST_CASE("closure rule: captured, redacted and unknown partition required") {
       replaced(docs::closure_full, R"("redacted":["tool_io_bodies"])", R"("redacted":["rng_seeds","tool_io_bodies"])"));
   REQUIRE_FALSE(extra.has_value());
   check_errors(extra.error(), {{errc::rule_violation, message, "/completeness", at, 1, at + 1}});
-  // Order inside the arrays does not matter to the rule.
+  // Order inside the arrays does not matter to this rule (it is the next one's).
   auto order = assay::decode<closure_report>(
       replaced(docs::closure_full, R"("required":["human_approvals","policy_decisions","tool_io_bodies"])",
                R"("required":["tool_io_bodies","human_approvals","policy_decisions"])"));
-  CHECK(order.has_value());
+  REQUIRE_FALSE(order.has_value());
+  CHECK(order.error().front().message.find("partition") == std::string::npos);
   // When encoding.
   auto c = assay::decode<closure_report>(docs::closure_full).value();
   c.completeness.required.pop_back();
   auto e = assay::encode(c);
   REQUIRE_FALSE(e.has_value());
   check_errors(e.error(), {{errc::rule_violation, message, "/completeness"}});
+}
+
+TEST_CASE("closure rule: the signal lists and the dependencies are sorted and unique") {
+  const std::size_t completeness = docs::closure_full.find(R"({"by_signal")");
+  const std::size_t closure = docs::closure_full.find(R"({"captured":["model_identity")");
+  // Out of order.
+  auto order = assay::decode<closure_report>(
+      replaced(docs::closure_full, R"("required":["human_approvals","policy_decisions","tool_io_bodies"])",
+               R"("required":["tool_io_bodies","human_approvals","policy_decisions"])"));
+  REQUIRE_FALSE(order.has_value());
+  check_errors(order.error(), {{errc::rule_violation,
+                                R"(required must be sorted and unique: item 1 ("human_approvals") sorts before )"
+                                R"(item 0 ("tool_io_bodies"))",
+                                "/completeness/required/1", completeness, 1, completeness + 1}});
+  // Twice, in required and in a part: the partition holds, the lists are not a set.
+  auto twice = assay::decode<closure_report>(replaced(replaced(docs::closure_full, R"("required":["human_approvals",)",
+                                                               R"("required":["human_approvals","human_approvals",)"),
+                                                      R"("unknown":["human_approvals"])",
+                                                      R"("unknown":["human_approvals","human_approvals"])"));
+  REQUIRE_FALSE(twice.has_value());
+  check_errors(
+      twice.error(),
+      {{errc::rule_violation, R"(required must be sorted and unique: item 1 repeats item 0 ("human_approvals"))",
+        "/completeness/required/1", completeness, 1, completeness + 1},
+       {errc::rule_violation, R"(unknown must be sorted and unique: item 1 repeats item 0 ("human_approvals"))",
+        "/completeness/unknown/1", completeness, 1, completeness + 1}});
+  auto parts = assay::decode<closure_report>(
+      replaced(replaced(docs::closure_full, R"("captured":["policy_decisions"])", R"("captured":[])"),
+               R"("unknown":["human_approvals"])", R"("unknown":["policy_decisions","human_approvals"])"));
+  REQUIRE_FALSE(parts.has_value());
+  check_errors(parts.error(), {{errc::rule_violation,
+                                R"(unknown must be sorted and unique: item 1 ("human_approvals") sorts before )"
+                                R"(item 0 ("policy_decisions"))",
+                                "/completeness/unknown/1", completeness, 1, completeness + 1}});
+  // The dependencies (code point order: "network:" before "tool:").
+  auto deps =
+      assay::decode<closure_report>(replaced(docs::closure_full, R"(["network:api.example.com:443","tool:web_search"])",
+                                             R"(["tool:web_search","network:api.example.com:443"])"));
+  REQUIRE_FALSE(deps.has_value());
+  check_errors(deps.error(), {{errc::rule_violation,
+                               R"(uncontrolled_dependencies must be sorted and unique: item 1 )"
+                               R"(("network:api.example.com:443") sorts before item 0 ("tool:web_search"))",
+                               "/closure/uncontrolled_dependencies/1", closure, 1, closure + 1}});
+  // When encoding.
+  auto c = assay::decode<closure_report>(docs::closure_full).value();
+  c.closure.uncontrolled_dependencies->push_back("tool:web_search");
+  auto e = assay::encode(c);
+  REQUIRE_FALSE(e.has_value());
+  check_errors(e.error(), {{errc::rule_violation,
+                            R"(uncontrolled_dependencies must be sorted and unique: item 2 repeats item 1 )"
+                            R"(("tool:web_search"))",
+                            "/closure/uncontrolled_dependencies/2"}});
+  // The schema stays the normative one: no "uniqueItems" there.
+  CHECK(assay::json::to_canonical(assay::schema<closure_report>()).value().find("uniqueItems") == std::string::npos);
 }
 
 TEST_CASE("the registry validates by name") {

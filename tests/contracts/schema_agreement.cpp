@@ -164,6 +164,16 @@ class evaluator {
       } else if (k == "maxItems") {
         if (v.is_array() && static_cast<double>(v.as_array().size()) > a.as_number())
           return fail(why, where, "maxItems");
+      } else if (k == "uniqueItems") {
+        // No two items equal as JSON values (value ==: numbers by value, object members in any
+        // order). Pairwise: the arrays of the corpus are small.
+        if (a.as_bool() && v.is_array()) {
+          const auto& items = v.as_array();
+          for (std::size_t i = 1; i < items.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+              if (items[i] == items[j])
+                return fail(why, where + "/" + std::to_string(i), "uniqueItems");
+        }
       } else if (k == "items") {
         if (v.is_array()) {
           for (std::size_t i = 0; i < v.as_array().size(); ++i)
@@ -480,6 +490,8 @@ std::vector<sample> closure_corpus() {
                                                  {"/completeness/unknown", R"(["ab"])"}})),
       ok("pack without kind", edited(full, {{"/pack_context/0/kind", std::nullopt}})),
       ok("pack_context empty", edited(full, {{"/pack_context", "[]"}})),
+      ok("dependencies in code point order",
+         edited(full, {{"/closure/uncontrolled_dependencies", R"(["network:Z","network:a","tool:\u00e9"])"}})),
       ok("pretty", assay::json::to_pretty(assay::json::parse(full).value())),
       // --- invalid ---
       bad("schema_version", edited(min, {{"/schema_version", R"("closure-v2")"}}), errc::const_mismatch),
@@ -551,6 +563,17 @@ std::vector<sample> closure_corpus() {
       rule("signal in two of the three",
            edited(full, {{"/completeness/captured", R"(["human_approvals","policy_decisions"])"}})),
       rule("signal that is not required", edited(min, {{"/completeness/captured", R"(["ab"])"}})),
+      rule("required not sorted",
+           edited(full, {{"/completeness/required", R"(["policy_decisions","human_approvals","tool_io_bodies"])"}})),
+      rule("required signal twice",
+           edited(min, {{"/completeness/required", R"(["ab","ab"])"}, {"/completeness/captured", R"(["ab","ab"])"}})),
+      rule("captured not sorted",
+           edited(min, {{"/completeness/required", R"(["ab","cd"])"}, {"/completeness/captured", R"(["cd","ab"])"}})),
+      rule("uncontrolled dependencies not sorted",
+           edited(full,
+                  {{"/closure/uncontrolled_dependencies", R"(["tool:web_search","network:api.example.com:443"])"}})),
+      rule("uncontrolled dependency twice",
+           edited(full, {{"/closure/uncontrolled_dependencies", R"(["tool:web_search","tool:web_search"])"}})),
       // --- range ---
       range("size_bytes 2^63", replaced(full, R"("size_bytes":1024)", R"("size_bytes":9223372036854775808)")),
   };
@@ -1414,6 +1437,8 @@ std::vector<sample> finding_corpus() {
                                                           {"/stats/trials_per_framing/system_prompt", "0"}})),
       ok("delta_confirmed_framings left out", edited(full, {{"/method/delta_confirmed_framings", std::nullopt}})),
       ok("delta_confirmed_framings from the trials, without by_framing", untabled),
+      ok("framings that differ only in case are two framings",
+         edited(full, {{"/method/framings/2", R"("Tool_response")"}})),
       // --- invalid: both reject ---
       bad("schema_version", edited(min, {{"/schema_version", R"("finding-v2")"}}), errc::const_mismatch),
       bad("schema_version a number", edited(min, {{"/schema_version", "1"}}), errc::type_mismatch),
@@ -1450,6 +1475,13 @@ std::vector<sample> finding_corpus() {
       bad("verdict_policy missing", edited(full, {{"/method/verdict_policy", std::nullopt}}), errc::missing_member),
       bad("framings a string", edited(full, {{"/method/framings", R"("tool_response")"}}), errc::type_mismatch),
       bad("framing label empty", edited(full, {{"/method/framings/1", R"("")"}}), errc::too_short),
+      bad("framing listed twice", edited(full, {{"/method/framings/2", R"("tool_response")"}}), errc::duplicate_item),
+      bad("technique listed twice", edited(full, {{"/method/techniques/1", R"("t-encode")"}}), errc::duplicate_item),
+      bad("mutation listed twice", edited(full, {{"/method/mutations/1", R"("m-base64")"}}), errc::duplicate_item),
+      bad("delta-confirmed framing listed twice",
+          edited(full, {{"/method/delta_confirmed_framings/1", R"("tool_response")"}}), errc::duplicate_item),
+      bad("framing listed twice, written differently",
+          edited(full, {{"/method/framings/2", R"("tool_\u0072esponse")"}}), errc::duplicate_item),
       bad("delta_confirmed_framings label empty", edited(full, {{"/method/delta_confirmed_framings/0", R"("")"}}),
           errc::too_short),
       bad("case_family empty", edited(full, {{"/method/case_family", R"("")"}}), errc::too_short),
@@ -1500,6 +1532,7 @@ std::vector<sample> finding_corpus() {
           errc::type_mismatch),
       bad("stats extra member", edited(full, {{"/stats/p_value", "0.05"}}), errc::unknown_member),
       bad("transcript ref sha1", edited(full, {{"/transcript_refs/0", R"("sha1:0123")"}}), errc::pattern_mismatch),
+      bad("transcript listed twice", edited(full, {{"/transcript_refs/3", t3}}), errc::duplicate_item),
       bad("unknown top-level member", edited(min, {{"/verdict", R"("confirmed")"}}), errc::unknown_member),
       bad("root array", "[" + min + "]", errc::type_mismatch),
       // --- rules: only the decoder can tell ---
@@ -1567,7 +1600,6 @@ std::vector<sample> finding_corpus() {
            edited(direct_success, {{"/method/delta_confirmed", "true"}})),
       rule("delta_confirmed true without a laundered success",
            edited(no_success, {{"/method/delta_confirmed", "true"}})),
-      rule("transcript listed twice", edited(full, {{"/transcript_refs/3", t3}})),
       rule("transcripts out of trial order", edited(full, {{"/transcript_refs/0", t2}, {"/transcript_refs/1", t1}})),
       rule("a transcript left out", edited(full, {{"/transcript_refs", "[" + t1 + "," + t2 + "," + t3 + "]"}})),
       rule("a transcript no trial has", edited(min, {{"/transcript_refs/1", t1}})),
@@ -2009,6 +2041,26 @@ TEST_CASE("the evaluator itself: patternProperties, an open object, anyOf") {
   CHECK_FALSE(judge(R"({"e":{}})"));
   CHECK_FALSE(judge(R"({"e":1})"));
   CHECK(why == "/e: anyOf");
+}
+
+TEST_CASE("the evaluator itself: uniqueItems") {
+  auto schema = assay::json::parse(R"({"type": "array", "uniqueItems": true})");
+  REQUIRE(schema.has_value());
+  evaluator ev(*schema);
+  std::string why;
+  auto judge = [&](const char* text) { return ev.valid(assay::json::parse(text).value(), why); };
+  CHECK(judge(R"([])"));
+  CHECK(judge(R"([1,"1",[1],{"a":1},{"a":"1"},null,false,0.5])"));
+  CHECK_FALSE(judge(R"(["a","b","a"])"));
+  CHECK(why == "/2: uniqueItems");
+  CHECK_FALSE(judge(R"([1,1.0])"));
+  CHECK(why == "/1: uniqueItems");
+  CHECK_FALSE(judge(R"([{"a":1,"b":[2]},{"b":[2],"a":1}])"));
+  CHECK_FALSE(judge(R"(["\u00e9","é"])"));
+  auto off = assay::json::parse(R"({"type": "array", "uniqueItems": false})");
+  REQUIRE(off.has_value());
+  evaluator lax(*off);
+  CHECK(lax.valid(assay::json::parse(R"([1,1])").value(), why));
 }
 
 // Input that is not JSON ("this is not json" starts like the literal true) gets its syntax error

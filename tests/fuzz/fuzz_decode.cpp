@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 #include <string_view>
@@ -213,12 +214,20 @@ assay::contracts::closure_report build_closure(bytes_source& in) {
   assay::contracts::closure_report r;
   if (in.flag())
     r.bundle_digest = in.text();
+  // Each signal with the part it goes to; the lists are sorted and unique (SPEC §13), so that
+  // most built reports are valid and make the round trip.
+  std::map<std::string, std::size_t> parts;
   const std::size_t n = in.count(5);
   for (std::size_t i = 0; i < n; ++i) {
+    std::string s = in.signal();
+    const std::size_t part = in.count(2);
+    parts.emplace(std::move(s), part);
+  }
+  for (const auto& [name, part] : parts) {
     cv::signal s;
-    s = in.signal();
+    s = name;
     r.completeness.required.push_back(s);
-    switch (in.count(2)) {
+    switch (part) {
       case 0:
         r.completeness.captured.push_back(s);
         break;

@@ -3,6 +3,7 @@
 #include "support.hpp"
 
 #include "assay/contracts/closure.hpp"
+#include "assay/contracts/finding.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/json/value.hpp"
 #include "assay/reflect/conform.hpp"
@@ -72,6 +73,19 @@ struct u_strings {
   std::vector<std::string> values;
 };
 static_assert(!assay::conforms_to<u_strings, c_numbers>);
+
+// Unique items are a constraint like the bounds: not compared. A plain std::vector stands for a
+// unique_list (its items are checked when the value is encoded through the contract), and a
+// unique_list for a plain array.
+struct c_labels {
+  assay::unique_list<assay::non_empty, 1> labels;
+};
+struct u_labels {
+  std::vector<std::string> labels;
+};
+static_assert(assay::conforms_to<u_labels, c_labels>);
+static_assert(assay::conforms_to<c_labels, u_labels>);
+static_assert(!assay::conforms_to<c_numbers, c_labels>);  // the item types still have to agree
 
 // --- negative cases, each differing from same_shape in one respect ---------------------------
 
@@ -429,12 +443,51 @@ struct my_closure_report_soak_packs {
 };
 static_assert(!assay::conforms_to<my_closure_report_soak_packs, assay::contracts::closure_report>);
 
+// A consumer's trial ledger (finding-v1's input): its label lists are plain vectors.
+struct my_trial {
+  long trial_index;
+  std::string route;
+  bool succeeded;
+  std::string transcript_ref;
+  struct evidence_t {
+    std::string oracle, observed;
+  } evidence;
+  std::optional<std::string> framing{}, probe_id{}, technique_id{}, mutation_id{};
+};
+struct my_binding {
+  std::string hypothesis_id;
+  std::optional<std::vector<std::string>> owasp_asi{}, atlas{};
+  std::optional<std::string> graph_ref{};
+};
+struct my_ledger {
+  std::string intent;
+  std::optional<std::string> case_family{};
+  std::optional<std::vector<std::string>> techniques{}, mutations{}, framings{};
+  std::vector<my_trial> trial_results;
+  std::optional<std::string> miss_summary{};
+  std::optional<my_binding> hypothesis_binding{};
+};
+static_assert(assay::conforms_to<my_ledger, assay::contracts::trial_ledger>);
+
 }  // namespace conform_test
 
 TEST_CASE("conformance is decided at compile time") {
   // The static_asserts above are the test; conforms_to is also usable at run time.
   CHECK(assay::conforms_to<conform_test::same_shape, conform_test::contract>);
   CHECK_FALSE(assay::conforms_to<conform_test::missing_member, conform_test::contract>);
+}
+
+TEST_CASE("a conforming struct with repeated items does not decode as a contract that wants them unique") {
+  const conform_test::u_labels mine{{"a", "b", "a"}};
+  auto bytes = assay::encode(mine);  // fine as a plain vector
+  REQUIRE(bytes.has_value());
+  CHECK(*bytes == R"({"labels":["a","b","a"]})");
+  auto as_contract = assay::decode<conform_test::c_labels>(*bytes);
+  REQUIRE_FALSE(as_contract.has_value());
+  REQUIRE(as_contract.error().size() == 1);
+  CHECK(as_contract.error().front().code == assay::errc::duplicate_item);
+  CHECK(as_contract.error().front().pointer == "/labels/2");
+  CHECK(as_contract.error().front().message == R"(item 2 repeats item 0 ("a"))");
 }
 
 TEST_CASE("a conforming struct's bytes decode as the contract") {

@@ -350,6 +350,96 @@ TEST_CASE("lists: minimum and maximum items") {
                            {errc::too_many_items, "array has 2 items, more than the maximum 1", "/v", 5, 1, 6}});
 }
 
+TEST_CASE("unique lists: each repeated item at its place, naming the first equal item") {
+  using T = assay::unique_list<std::string>;
+  CHECK(decode_ok<T>(R"(["a","b","A"])") == std::vector<std::string>{"a", "b", "A"});
+  CHECK(decode_ok<T>("[]").empty());
+  CHECK(decode_ok<assay::list<std::string>>(R"(["a","a"])").size() == 2);  // a list may repeat
+  auto r = assay::decode<one<T>>(R"({"v":["foo","bar","foo","bar","foo"]})");
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::duplicate_item, R"(item 2 repeats item 0 ("foo"))", "/v/2", 18, 1, 19},
+                           {errc::duplicate_item, R"(item 3 repeats item 1 ("bar"))", "/v/3", 24, 1, 25},
+                           {errc::duplicate_item, R"(item 4 repeats item 0 ("foo"))", "/v/4", 30, 1, 31}});
+  // Equal as JSON: escapes, whitespace, lines.
+  auto e = assay::decode<one<T>>("{\"v\":[\"\\u0061\",\n  \"a\" ]}");
+  REQUIRE_FALSE(e.has_value());
+  check_errors(e.error(), {{errc::duplicate_item, R"(item 1 repeats item 0 ("a"))", "/v/1", 18, 2, 3}});
+  // A string is shown as canonical JSON (escaped), a long one cut after 128 bytes.
+  auto n = assay::decode<one<T>>(R"({"v":["a\n","a\u000a"]})");
+  REQUIRE_FALSE(n.has_value());
+  check_errors(n.error(), {{errc::duplicate_item, R"(item 1 repeats item 0 ("a\n"))", "/v/1", 12, 1, 13}});
+  const std::string long_item = "\"" + std::string(200, 'x') + "\"";
+  auto l = assay::decode<one<T>>("{\"v\":[" + long_item + "," + long_item + "]}");
+  REQUIRE_FALSE(l.has_value());
+  check_errors(l.error(), {{errc::duplicate_item, "item 1 repeats item 0 (\"" + std::string(127, 'x') + "...\")",
+                            "/v/1", 209, 1, 210}});
+  // Bounds and items are checked too: the items' own errors, then the repeats, then the count.
+  auto b = assay::decode<one<assay::unique_list<assay::non_empty, 0, 2>>>(R"({"v":["","x",""]})");
+  REQUIRE_FALSE(b.has_value());
+  check_errors(b.error(), {{errc::too_short, "string is shorter than the minimum length 1", "/v/0", 6, 1, 7},
+                           {errc::too_short, "string is shorter than the minimum length 1", "/v/2", 13, 1, 14},
+                           {errc::duplicate_item, R"(item 2 repeats item 0 (""))", "/v/2", 13, 1, 14},
+                           {errc::too_many_items, "array has 3 items, more than the maximum 2", "/v", 5, 1, 6}});
+}
+
+TEST_CASE("unique lists compare items as JSON values, whatever they decode to") {
+  // Numbers by value: 1, 1.0 and 10e-1 are one number.
+  auto d = assay::decode<one<assay::unique_list<double>>>(R"({"v":[1,1.0,10e-1,2]})");
+  REQUIRE_FALSE(d.has_value());
+  check_errors(d.error(), {{errc::duplicate_item, "item 1 repeats item 0 (1)", "/v/1", 8, 1, 9},
+                           {errc::duplicate_item, "item 2 repeats item 0 (1)", "/v/2", 12, 1, 13}});
+  CHECK(decode_ok<assay::unique_list<double>>("[1,1.5,-1,0.1]").size() == 4);
+  // Objects whatever their member order; an absent optional member makes another object.
+  auto o = assay::decode<one<assay::unique_list<point>>>(R"({"v":[{"x":1,"y":2},{"y":2,"x":1},{"x":1}]})");
+  REQUIRE_FALSE(o.has_value());
+  check_errors(o.error(), {{errc::duplicate_item, R"(item 1 repeats item 0 ({"x":1,"y":2}))", "/v/1", 20, 1, 21}});
+  // Any JSON, nested.
+  auto a = assay::decode<one<assay::unique_list<assay::json::value>>>(
+      R"({"v":[{"a":[1,"\u00e9"]},{"a":[1,"é"]},[1,"é"],{"a":["é",1]},null,null,true]})");
+  REQUIRE_FALSE(a.has_value());
+  check_errors(a.error(), {{errc::duplicate_item, R"(item 1 repeats item 0 ({"a":[1,"é"]}))", "/v/1", 25, 1, 26},
+                           {errc::duplicate_item, "item 5 repeats item 4 (null)", "/v/5", 69, 1, 67}});
+  CHECK(decode_ok<assay::unique_list<assay::json::value>>(R"([0,"0",[0],{"0":0},false,null])").size() == 6);
+  // Items of the wrong type are compared as what they are in the JSON, not as the defaults they
+  // leave behind: two different numbers are not a repeat, two equal ones are.
+  using S = assay::unique_list<std::string>;
+  auto w = assay::decode<one<S>>(R"({"v":["a",1,2]})");
+  REQUIRE_FALSE(w.has_value());
+  check_errors(w.error(), {{errc::type_mismatch, "expected a string, found a number", "/v/1", 10, 1, 11},
+                           {errc::type_mismatch, "expected a string, found a number", "/v/2", 12, 1, 13}});
+  auto x = assay::decode<one<S>>(R"({"v":["a",1,1]})");
+  REQUIRE_FALSE(x.has_value());
+  check_errors(x.error(), {{errc::type_mismatch, "expected a string, found a number", "/v/1", 10, 1, 11},
+                           {errc::type_mismatch, "expected a string, found a number", "/v/2", 12, 1, 13},
+                           {errc::duplicate_item, "item 2 repeats item 1 (1)", "/v/2", 12, 1, 13}});
+  // Enumerations.
+  auto m = assay::decode<one<assay::unique_list<assay::one_of<"a", "b">>>>(R"({"v":["b","a","b"]})");
+  REQUIRE_FALSE(m.has_value());
+  check_errors(m.error(), {{errc::duplicate_item, R"(item 2 repeats item 0 ("b"))", "/v/2", 14, 1, 15}});
+}
+
+TEST_CASE("unique lists: large arrays are sorted, not compared pairwise") {
+  std::string doc = "{\"v\":[";
+  const std::size_t n = 200000;
+  for (std::size_t i = 0; i < n; ++i)
+    doc += (i == 0 ? "\"" : ",\"") + std::to_string(i * 7919 % n) + "\"";
+  doc += "]}";
+  auto r = assay::decode<one<assay::unique_list<std::string>>>(doc);
+  REQUIRE(r.has_value());
+  CHECK(r->v.size() == n);
+  // Every item the same: each reported, up to the error cap.
+  std::string same = "{\"v\":[1";
+  for (std::size_t i = 1; i < n; ++i)
+    same += ",1";
+  same += "]}";
+  auto s = assay::decode<one<assay::unique_list<int>>>(same);
+  REQUIRE_FALSE(s.has_value());
+  REQUIRE(s.error().size() == 1001);
+  check_error(s.error().items[0], {errc::duplicate_item, "item 1 repeats item 0 (1)", "/v/1", 8, 1, 9});
+  check_error(s.error().items[999], {errc::duplicate_item, "item 1000 repeats item 0 (1)", "/v/1000", 2006, 1, 2007});
+  CHECK(s.error().items[1000].code == errc::invalid_argument);
+}
+
 TEST_CASE("std::array: exactly N items") {
   using T = std::array<double, 2>;
   CHECK(decode_ok<T>("[0.25,1]") == T{0.25, 1.0});

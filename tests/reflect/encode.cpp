@@ -276,6 +276,45 @@ struct doc {
 };
 }  // namespace
 
+TEST_CASE("unique lists: encoding a repeated item is an error at its place") {
+  CHECK(encode_ok(assay::unique_list<std::string>{"b", "a", "B"}) == R"({"v":["b","a","B"]})");
+  CHECK(encode_ok(assay::unique_list<int>{}) == R"({"v":[]})");
+  CHECK(encode_ok(assay::list<int>{1, 1}) == R"({"v":[1,1]})");  // a list may repeat
+  encode_fails(assay::unique_list<std::string>{"a", "b", "a"}, errc::duplicate_item, R"(item 2 repeats item 0 ("a"))",
+               "/v/2");
+  encode_fails(assay::unique_list<std::string>{"a\n", "a\n"}, errc::duplicate_item, R"(item 1 repeats item 0 ("a\n"))",
+               "/v/1");
+  encode_fails(assay::unique_list<assay::one_of<"a", "b">>{"b", "a", "b"}, errc::duplicate_item,
+               R"(item 2 repeats item 0 ("b"))", "/v/2");
+  // Other items by their canonical bytes: -0 is 0, and integers beyond 2^53 that JSON cannot
+  // tell apart are one item.
+  encode_fails(assay::unique_list<double>{0.0, -0.0}, errc::duplicate_item, "item 1 repeats item 0 (0)", "/v/1");
+  encode_fails(assay::unique_list<std::int64_t>{9007199254740992, 9007199254740993}, errc::duplicate_item,
+               "item 1 repeats item 0 (9007199254740992)", "/v/1");
+  CHECK(encode_ok(assay::unique_list<std::int64_t>{9007199254740992, 9007199254740994}) ==
+        R"({"v":[9007199254740992,9007199254740994]})");
+  encode_fails(assay::unique_list<point>{point{1, 2}, point{1, std::nullopt}, point{1, 2}}, errc::duplicate_item,
+               R"(item 2 repeats item 0 ({"x":1,"y":2}))", "/v/2");
+  auto doc = assay::json::parse(R"([{"b":1,"a":[true]},{"a":[true],"b":1.0}])");
+  REQUIRE(doc.has_value());
+  encode_fails(assay::unique_list<assay::json::value>(doc->as_array()), errc::duplicate_item,
+               R"(item 1 repeats item 0 ({"a":[true],"b":1}))", "/v/1");
+  // Every violation: the items' own, then the repeats, then the count; validate() agrees.
+  const assay::unique_list<assay::non_empty, 0, 2> items{"", "x", "", "x"};
+  auto r = assay::encode(one<decltype(items)>{items});
+  REQUIRE_FALSE(r.has_value());
+  const auto expected = {
+      assay_test::expected_error{errc::too_short, "string is shorter than the minimum length 1", "/v/0"},
+      assay_test::expected_error{errc::too_short, "string is shorter than the minimum length 1", "/v/2"},
+      assay_test::expected_error{errc::duplicate_item, R"(item 2 repeats item 0 (""))", "/v/2"},
+      assay_test::expected_error{errc::duplicate_item, R"(item 3 repeats item 1 ("x"))", "/v/3"},
+      assay_test::expected_error{errc::too_many_items, "array has 4 items, more than the maximum 2", "/v"}};
+  check_errors(r.error(), expected);
+  auto v = assay::validate(one<decltype(items)>{items});
+  REQUIRE_FALSE(v.has_value());
+  check_errors(v.error(), expected);
+}
+
 TEST_CASE("all encode errors of one value, in canonical member order, then the object's rules") {
   doc d{};
   d.items = {item{"", -1}, item{"b", 2}, item{"c", 3}};

@@ -88,6 +88,12 @@ TEST_CASE("schemas of scalar and constraint types") {
   CHECK(member_schema<std::vector<int>>() == R"({"items":{"type":"integer"},"type":"array"})");
   CHECK(member_schema<assay::list<int, 1>>() == R"({"items":{"type":"integer"},"minItems":1,"type":"array"})");
   CHECK(member_schema<assay::list<int, 0, 4>>() == R"({"items":{"type":"integer"},"maxItems":4,"type":"array"})");
+  CHECK(member_schema<assay::unique_list<assay::non_empty>>() ==
+        R"({"items":{"minLength":1,"type":"string"},"type":"array","uniqueItems":true})");
+  CHECK(member_schema<assay::unique_list<int, 1, 3>>() ==
+        R"({"items":{"type":"integer"},"maxItems":3,"minItems":1,"type":"array","uniqueItems":true})");
+  CHECK(member_schema<assay::unique_list<named>>() ==
+        R"({"items":{"$ref":"#/$defs/named"},"type":"array","uniqueItems":true})");
   CHECK(member_schema<std::array<double, 2>>() ==
         R"({"items":{"type":"number"},"maxItems":2,"minItems":2,"type":"array"})");
   CHECK(member_schema<std::map<std::string, assay::bounded<int, 1>>>() ==

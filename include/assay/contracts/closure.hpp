@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace assay::contracts {
@@ -31,6 +32,29 @@ struct signal : pattern<"^[a-z0-9][a-z0-9_.-]*[a-z0-9]$"> {
   using str::str;
   using str::operator=;
 };
+
+// SPEC §13 lists signals and dependencies "sorted" and "unique": each item after the one before
+// it in code point order (the byte order of UTF-8). Every item that repeats the one before it or
+// sorts before it is reported at its index. `at` is the list's pointer relative to the object the
+// rule belongs to, `name` the list as messages call it. (A rule, not "uniqueItems": this schema
+// must stay equal to the normative file.)
+template <class List>
+void check_sorted_unique(rules& r, const std::string& at, std::string_view name, const List& list) {
+  for (std::size_t i = 1; i < list.size(); ++i) {
+    const std::string_view before = list[i - 1];
+    const std::string_view item = list[i];
+    if (before < item)
+      continue;
+    const std::string where = at + "/" + std::to_string(i);
+    const std::string rule = std::string(name) + " must be sorted and unique: item " + std::to_string(i);
+    if (item == before) {
+      r.fail(where, rule + " repeats item " + std::to_string(i - 1) + " (" + reflect::detail::quoted(item) + ")");
+    } else {
+      r.fail(where, rule + " (" + reflect::detail::quoted(item) + ") sorts before item " + std::to_string(i - 1) +
+                        " (" + reflect::detail::quoted(before) + ")");
+    }
+  }
+}
 
 struct commitment {
   non_empty alg;
@@ -62,8 +86,13 @@ struct completeness {
       {.field = "by_signal", .description = "Optional per-signal detail (why missing, where expected)."},
   };
 
-  // captured, redacted and unknown partition required (SPEC §13).
+  // required is sorted and unique (a sorted union); captured, redacted and unknown partition it,
+  // each sorted (SPEC §13).
   void check_rules(rules& r) const {
+    check_sorted_unique(r, "/required", "required", required);
+    check_sorted_unique(r, "/captured", "captured", captured);
+    check_sorted_unique(r, "/redacted", "redacted", redacted);
+    check_sorted_unique(r, "/unknown", "unknown", unknown);
     std::vector<std::string> parts;
     for (const auto* v : {&captured, &redacted, &unknown})
       for (const auto& s : *v)
@@ -97,6 +126,12 @@ struct closure {
        .description = "Optional: known nondeterministic inputs (network, live tools) that prevent hermetic replay."},
       {.field = "scoring", .description = "Optional scoring transparency for audits/CI."},
   };
+
+  // uncontrolled_dependencies: sorted, unique (SPEC §13).
+  void check_rules(rules& r) const {
+    if (uncontrolled_dependencies)
+      check_sorted_unique(r, "/uncontrolled_dependencies", "uncontrolled_dependencies", *uncontrolled_dependencies);
+  }
 };
 
 }  // namespace closure_v1

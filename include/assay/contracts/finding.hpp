@@ -80,7 +80,9 @@ struct binding {
   };
 };
 
-using label_list = std::vector<non_empty>;
+// Declared labels (framings, techniques, mutations): each listed once ("uniqueItems"), so a
+// per-label table has one cell per label and a review packet one row.
+using label_list = unique_list<non_empty>;
 
 // Every trial's framing, technique and mutation is one of those declared, when declared.
 // `trials_at` is the pointer of the trial array relative to the object the rule belongs to.
@@ -484,7 +486,7 @@ struct finding {
   finding_v1::finding_method method;
   finding_v1::finding_evidence evidence;
   finding_v1::finding_stats stats;
-  std::vector<finding_v1::transcript_digest> transcript_refs;
+  unique_list<finding_v1::transcript_digest> transcript_refs;
 
   static constexpr field_info assay_fields[] = {
       {.field = "intent", .description = "What both routes try to make the agent do."},
@@ -504,17 +506,10 @@ struct finding {
     }
     finding_v1::check_delta_confirmed_framings(r, method, stats);
     finding_v1::check_label_tables(r, method, stats, evidence);
-    // transcript_refs: unique, and the trials' refs in trial order.
-    bool unique = true;
-    std::set<std::string_view> seen;
-    for (std::size_t i = 0; i < transcript_refs.size(); ++i) {
-      if (!seen.insert(transcript_refs[i]).second) {
-        unique = false;
-        r.fail("/transcript_refs/" + std::to_string(i),
-               "transcript ref \"" + transcript_refs[i] + "\" is listed twice");
-      }
-    }
-    if (unique) {
+    // transcript_refs: the trials' refs in trial order. A ref listed twice is its type's error
+    // (unique_list, reported at the repeat); the order is not judged then.
+    const std::set<std::string_view> listed(transcript_refs.begin(), transcript_refs.end());
+    if (listed.size() == transcript_refs.size()) {
       std::vector<std::string_view> expected;
       std::set<std::string_view> in_expected;
       for (const auto& t : method.trial_results)

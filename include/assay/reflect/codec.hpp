@@ -29,7 +29,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -95,6 +97,12 @@ concept vector_like = requires {
   typename T::value_type;
 }
 &&std::is_base_of_v<std::vector<typename T::value_type>, T> && !std::is_same_v<typename T::value_type, bool>;
+
+// An array type whose items must all differ (unique_list: "uniqueItems": true).
+template <class T>
+concept unique_items_array = requires {
+  requires T::unique_items;
+};
 
 enum class category {
   boolean,
@@ -557,6 +565,73 @@ std::string bounds_violation(typename T::value_type v, errc& code) {
   return shown + " is greater than the maximum " + std::to_string(T::maximum);
 }
 
+// --- unique items ------------------------------------------------------------------------------
+
+// Given the canonical JSON form of every item of an array, the pairs {i, j} where item i repeats
+// item j, the first item equal to it; in the order of i. Sorting, not hashing: O(n log n)
+// comparisons whatever the items are.
+inline std::vector<std::pair<std::size_t, std::size_t>> repeated_items(const std::vector<std::string_view>& keys) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  if (keys.size() < 2)
+    return out;
+  std::vector<std::size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  std::size_t first = order[0];
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    if (keys[order[k]] == keys[first]) {
+      out.emplace_back(order[k], first);
+    } else {
+      first = order[k];
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// `item 2 repeats item 0 ("foo")`: the item shown as its canonical JSON, cut after 128 bytes
+// (long enough for a whole sha256 digest string).
+inline std::string repeated_item_message(std::size_t item, std::size_t first, std::string_view canonical) {
+  constexpr std::size_t max_shown = 128;
+  std::string shown;
+  if (canonical.size() <= max_shown) {
+    shown = canonical;
+  } else {
+    std::size_t cut = max_shown;
+    while (cut > 0 && (static_cast<unsigned char>(canonical[cut]) & 0xC0) == 0x80)
+      --cut;  // not inside a UTF-8 sequence
+    shown = std::string(canonical.substr(0, cut)) + "...";
+    if (canonical.front() == '"')
+      shown += '"';
+  }
+  // Appended piece by piece: g++ 12 warns (-Wrestrict, wrongly) on "literal" + std::to_string().
+  std::string out = "item ";
+  out += std::to_string(item);
+  out += " repeats item ";
+  out += std::to_string(first);
+  out += " (";
+  out += shown;
+  out += ')';
+  return out;
+}
+
+// The canonical JSON form of an item read from `text` (the item's bytes in the input). A string
+// without escapes and a literal are already canonical; anything else is parsed and rewritten
+// (kept in `owned`, whose elements do not move).
+inline std::string_view canonical_item(std::string_view text, const json::limits& lim, std::deque<std::string>& owned) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r'))
+    text.remove_suffix(1);
+  if (text.empty())
+    return text;
+  const char c = text.front();
+  if ((c == '"' && text.find('\\') == std::string_view::npos) || c == 't' || c == 'f' || c == 'n')
+    return text;
+  auto canonical = json::canonicalize(text, lim);
+  if (!canonical)
+    return text;  // cannot happen for an item the cursor read; then compared byte for byte
+  return owned.emplace_back(std::move(*canonical));
+}
+
 }  // namespace detail
 
 template <class T>
@@ -801,7 +876,12 @@ bool decode_value(decode_context& ctx, T& out) {
       std::size_t n = 0;
       if constexpr (cat == category::array)
         out.clear();
+      // For unique items: where each item starts and ends in the input.
+      [[maybe_unused]] std::vector<std::pair<std::size_t, std::size_t>> spans;
       while (c.next_element()) {
+        if constexpr (unique_items_array<T>) {
+          spans.emplace_back(c.offset(), 0);
+        }
         if constexpr (cat == category::fixed_array) {
           if (n < out.size()) {
             if (!decode_value(ctx, out[n]))
@@ -814,10 +894,30 @@ bool decode_value(decode_context& ctx, T& out) {
           if (!decode_value(ctx, out.back()))
             return false;
         }
+        if constexpr (unique_items_array<T>) {
+          spans.back().second = c.offset();
+        }
         ++n;
       }
       if (!c.ok())
         return false;
+      if constexpr (unique_items_array<T>) {
+        // Items are compared as JSON, whatever they decoded to (an item of the wrong type too).
+        std::deque<std::string> owned;
+        std::vector<std::string_view> keys;
+        keys.reserve(spans.size());
+        for (const auto& [begin, end] : spans)
+          keys.push_back(detail::canonical_item(c.input().substr(begin, end - begin), c.limits(), owned));
+        const std::vector<std::pair<std::size_t, std::size_t>> repeats = detail::repeated_items(keys);
+        if (!repeats.empty()) {
+          const std::string array_pointer = c.pointer();
+          for (const auto& [item, first] : repeats) {
+            ctx.report_at(errc::duplicate_item, spans[item].first,
+                          detail::repeated_item_message(item, first, keys[item]),
+                          array_pointer + "/" + std::to_string(item));
+          }
+        }
+      }
       std::size_t min_items = 0, max_items = unbounded;
       if constexpr (cat == category::fixed_array) {
         min_items = max_items = std::tuple_size_v<T>;
@@ -1105,6 +1205,43 @@ void encode_struct(encode_context<W>& ctx, const T& obj) {
   }
 }
 
+// The items of a unique_list that repeat an earlier one, each reported at its own index.
+// Strings are compared as they are; any other item by its canonical bytes.
+template <class T, class W>
+void report_repeated_items(encode_context<W>& ctx, const T& v) {
+  using I = typename T::value_type;
+  constexpr category item_cat = category_of<I>();
+  constexpr bool strings = item_cat == category::string || item_cat == category::one_of;
+  std::vector<std::string> encoded;  // the canonical bytes of non-string items
+  std::vector<std::string_view> keys;
+  keys.reserve(v.size());
+  if constexpr (strings) {
+    for (const auto& item : v)
+      keys.push_back(std::string_view(item));
+  } else {
+    encoded.resize(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      json::detail::string_writer sw{&encoded[i]};
+      encode_context<json::detail::string_writer> item_ctx{sw, {}, {}};
+      encode_value(item_ctx, v[i]);  // its violations are reported where it is written
+      keys.push_back(encoded[i]);
+    }
+  }
+  for (const auto& [item, first] : repeated_items(keys)) {
+    std::string canonical;
+    if constexpr (strings) {
+      json::detail::string_writer sw{&canonical};
+      if (!json::write_string(sw, keys[item]))
+        canonical = detail::quoted(keys[item]);  // not UTF-8 (reported as such too)
+    } else {
+      canonical = keys[item];
+    }
+    std::string at = "/";
+    at += std::to_string(item);
+    ctx.report(errc::duplicate_item, repeated_item_message(item, first, canonical), at);
+  }
+}
+
 }  // namespace detail
 
 template <class T, class W>
@@ -1185,6 +1322,9 @@ void encode_value(encode_context<W>& ctx, const T& v) {
       ctx.leave();
     }
     w.put(']');
+    if constexpr (unique_items_array<T>) {
+      detail::report_repeated_items(ctx, v);
+    }
     if constexpr (requires { T::min_items; }) {
       if (v.size() < T::min_items) {
         ctx.report(errc::too_few_items, "array has " + std::to_string(v.size()) + " items, fewer than the minimum " +

@@ -6,8 +6,9 @@
 // Conformance means: the same JSON member names, the same required set, and compatible JSON
 // types member by member (recursively through arrays, maps, nullables and nested objects). An
 // integer member may stand where the contract has a number; "any" in the contract takes any
-// type. Constraints (bounds, patterns) are not compared: they are checked when the value is
-// encoded through the contract type.
+// type. Constraints (bounds, patterns, item counts, unique items) are not compared: they are
+// checked when the value is encoded through the contract type, so a plain std::vector stands
+// where the contract has a list or a unique_list.
 #pragma once
 
 #include "assay/reflect/codec.hpp"

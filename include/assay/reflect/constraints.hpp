@@ -8,6 +8,7 @@
 //   bounded<double, 0, 1>                       "type": "number", "minimum": 0, "maximum": 1
 //   str<1>, str<0, "^[a-z]+$">, date_time       "minLength", "pattern", "format": "date-time"
 //   list<T, 1>                                  "minItems": 1 (and an optional maximum)
+//   unique_list<T>, unique_list<T, 1>           "uniqueItems": true (and the bounds of list)
 //   std::array<T, 2>                            "minItems": 2, "maxItems": 2
 //   std::map<std::string, V>                    "additionalProperties": <schema of V>
 //   std::optional<T>                            member not required, omitted when absent
@@ -233,6 +234,18 @@ struct list : std::vector<T> {
   list() = default;
   list(const std::vector<T>& v) : std::vector<T>(v) {}        // NOLINT
   list(std::vector<T>&& v) : std::vector<T>(std::move(v)) {}  // NOLINT
+};
+
+// A list whose items are all different ("uniqueItems": true): no two items have the same JSON
+// value, compared by their canonical (JCS) forms, so 1 and 1.0 are the same item, as are two
+// objects with their members in another order. A repeated item is reported at its later place.
+template <class T, std::size_t MinItems = 0, std::size_t MaxItems = unbounded>
+struct unique_list : list<T, MinItems, MaxItems> {
+  static constexpr bool unique_items = true;
+  using list<T, MinItems, MaxItems>::list;
+  unique_list() = default;
+  unique_list(const std::vector<T>& v) : list<T, MinItems, MaxItems>(v) {}        // NOLINT
+  unique_list(std::vector<T>&& v) : list<T, MinItems, MaxItems>(std::move(v)) {}  // NOLINT
 };
 
 // --- null --------------------------------------------------------------------------------------

@@ -159,6 +159,8 @@ json::value inline_schema(schema_context& ctx) {
       if (T::max_items != unbounded)
         s.set("maxItems", static_cast<double>(T::max_items));
     }
+    if constexpr (unique_items_array<T>)
+      s.set("uniqueItems", true);
     s.set("items", schema_value<typename T::value_type>(ctx));
   } else if constexpr (cat == category::map) {
     s = typed("object");
