@@ -367,13 +367,15 @@ TEST_CASE("hash_sink is its own writer: put, reserve and advance equal write") {
 }
 
 TEST_CASE("hash_sink: small streams stay on the calling thread") {
-  const std::string data = pattern_bytes((std::size_t{1} << 20) - 1);
+  const std::size_t threshold = sink_options{}.pipeline_threshold;
+  CHECK(threshold == std::size_t{128} << 10);
+  const std::string data = pattern_bytes(threshold - 1);
   bool piped = true;
   const auto d = through_sink<sha256>(data, {40}, sink_options{}, &piped);
   CHECK(!piped);
   CHECK(d == digest_bytes<sha256>(data));
   // Exactly at the threshold: still no thread.
-  const std::string at = pattern_bytes(std::size_t{1} << 20);
+  const std::string at = pattern_bytes(threshold);
   CHECK(through_sink<sha256>(at, {at.size()}, sink_options{}, &piped) == digest_bytes<sha256>(at));
   CHECK(!piped);
   // xxh3 never pipelines by default.
@@ -444,19 +446,19 @@ TEST_CASE("hash_sink: pipelined streams with tiny buffers and odd writes") {
   check(std::type_identity<xxh3_64>{});
 }
 
-TEST_CASE("hash_sink: default options across the 1 MiB threshold") {
-  const std::size_t mib = std::size_t{1} << 20;
-  for (std::size_t n : {mib - 1, mib, mib + 1, mib + 8192, 3 * mib + 17}) {
+TEST_CASE("hash_sink: default options across the threshold") {
+  const std::size_t limit = sink_options{}.pipeline_threshold;
+  for (std::size_t n : {limit - 1, limit, limit + 1, limit + 8192, 3 * limit + 17, std::size_t{5} << 20}) {
     const std::string data = pattern_bytes(n);
     const auto expect = digest_bytes<sha256>(data);
-    // Odd sizes that straddle the 8 KiB gathering buffer and the 256 KiB chunks.
+    // Odd sizes that straddle the 8 KiB gathering buffer and the 128 KiB chunks.
     for (const auto& pat : std::vector<std::vector<std::size_t>>{
-             {40}, {1, 3, 8191, 8193, 16384, 262143, 262145, 7}, {mib}, {mib + 1}, {n}}) {
+             {40}, {1, 3, 8191, 8193, 16384, 262143, 262145, 7}, {limit}, {limit + 1}, {n}}) {
       bool piped = false;
       CHECK_MESSAGE(through_sink<sha256>(data, pat, sink_options{}, &piped) == expect, "n=" << n);
-      if (n <= mib)
+      if (n <= limit)
         CHECK(!piped);
-      if (n > mib + 2 * 8192)
+      if (n > limit + 2 * 8192)
         CHECK(piped);
     }
   }

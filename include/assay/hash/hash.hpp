@@ -27,8 +27,14 @@
 #include <botan/hash.h>
 #include <xxhash.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <compare>
 #include <concepts>
 #include <condition_variable>
@@ -444,9 +450,10 @@ class evidence_digest : public digest<P> {
 // When a hash_sink hands hashing to a helper thread.
 struct sink_options {
   // Bytes after which hashing moves to the helper thread; SIZE_MAX: never.
-  std::size_t pipeline_threshold = std::size_t{1} << 20;
-  // Size of each buffer handed to the helper (8 KiB .. 1 GiB), and how many circulate (2 .. 64).
-  std::size_t chunk_size = std::size_t{256} << 10;
+  // (128 KiB: starting the thread costs about what hashing 64 KiB does.)
+  std::size_t pipeline_threshold = std::size_t{128} << 10;
+  // Size of each buffer handed to the helper (64 B .. 1 GiB), and how many circulate (2 .. 64).
+  std::size_t chunk_size = std::size_t{128} << 10;
   unsigned chunks = 4;
 };
 
@@ -514,6 +521,7 @@ class hash_pipeline {
     std::unique_lock lk(m_);
     len_[produced_ % n_] = len;
     ++produced_;
+    published_.store(produced_, std::memory_order_release);
     if (helper_waiting_)
       full_.notify_one();
     if (produced_ - consumed_ == n_) {
@@ -533,6 +541,7 @@ class hash_pipeline {
       std::lock_guard lk(m_);
       len_[produced_ % n_] = len;
       ++produced_;
+      published_.store(produced_, std::memory_order_release);
       closed_ = true;
     }
     full_.notify_one();
@@ -548,6 +557,7 @@ class hash_pipeline {
     for (std::size_t c = 0;; ++c) {
       std::size_t len = 0;
       bool last = false;
+      await(c);
       {
         std::unique_lock lk(m_);
         if (!abort_ && produced_ == c) {
@@ -580,16 +590,35 @@ class hash_pipeline {
     }
   }
 
+  // Waits a little for buffer c by watching for it, before the caller is asked to wake this
+  // thread: a caller slower than the hash would otherwise pay a system call (and the helper a
+  // wake-up) for every buffer.
+  void await(std::size_t c) const noexcept {
+    if (published_.load(std::memory_order_acquire) > c)
+      return;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+    for (unsigned i = 1;; ++i) {
+      if (published_.load(std::memory_order_acquire) > c)
+        return;
+#if defined(__SSE2__)
+      _mm_pause();
+#endif
+      if (i % 64 == 0 && std::chrono::steady_clock::now() > until)
+        return;
+    }
+  }
+
   State& st_;
   const std::size_t chunk_;
   const unsigned n_;
   std::unique_ptr<char[]> mem_;
   std::vector<std::size_t> len_;  // bytes in each published buffer
   std::mutex m_;
-  std::condition_variable full_;  // helper waits: something published (or abort)
-  std::condition_variable free_;  // caller waits: a buffer came back
-  std::size_t produced_ = 0;      // buffers published (guarded by m_)
-  std::size_t consumed_ = 0;      // buffers absorbed (guarded by m_)
+  std::condition_variable full_;           // helper waits: something published (or abort)
+  std::condition_variable free_;           // caller waits: a buffer came back
+  std::size_t produced_ = 0;               // buffers published (guarded by m_)
+  std::size_t consumed_ = 0;               // buffers absorbed (guarded by m_)
+  std::atomic<std::size_t> published_{0};  // produced_, readable without m_
   bool closed_ = false;
   bool abort_ = false;
   bool helper_waiting_ = false;  // the helper sleeps on full_
@@ -609,37 +638,45 @@ class hash_sink {
  public:
   using policy = P;
 
+  // The size of the gathering buffer, and the most reserve() grants at once.
+  static constexpr std::size_t buffer_size = 8192;
+
   explicit hash_sink(const sink_options& o = default_sink_options<P>) : opt_(o) {
     opt_.chunks = std::clamp(opt_.chunks, 2u, 64u);
-    opt_.chunk_size = std::clamp(opt_.chunk_size, buffer_size, std::size_t{1} << 30);
+    opt_.chunk_size = std::clamp(opt_.chunk_size, std::size_t{64}, std::size_t{1} << 30);
   }
   hash_sink(const hash_sink&) = delete;
   hash_sink& operator=(const hash_sink&) = delete;
   ~hash_sink() = default;
 
   void write(const char* p, std::size_t n) {
-    if (n <= cap_ - fill_) [[likely]] {
+    if (n <= buffer_size - fill_) [[likely]] {
       detail::copy_bytes(buf_ + fill_, p, n);
       fill_ += n;
       return;
     }
-    spill(p, n);
+    drain();
+    if (n >= buffer_size) {
+      deliver(p, n);
+    } else {
+      std::memcpy(buf_, p, n);
+      fill_ = n;
+    }
   }
   void update(const void* p, std::size_t n) { write(static_cast<const char*>(p), n); }
   void write(std::string_view s) { write(s.data(), s.size()); }
 
-  // The writer interface (json::buffered_sink): serializers write straight into the buffer
-  // that is hashed, with no copy in between. reserve(n) grants n <= buffer_size bytes;
+  // The writer interface (json::buffered_sink): serializers write straight into the gathering
+  // buffer, with no buffer of their own in between. reserve(n) grants n <= buffer_size bytes;
   // advance(k) commits the first k of them.
-  static constexpr std::size_t buffer_size = 8192;
   void put(char c) {
-    if (fill_ == cap_) [[unlikely]]
-      pass_on();
+    if (fill_ == buffer_size) [[unlikely]]
+      drain();
     buf_[fill_++] = c;
   }
   char* reserve(std::size_t n) {
-    if (n > cap_ - fill_) [[unlikely]]
-      pass_on();
+    if (n > buffer_size - fill_) [[unlikely]]
+      drain();
     return buf_ + fill_;
   }
   void advance(std::size_t n) noexcept { fill_ += n; }
@@ -655,8 +692,8 @@ class hash_sink {
   // to reuse a sink after an exception from write() or finish().
   void reset() {
     pipe_.reset();
-    buf_ = small_;
-    cap_ = small_size;
+    chunk_ = nullptr;
+    chunk_fill_ = 0;
     fill_ = 0;
     done_ = 0;
     state_ = typename P::state{};
@@ -665,82 +702,57 @@ class hash_sink {
   // The digest of everything written; the sink is then empty again. What the state threw on
   // the helper thread is rethrown here.
   digest<P> finish() {
+    drain();
+    fill_ = 0;
+    done_ = 0;
     if (pipe_) {
       auto pipe = std::move(pipe_);
-      const std::size_t last = fill_;
-      buf_ = small_;
-      cap_ = small_size;
-      fill_ = 0;
-      done_ = 0;
+      const std::size_t last = chunk_fill_;
+      chunk_ = nullptr;
+      chunk_fill_ = 0;
       pipe->close(last);
-    } else {
-      if (fill_ != 0)
-        state_.update(buf_, fill_);
-      fill_ = 0;
-      done_ = 0;
     }
     return digest<P>(state_.final());
   }
 
  private:
-  void spill(const char* p, std::size_t n) {
-    if (!pipe_ && done_ + fill_ + n > opt_.pipeline_threshold)
-      start_pipeline();
-    if (pipe_) {
-      // Fill and publish whole buffers; the remainder stays in the current one.
-      while (n > cap_ - fill_) {
-        const std::size_t k = cap_ - fill_;
-        std::memcpy(buf_ + fill_, p, k);
-        p += k;
-        n -= k;
-        done_ += cap_;
-        buf_ = pipe_->publish(cap_);
-        fill_ = 0;
-      }
-      if (n != 0)
-        std::memcpy(buf_ + fill_, p, n);
-      fill_ += n;
-      return;
-    }
+  // Passes the gathered bytes on; the buffer is empty again.
+  void drain() {
     if (fill_ != 0) {
-      state_.update(buf_, fill_);
-      done_ += fill_;
+      deliver(buf_, fill_);
       fill_ = 0;
-    }
-    if (n >= cap_) {
-      state_.update(p, n);
-      done_ += n;
-    } else {
-      std::memcpy(buf_, p, n);
-      fill_ = n;
     }
   }
 
-  // Passes the buffered bytes on (to the helper, or to the state), leaving the buffer empty.
-  void pass_on() {
-    if (!pipe_ && done_ + fill_ > opt_.pipeline_threshold)
+  // Hashes p[0, n) here, or copies it into the helper's buffers (whole ones are published).
+  // The gathering buffer stays small and hot in cache, and the helper's buffers are filled by
+  // large copies: writing a serializer's many small pieces straight into memory the other core
+  // has just read costs a cache-line transfer each.
+  void deliver(const char* p, std::size_t n) {
+    if (!pipe_ && done_ + n > opt_.pipeline_threshold)
       start_pipeline();
-    if (fill_ == 0)
+    done_ += n;
+    if (!pipe_) {
+      state_.update(p, n);
       return;
-    done_ += fill_;
-    if (pipe_) {
-      buf_ = pipe_->publish(fill_);
-    } else {
-      state_.update(buf_, fill_);
     }
-    fill_ = 0;
+    while (n > opt_.chunk_size - chunk_fill_) {
+      const std::size_t k = opt_.chunk_size - chunk_fill_;
+      std::memcpy(chunk_ + chunk_fill_, p, k);
+      p += k;
+      n -= k;
+      chunk_ = pipe_->publish(opt_.chunk_size);
+      chunk_fill_ = 0;
+    }
+    if (n != 0)
+      std::memcpy(chunk_ + chunk_fill_, p, n);
+    chunk_fill_ += n;
   }
 
   void start_pipeline() {
     if (std::thread::hardware_concurrency() < 2) {
       opt_.pipeline_threshold = std::numeric_limits<std::size_t>::max();
       return;
-    }
-    // Bytes gathered so far go to the state here, before the helper owns it.
-    if (fill_ != 0) {
-      state_.update(buf_, fill_);
-      done_ += fill_;
-      fill_ = 0;
     }
     try {
       pipe_ = std::make_unique<detail::hash_pipeline<typename P::state>>(state_, opt_.chunk_size, opt_.chunks);
@@ -751,20 +763,21 @@ class hash_sink {
       opt_.pipeline_threshold = std::numeric_limits<std::size_t>::max();
       return;
     }
-    buf_ = pipe_->first();
-    cap_ = opt_.chunk_size;
+    chunk_ = pipe_->first();
+    chunk_fill_ = 0;
   }
-
-  static constexpr std::size_t small_size = buffer_size;
 
   sink_options opt_;
   typename P::state state_;
   std::unique_ptr<detail::hash_pipeline<typename P::state>> pipe_;
-  char* buf_ = small_;
-  std::size_t cap_ = small_size;
-  std::size_t fill_ = 0;  // bytes in buf_
-  std::size_t done_ = 0;  // bytes already passed on (to the state or the helper)
-  char small_[small_size];
+  char* chunk_ = nullptr;       // the helper's buffer being filled (pipelined only)
+  std::size_t chunk_fill_ = 0;  // bytes in chunk_
+  std::size_t fill_ = 0;        // bytes in buf_
+  std::size_t done_ = 0;        // bytes passed on (to the state or the helper)
+  char storage_[buffer_size];
+  // The gathering buffer, through a pointer: at -O3 GCC cannot see that fill_ + n stays within
+  // the array and warns (-Warray-bounds) about copies it has not proven safe.
+  char* const buf_ = storage_;
 };
 
 // ---------------------------------------------------------------------------------------------
