@@ -93,14 +93,15 @@ TEST_CASE("constraint types encode when their values are valid") {
   CHECK(encode_ok(assay::one_of<"a", "b">{"b"}) == R"({"v":"b"})");
   CHECK(encode_ok(*assay::one_of<"a", "b">::parse("b")) == R"({"v":"b"})");
   // Allowed values are written from a table built at compile time; values that need escaping,
-  // and long ones, take the general string writer.
-  CHECK(encode_ok(assay::one_of<"", "long value", "\xc3\xa9">{"long value"}) == R"({"v":"long value"})");
-  CHECK(encode_ok(assay::one_of<"", "long value", "\xc3\xa9">{""}) == R"({"v":""})");
-  CHECK(encode_ok(assay::one_of<"q\"", "t\t">{"t\t"}) == R"({"v":"t\t"})");
+  // and long ones, take the general string writer. (parse(): clang 14 crashes generating code
+  // for the consteval constructor of these types as a call argument.)
+  CHECK(encode_ok(*assay::one_of<"", "long value", "\xc3\xa9">::parse("long value")) == R"({"v":"long value"})");
+  CHECK(encode_ok(*assay::one_of<"", "long value", "\xc3\xa9">::parse("")) == R"({"v":""})");
+  CHECK(encode_ok(*assay::one_of<"q\"", "t\t">::parse("t\t")) == R"({"v":"t\t"})");
   CHECK(encode_ok(assay::one_of<"q\"", "t\t">{}) == R"({"v":"q\""})");
   CHECK(encode_ok(assay::const_string<"x-\xc3\xa9">{}) == "{\"v\":\"x-\xc3\xa9\"}");
   using long_one = assay::one_of<"0123456789012345678901234567890123456789012345678901234567890123456789", "s">;
-  CHECK(encode_ok(long_one{"s"}) == R"({"v":"s"})");
+  CHECK(encode_ok(*long_one::parse("s")) == R"({"v":"s"})");
   CHECK(encode_ok(long_one{}) == R"({"v":"0123456789012345678901234567890123456789012345678901234567890123456789"})");
   CHECK(encode_ok(assay::bounded<int, 1, 10>{1}) == R"({"v":1})");
   CHECK(encode_ok(assay::bounded<int, 1, 10>{10}) == R"({"v":10})");
