@@ -13,7 +13,7 @@
 // deduplication and cache keys, and `evidence_digest` refuses them at compile time.
 //
 // `hash_sink<P>` is a JSON sink (json/canonical.hpp) that streams bytes into a hash state.
-// Once a stream grows past a threshold (1 MiB by default) hashing moves to a helper thread
+// Once a stream grows past a threshold (128 KiB by default) hashing moves to a helper thread
 // that consumes filled buffers while the caller keeps serializing into the next one; shorter
 // streams never start a thread. The digest is the same either way.
 //
