@@ -334,16 +334,15 @@ inline void check_route_counts(rules& r, const std::string& at, const std::strin
   }
 }
 
-inline bool is_listed(const std::optional<label_list>& list, std::string_view label) {
-  return list && std::find(list->begin(), list->end(), label) != list->end();
-}
-
-// A key of a per-label table that its method list does not declare (`kind` "framing", `list`
-// "method.framings").
-inline void not_listed(rules& r, const std::string& at, std::string_view kind, std::string_view label,
-                       std::string_view list, bool list_given) {
-  r.fail(at, std::string(kind) + " \"" + std::string(label) + "\" is not listed in " + std::string(list) +
-                 (list_given ? "" : " (there is none)"));
+// True when `label`, a key of a per-label table at `at`, is declared in its method list;
+// otherwise says so (`kind` "framing", `list_name` "method.framings").
+inline bool declared(rules& r, const std::string& at, std::string_view kind, std::string_view label,
+                     const std::optional<label_list>& list, std::string_view list_name) {
+  if (list && std::find(list->begin(), list->end(), label) != list->end())
+    return true;
+  r.fail(at, std::string(kind) + " \"" + std::string(label) + "\" is not listed in " + std::string(list_name) +
+                 (list ? "" : " (there is none)"));
+  return false;
 }
 
 inline std::string key_at(std::string_view at, std::string_view key) {
@@ -362,10 +361,8 @@ inline void check_label_tables(rules& r, const finding_method& m, const finding_
     for (const auto& entry : *s.trials_per_framing) {
       const std::string& f = entry.first;
       const std::string at = key_at("/stats/trials_per_framing", f);
-      if (!is_listed(m.framings, f)) {
-        not_listed(r, at, "framing", f, "method.framings", m.framings.has_value());
+      if (!declared(r, at, "framing", f, m.framings, "method.framings"))
         continue;
-      }
       const route_counts c = count_routes(trials, [&](const trial_result& t) { return labelled(t.framing, f); });
       const std::int64_t both = c.trials[0] + c.trials[1];
       if (entry.second.value() != both) {
@@ -383,10 +380,8 @@ inline void check_label_tables(rules& r, const finding_method& m, const finding_
     for (const auto& cell : *cells) {
       const std::string& key = cell.first;
       const std::string at = key_at(base, key);
-      if (!is_listed(list, key)) {
-        not_listed(r, at, kind, key, list_name, list.has_value());
+      if (!declared(r, at, kind, key, list, list_name))
         continue;
-      }
       const route_counts c = count_routes(trials, [&](const trial_result& t) { return labelled(t.*label, key); });
       check_route_counts(r, at, std::string(name) + "." + key, "with " + std::string(member) + " \"" + key + "\"",
                          cell.second, c);
@@ -401,17 +396,13 @@ inline void check_label_tables(rules& r, const finding_method& m, const finding_
     for (const auto& row : *s.technique_mutation_matrix) {
       const std::string& technique = row.first;
       const std::string row_at = key_at("/stats/technique_mutation_matrix", technique);
-      if (!is_listed(m.techniques, technique)) {
-        not_listed(r, row_at, "technique", technique, "method.techniques", m.techniques.has_value());
+      if (!declared(r, row_at, "technique", technique, m.techniques, "method.techniques"))
         continue;
-      }
       for (const auto& cell : row.second) {
         const std::string& mutation = cell.first;
         const std::string at = key_at(row_at, mutation);
-        if (!is_listed(m.mutations, mutation)) {
-          not_listed(r, at, "mutation", mutation, "method.mutations", m.mutations.has_value());
+        if (!declared(r, at, "mutation", mutation, m.mutations, "method.mutations"))
           continue;
-        }
         const route_counts c = count_routes(trials, [&](const trial_result& t) {
           return labelled(t.technique_id, technique) && labelled(t.mutation_id, mutation);
         });
@@ -422,12 +413,8 @@ inline void check_label_tables(rules& r, const finding_method& m, const finding_
     }
   }
   if (e.by_framing) {
-    for (const auto& entry : *e.by_framing) {
-      if (!is_listed(m.framings, entry.first)) {
-        not_listed(r, key_at("/evidence/by_framing", entry.first), "framing", entry.first, "method.framings",
-                   m.framings.has_value());
-      }
-    }
+    for (const auto& entry : *e.by_framing)
+      declared(r, key_at("/evidence/by_framing", entry.first), "framing", entry.first, m.framings, "method.framings");
   }
 }
 
