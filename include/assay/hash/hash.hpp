@@ -703,7 +703,6 @@ class hash_sink {
   // the helper thread is rethrown here.
   digest<P> finish() {
     drain();
-    fill_ = 0;
     done_ = 0;
     if (pipe_) {
       auto pipe = std::move(pipe_);

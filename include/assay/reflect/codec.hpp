@@ -1085,11 +1085,8 @@ void write_integer(W& w, I v) {
   }
   char* p = w.reserve(json::max_number_chars);
   if (exact) {
-    if constexpr (std::is_signed_v<I>) {
-      w.advance(static_cast<std::size_t>(json::format_integer(static_cast<std::int64_t>(v), p) - p));
-    } else {
-      w.advance(static_cast<std::size_t>(json::format_integer(static_cast<std::uint64_t>(v), p) - p));
-    }
+    using wide = std::conditional_t<std::is_signed_v<I>, std::int64_t, std::uint64_t>;
+    w.advance(static_cast<std::size_t>(json::format_integer(static_cast<wide>(v), p) - p));
   } else {
     w.advance(static_cast<std::size_t>(json::format_number(static_cast<double>(v), p) - p));
   }
@@ -1223,7 +1220,8 @@ void report_repeated_items(encode_context<W>& ctx, const T& v) {
     for (std::size_t i = 0; i < v.size(); ++i) {
       json::detail::string_writer sw{&encoded[i]};
       encode_context<json::detail::string_writer> item_ctx{sw, {}, {}};
-      encode_value(item_ctx, v[i]);  // its violations are reported where it is written
+      item_ctx.track = false;  // its violations are reported where it is written
+      encode_value(item_ctx, v[i]);
       keys.push_back(encoded[i]);
     }
   }
@@ -1373,11 +1371,13 @@ namespace detail {
 // is, into no sink. The entry points encode without tracking and call this only when that
 // pass found something.
 template <class T>
-errors violations_of(const T& v) {
+errors violations_of(const T& v, bool track = true) {
   json::counting_sink s;
   json::writer<json::counting_sink> w(s);
   encode_context<json::writer<json::counting_sink>> ctx{w, {}, {}};
-  ctx.path.reserve(16);
+  ctx.track = track;
+  if (track)
+    ctx.path.reserve(16);
   encode_value(ctx, v);
   return std::move(ctx.errs);
 }
@@ -1470,13 +1470,9 @@ results<std::string> encode(const T& v) {
 // Every constraint `v` violates (nothing is written anywhere).
 template <class T>
 results<void> validate(const T& v) {
-  json::counting_sink s;
-  json::writer<json::counting_sink> w(s);
-  reflect::encode_context<json::writer<json::counting_sink>> ctx{w, {}, {}};
-  ctx.track = false;
-  reflect::encode_value(ctx, v);
-  if (!ctx.errs.empty())
-    return reflect::detail::located(v, std::move(ctx.errs));
+  errors untracked = reflect::detail::violations_of(v, false);
+  if (!untracked.empty())
+    return reflect::detail::located(v, std::move(untracked));
   return {};
 }
 
