@@ -13,7 +13,7 @@
 // deduplication and cache keys, and `evidence_digest` refuses them at compile time.
 //
 // `hash_sink<P>` is a JSON sink (json/canonical.hpp) that streams bytes into a hash state.
-// Once a stream grows past a threshold (128 KiB by default) hashing moves to a helper thread
+// Once a stream grows past a threshold (64 KiB by default) hashing moves to a helper thread
 // that consumes filled buffers while the caller keeps serializing into the next one; shorter
 // streams never start a thread. The digest is the same either way.
 //
@@ -447,12 +447,14 @@ class evidence_digest : public digest<P> {
 
 // When a hash_sink hands hashing to a helper thread.
 struct sink_options {
-  // Bytes after which hashing moves to the helper thread; SIZE_MAX: never.
-  // (128 KiB: starting the thread costs about what hashing 64 KiB does.)
-  std::size_t pipeline_threshold = std::size_t{128} << 10;
+  // Bytes after which hashing moves to the helper thread; SIZE_MAX: never. Starting a thread
+  // costs the caller about what hashing 64 KiB does, and the caller hashes on by itself until
+  // the thread runs; from about 300 KiB of typed JSON on, the pipeline pays for itself.
+  std::size_t pipeline_threshold = std::size_t{64} << 10;
   // Size of each buffer handed to the helper (64 B .. 1 GiB), and how many circulate (2 .. 64).
-  std::size_t chunk_size = std::size_t{128} << 10;
-  unsigned chunks = 4;
+  // Small buffers: the helper waits less for the first one, and the bytes are still in cache.
+  std::size_t chunk_size = std::size_t{32} << 10;
+  unsigned chunks = 8;
 };
 
 // xxh3 hashes far faster than anything can produce canonical JSON: it never pipelines.
@@ -495,88 +497,124 @@ inline void copy_bytes(char* d, const char* s, std::size_t n) noexcept {
 // what makes the pipeline pay: on a virtual machine waking a sleeping thread can take longer
 // than hashing a buffer, and a caller that slept whenever the ring was full left the helper
 // idle (13% slower than hashing on one thread, against 1.5% with watching).
+//
+// For the same reason nothing waits for the helper's thread itself. Starting one takes about
+// 100 us there: until it runs the caller goes on hashing by itself (nothing published yet,
+// the state is still its own) rather than fill buffers nobody takes. And close() does not join: the
+// caller watches for the last buffer to come back, and the helper, which then touches nothing
+// but the ring it shares, ends on its own.
 template <class State>
 class hash_pipeline {
  public:
   // How long each side watches before it sleeps. The caller waits for the helper to finish
-  // a buffer, which takes chunk / (hash speed): on the order of 100 us for 128 KiB.
+  // a buffer, which takes chunk / (hash speed): about 20 us for 32 KiB with SHA-NI.
   static constexpr std::chrono::microseconds caller_watch{1000};
   // The helper waits for the caller to produce a buffer, which may take long: a slow
   // producer should not keep a second core busy for nothing.
   static constexpr std::chrono::microseconds helper_watch{50};
 
-  hash_pipeline(State& st, std::size_t chunk, unsigned n)
-      : st_(st), chunk_(chunk), n_(n), mem_(new char[chunk * n]), info_(new buffer_info[n]) {
-    thread_ = std::thread([this] { run(); });
+  hash_pipeline(State& st, std::size_t chunk, unsigned n) : ring_(std::make_shared<ring>(chunk, n)) {
+    thread_ = std::thread([r = ring_, &st] { r->run(st); });
   }
   hash_pipeline(const hash_pipeline&) = delete;
   hash_pipeline& operator=(const hash_pipeline&) = delete;
 
-  // Abandons the stream (close() not called): the helper stops without hashing the rest.
+  // Abandons the stream (close() not called): the helper stops without hashing the rest. It
+  // is joined if it may be inside the state, that is once something was published.
   ~hash_pipeline() {
     if (thread_.joinable()) {
-      abort_.store(true, std::memory_order_relaxed);
-      published_.fetch_add(1, std::memory_order_release);  // wakes a sleeping helper
-      published_.notify_one();
-      thread_.join();
+      ring_->abort.store(true, std::memory_order_relaxed);
+      ring_->published.fetch_add(1, std::memory_order_release);  // wakes a sleeping helper
+      ring_->published.notify_one();
+      if (ring_->produced == 0)
+        thread_.detach();
+      else
+        thread_.join();
     }
   }
 
+  // True once the helper runs. Until the caller publishes something the state is still its
+  // own to update.
+  bool running() const noexcept { return ring_->running.load(std::memory_order_acquire); }
+
   // The buffer the caller fills first.
-  char* first() noexcept { return slot(0); }
+  char* first() noexcept { return ring_->slot(0); }
 
   // Publishes the caller's current buffer holding `len` bytes; returns the next one to fill,
   // waiting while every buffer is with the helper.
   char* publish(std::size_t len) {
-    put(len, false);
-    wait_until(consumed_, caller_watch, [this](counter c) { return counter(produced_ - c) < n_; });
-    return slot(produced_);
+    ring& r = *ring_;
+    r.put(len, false);
+    wait_until(r.consumed, caller_watch, [&r](counter c) { return counter(r.produced - c) < r.n; });
+    return r.slot(r.produced);
   }
 
   // Publishes the last buffer, waits for the helper to absorb everything, and rethrows what
   // the state threw, if anything.
   void close(std::size_t len) {
-    put(len, true);
-    thread_.join();
-    if (error_)
-      std::rethrow_exception(error_);
+    ring& r = *ring_;
+    r.put(len, true);
+    wait_until(r.consumed, caller_watch, [&r](counter c) { return c == r.produced; });
+    thread_.detach();
+    if (r.error)
+      std::rethrow_exception(r.error);
   }
 
  private:
   using counter = std::uint32_t;  // buffer counts, compared by difference (wrap-safe)
+
   struct buffer_info {
     std::size_t len = 0;  // bytes in the buffer
     bool last = false;    // the stream's last buffer
   };
 
-  char* slot(counter i) const noexcept { return mem_.get() + (i % n_) * chunk_; }
+  // What the caller and the helper share; the last of them to let go frees it.
+  struct ring {
+    ring(std::size_t chunk, unsigned n) : chunk(chunk), n(n), mem(new char[chunk * n]), info(new buffer_info[n]) {}
 
-  void put(std::size_t len, bool last) {
-    info_[produced_ % n_] = {len, last};
-    ++produced_;
-    published_.store(produced_, std::memory_order_release);
-    published_.notify_one();
-  }
+    char* slot(counter i) const noexcept { return mem.get() + (i % n) * chunk; }
 
-  void run() {
-    for (counter c = 0;; ++c) {
-      wait_until(published_, helper_watch, [c](counter p) { return p != c; });
-      if (abort_.load(std::memory_order_relaxed))
-        return;
-      const buffer_info info = info_[c % n_];
-      if (!error_) {
-        try {
-          st_.update(slot(c), info.len);
-        } catch (...) {
-          error_ = std::current_exception();  // reported by close(); keep draining
-        }
-      }
-      consumed_.store(c + 1, std::memory_order_release);
-      consumed_.notify_one();
-      if (info.last)
-        return;
+    void put(std::size_t len, bool last) {
+      info[produced % n] = {len, last};
+      ++produced;
+      published.store(produced, std::memory_order_release);
+      published.notify_one();
     }
-  }
+
+    // The helper: absorbs buffers until the last one (or an abort). After the last buffer's
+    // count is stored it touches the state no more: the caller may be gone.
+    void run(State& st) {
+      running.store(true, std::memory_order_release);
+      for (counter c = 0;; ++c) {
+        wait_until(published, helper_watch, [c](counter p) { return p != c; });
+        if (abort.load(std::memory_order_relaxed))
+          return;
+        const buffer_info b = info[c % n];
+        if (!error) {
+          try {
+            st.update(slot(c), b.len);
+          } catch (...) {
+            error = std::current_exception();  // reported by close(); keep draining
+          }
+        }
+        consumed.store(c + 1, std::memory_order_release);
+        consumed.notify_one();
+        if (b.last)
+          return;
+      }
+    }
+
+    const std::size_t chunk;
+    const unsigned n;
+    std::unique_ptr<char[]> mem;
+    std::unique_ptr<buffer_info[]> info;            // written before publishing, read after
+    counter produced = 0;                           // the caller's own count
+    alignas(64) std::atomic<counter> published{0};  // written by the caller (and on abort)
+    alignas(64) std::atomic<counter> consumed{0};   // written by the helper
+    std::atomic<bool> abort{false};
+    std::atomic<bool> running{false};  // the helper has started
+    std::exception_ptr error;          // the helper's until it hands the last buffer back
+  };
 
   // Returns once ready(x) holds: watches x for `watch`, then sleeps on it.
   template <class Ready>
@@ -601,16 +639,7 @@ class hash_pipeline {
     }
   }
 
-  State& st_;
-  const std::size_t chunk_;
-  const unsigned n_;
-  std::unique_ptr<char[]> mem_;
-  std::unique_ptr<buffer_info[]> info_;            // written before publishing, read after
-  counter produced_ = 0;                           // the caller's own count
-  alignas(64) std::atomic<counter> published_{0};  // written by the caller (and on abort)
-  alignas(64) std::atomic<counter> consumed_{0};   // written by the helper
-  std::atomic<bool> abort_{false};
-  std::exception_ptr error_;  // the helper's until joined
+  std::shared_ptr<ring> ring_;
   std::thread thread_;
 };
 
@@ -694,9 +723,12 @@ class hash_sink {
     if (pipe_) {
       auto pipe = std::move(pipe_);
       const std::size_t last = chunk_fill_;
+      const bool handed_over = chunk_ != nullptr;
       chunk_ = nullptr;
       chunk_fill_ = 0;
-      pipe->close(last);
+      if (handed_over)
+        pipe->close(last);
+      // else the helper never ran in time to get anything: it is let go
     }
     return digest<P>(state_.final());
   }
@@ -718,9 +750,12 @@ class hash_sink {
     if (!pipe_ && done_ + n > opt_.pipeline_threshold)
       start_pipeline();
     done_ += n;
-    if (!pipe_) {
-      state_.update(p, n);
-      return;
+    if (!chunk_) {
+      if (!pipe_ || !pipe_->running()) {  // no helper, or it is still starting: hash here
+        state_.update(p, n);
+        return;
+      }
+      chunk_ = pipe_->first();
     }
     while (n > opt_.chunk_size - chunk_fill_) {
       const std::size_t k = opt_.chunk_size - chunk_fill_;
@@ -749,14 +784,12 @@ class hash_sink {
       opt_.pipeline_threshold = std::numeric_limits<std::size_t>::max();
       return;
     }
-    chunk_ = pipe_->first();
-    chunk_fill_ = 0;
   }
 
   sink_options opt_;
   typename P::state state_;
   std::unique_ptr<detail::hash_pipeline<typename P::state>> pipe_;
-  char* chunk_ = nullptr;       // the helper's buffer being filled (pipelined only)
+  char* chunk_ = nullptr;       // the helper's buffer being filled, once it runs
   std::size_t chunk_fill_ = 0;  // bytes in chunk_
   std::size_t fill_ = 0;        // bytes in buf_
   std::size_t done_ = 0;        // bytes passed on (to the state or the helper)
