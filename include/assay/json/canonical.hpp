@@ -318,7 +318,37 @@ bool write_value(W& w, const value& root, std::vector<const member*>& scratch, w
       if (obj.size() != names.size() || obj.empty())
         return false;
       for (std::size_t i = 0; i < names.size(); ++i)
-        if (obj[i].name != names[i])
+        if (!same_text(obj[i].name, names[i]))
+          return false;
+      return true;
+    }
+    // Member names are short: compared in a few word loads rather than a call to memcmp.
+    static bool same_text(std::string_view a, std::string_view b) noexcept {
+      const std::size_t n = a.size();
+      if (n != b.size())
+        return false;
+      const char* p = a.data();
+      const char* q = b.data();
+      auto load8 = [](const char* x) noexcept {
+        std::uint64_t w;
+        std::memcpy(&w, x, 8);
+        return w;
+      };
+      auto load4 = [](const char* x) noexcept {
+        std::uint32_t w;
+        std::memcpy(&w, x, 4);
+        return w;
+      };
+      if (n >= 8) {
+        for (std::size_t i = 0; i + 8 < n; i += 8)
+          if (load8(p + i) != load8(q + i))
+            return false;
+        return load8(p + n - 8) == load8(q + n - 8);
+      }
+      if (n >= 4)
+        return load4(p) == load4(q) && load4(p + n - 4) == load4(q + n - 4);
+      for (std::size_t i = 0; i < n; ++i)
+        if (p[i] != q[i])
           return false;
       return true;
     }

@@ -3,6 +3,7 @@
 // The shortest round-trip digits come from std::to_chars; only the layout is ours.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -108,7 +109,9 @@ inline char* format_number(double v, char* out) noexcept {
   const double magnitude = v < 0 ? -v : v;
   if (magnitude >= 1e-6 && magnitude < 9007199254740992.0) {
     const auto r = std::to_chars(out, out + max_number_chars, v);
-    if (std::memchr(out, 'e', static_cast<std::size_t>(r.ptr - out)) == nullptr)
+    // From 1 on the fixed form of a non-integer is the shorter one (its point falls among
+    // the digits); below, to_chars may have chosen the exponent.
+    if (magnitude >= 1 || std::find(out, r.ptr, 'e') == r.ptr)
       return r.ptr;
   }
   if (v < 0) {
