@@ -9,7 +9,7 @@
 //   soak/    a soak-report-v1 of 100,000 runs (typed; mostly small numbers and short strings)
 // Compared with each baseline, in the same run:
 //   sink_single/40     the same bytes through hash_sink in 40-byte writes, helper thread off
-//   sink_pipelined/40  the same, helper thread on (the default above 128 KiB)
+//   sink_pipelined/40  the same, helper thread on (the default above 64 KiB)
 //   sink_pipelined/16k the same in 16 KiB writes (what json::writer hands its sink)
 //   digest_of/single   digest_of<sha256>(value): serialize + hash, streamed, one thread
 //   digest_of/pipelined the same with the helper thread hashing (the default)

@@ -454,7 +454,7 @@ TEST_CASE("hash_sink: default options across the threshold") {
   for (std::size_t n : {limit - 1, limit, limit + 1, limit + 8192, 3 * limit + 17, std::size_t{5} << 20}) {
     const std::string data = pattern_bytes(n);
     const auto expect = digest_bytes<sha256>(data);
-    // Odd sizes that straddle the 8 KiB gathering buffer and the 128 KiB chunks.
+    // Odd sizes that straddle the 8 KiB gathering buffer and the 32 KiB chunks.
     for (const auto& pat : std::vector<std::vector<std::size_t>>{
              {40}, {1, 3, 8191, 8193, 16384, 262143, 262145, 7}, {limit}, {limit + 1}, {n}}) {
       bool piped = false;

@@ -451,7 +451,7 @@ struct sink_options {
   // costs the caller about what hashing 64 KiB does, and the caller hashes on by itself until
   // the thread runs; from about 300 KiB of typed JSON on, the pipeline pays for itself.
   std::size_t pipeline_threshold = std::size_t{64} << 10;
-  // Size of each buffer handed to the helper (64 B .. 1 GiB), and how many circulate (2 .. 64).
+  // Size of each buffer handed to the helper (8 KiB .. 1 GiB), and how many circulate (2 .. 64).
   // Small buffers: the helper waits less for the first one, and the bytes are still in cache.
   std::size_t chunk_size = std::size_t{32} << 10;
   unsigned chunks = 8;
@@ -489,7 +489,8 @@ inline void copy_bytes(char* d, const char* s, std::size_t n) noexcept {
 
 // A single-producer, single-consumer ring of `n` buffers of `chunk` bytes. The caller fills
 // a buffer and publishes it; a helper thread absorbs published buffers into the state in
-// order and returns them to the caller. The state is the helper's alone until close().
+// order and returns them to the caller. From the first publish until close() the state is the
+// helper's alone.
 //
 // No lock: two counters, each written by one side, and per-buffer facts written before the
 // buffer is published. A side with nothing to do watches the other's counter before it sleeps
@@ -500,9 +501,9 @@ inline void copy_bytes(char* d, const char* s, std::size_t n) noexcept {
 //
 // For the same reason nothing waits for the helper's thread itself. Starting one takes about
 // 100 us there: until it runs the caller goes on hashing by itself (nothing published yet,
-// the state is still its own) rather than fill buffers nobody takes. And close() does not join: the
-// caller watches for the last buffer to come back, and the helper, which then touches nothing
-// but the ring it shares, ends on its own.
+// the state is still its own) rather than fill buffers nobody takes. And close() does not
+// join: the caller watches for the last buffer to come back, and the helper, which then
+// touches nothing but the ring it shares, ends on its own.
 template <class State>
 class hash_pipeline {
  public:
@@ -713,20 +714,16 @@ class hash_sink {
   // The digest of everything written; the sink is then empty again. What the state threw on
   // the helper thread is rethrown here.
   digest<P> finish() {
-    if (pipe_) {
-      auto pipe = std::move(pipe_);
-      const bool handed_over = buf_ != storage_;
-      const std::size_t last = fill_;
-      gather();
-      if (handed_over)
-        pipe->close(last);
-      else
-        state_.update(storage_, last);  // the helper never ran in time to get anything
-    } else {
-      state_.update(buf_, fill_);
-      fill_ = 0;
-    }
+    // A helper that never ran in time to get anything is let go when `pipe` goes.
+    const auto pipe = std::move(pipe_);
+    const bool handed_over = buf_ != storage_;
+    const std::size_t last = fill_;
+    gather();
     done_ = 0;
+    if (handed_over)
+      pipe->close(last);
+    else
+      state_.update(storage_, last);
     return digest<P>(state_.final());
   }
 
@@ -738,11 +735,10 @@ class hash_sink {
     if (buf_ != storage_) {
       buf_ = pipe_->publish(fill_);
       fill_ = 0;
-      own(buf_);
+      own();
       return;
     }
-    if (!pipe_ && done_ > opt_.pipeline_threshold)
-      start_pipeline();
+    start_pipeline_past(done_);
     state_.update(storage_, fill_);
     fill_ = 0;
     hand_over();
@@ -753,8 +749,7 @@ class hash_sink {
   void write_large(const char* p, std::size_t n) {
     for (;;) {
       if (buf_ == storage_ && fill_ == 0 && n >= buffer_size) {
-        if (!pipe_ && done_ + n > opt_.pipeline_threshold)
-          start_pipeline();
+        start_pipeline_past(done_ + n);
         // With a helper starting, a chunk at a time, so that it takes over once it runs.
         const std::size_t k = pipe_ ? std::min(n, opt_.chunk_size) : n;
         state_.update(p, k);
@@ -784,7 +779,7 @@ class hash_sink {
     if (pipe_ && buf_ == storage_ && fill_ == 0 && pipe_->running()) {
       buf_ = pipe_->first();
       cap_ = opt_.chunk_size;
-      own(buf_);
+      own();
     }
   }
 
@@ -792,7 +787,7 @@ class hash_sink {
   // it: the helper has just read those lines, and a store to a line another core holds waits
   // for it (about 200 ns here, 0.1 ms per 32 KiB buffer, a serializer five times slower).
   // One memset claims them all at once, with whole-line writes.
-  void own(char* b) noexcept { std::memset(b, 0, cap_); }
+  void own() noexcept { std::memset(buf_, 0, cap_); }
 
   // Back to the gathering buffer, empty.
   void gather() noexcept {
@@ -801,7 +796,10 @@ class hash_sink {
     fill_ = 0;
   }
 
-  void start_pipeline() {
+  // Starts the helper once a stream of `total` bytes is past the threshold.
+  void start_pipeline_past(std::size_t total) {
+    if (pipe_ || total <= opt_.pipeline_threshold)
+      return;
     if (std::thread::hardware_concurrency() < 2) {
       opt_.pipeline_threshold = std::numeric_limits<std::size_t>::max();
       return;
