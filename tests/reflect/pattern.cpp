@@ -97,6 +97,13 @@ const std::vector<case_t>& cases() {
       {"(a|)+b", {"aab", "b"}},
       {"^((a*)*|b)$", {"aaaa", "b", ""}},
       {"\xc3\xa9+", {"\xc3\xa9\xc3\xa9", "\xc3"}},
+      // Finite languages anchored at both ends (matched as fixed-length shapes), and near misses.
+      {"^$", {"", "a"}},
+      {"^a{0,3}$|^b(c|dd)?$", {"", "aaa", "bdd", "bc", "b"}},
+      {"^(ab|a)(c|bc)$", {"abc", "ac", "abbc"}},
+      {"^[a-c]{2,4}x?$", {"ab", "abcax", "abcabc"}},
+      {"^(a|b)$|c", {"a", "xc", "ab"}},
+      {"^a{300}$", {std::string(300, 'a'), std::string(299, 'a')}},
   };
   return c;
 }
@@ -159,6 +166,45 @@ TEST_CASE("matching is linear: nested repeats on long input") {
   // The automata stay small.
   CHECK(dfa->states() < 10);
   CHECK(pattern_dfa::compile("^sha256:[0-9a-f]{64}$")->states() < 80);
+}
+
+TEST_CASE("which way a pattern is matched") {
+  // Anchored at both ends with a small finite language: fixed-length shapes, counted exactly.
+  const std::string date_time =
+      "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.([0-9]{3}|[0-9]{6}|[0-9]{9}))?Z$";
+  CHECK(pattern_dfa::compile("^sha256:[0-9a-f]{64}$")->shapes() == 1);
+  CHECK(pattern_dfa::compile(date_time)->shapes() == 4);
+  CHECK(pattern_dfa::compile("^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$")->shapes() == 1);
+  CHECK(pattern_dfa::compile("^a{0,3}$|^b(c|dd)?$")->shapes() == 7);
+  CHECK(pattern_dfa::compile("^$")->shapes() == 1);
+  // Not finite, not anchored at both ends, or too many alternatives or bytes: the DFA.
+  for (const char* p : {"^[^:]+$", "^[^:]+:", "sha256:[0-9a-f]{64}$", "^sha256:[0-9a-f]{64}", "^(a|b)$|c",
+                        "^[a-z]{1,17}$", "^a{257}$", "^(a|b)(c|d)(e|f)(g|h)(i|j)$"}) {
+    CAPTURE(std::string(p));
+    const auto dfa = pattern_dfa::compile(p);
+    REQUIRE(dfa.has_value());
+    CHECK(dfa->shapes() == 0);
+  }
+  CHECK(pattern_dfa::compile("^(a|b)(c|d)(e|f)(g|h)$")->shapes() == 16);
+  CHECK(pattern_dfa::compile("^[a-z]{1,16}$")->shapes() == 16);
+  const auto digest = pattern_dfa::compile("^sha256:[0-9a-f]{64}$");
+  const std::string good = "sha256:" + std::string(63, '0') + "f";
+  CHECK(digest->search(good));
+  CHECK_FALSE(digest->search(good + "0"));
+  CHECK_FALSE(digest->search(good.substr(1)));
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    std::string bad = good;
+    bad[i] = 'g';
+    CAPTURE(i);
+    CHECK_FALSE(digest->search(bad));
+  }
+  // A looping state on long input: only the last byte decides.
+  const auto id = pattern_dfa::compile("^[^:]+$");
+  const std::string run(100000, 'r');
+  CHECK(id->search(run));
+  CHECK_FALSE(id->search(run + ":"));
+  CHECK_FALSE(id->search(":" + run));
+  CHECK_FALSE(id->search(run.substr(0, 5000) + ":" + run));
 }
 
 TEST_CASE("an automaton past the size limits is not built") {

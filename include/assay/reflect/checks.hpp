@@ -16,13 +16,15 @@
 
 namespace assay::reflect {
 
-// Number of code points of valid UTF-8 (continuation bytes are not counted).
-inline std::size_t code_points(std::string_view s) noexcept {
+// True when valid UTF-8 `s` has at least `min` code points; reads only as far as it must.
+inline bool has_code_points(std::string_view s, std::size_t min) noexcept {
+  if (s.size() < min)
+    return false;  // a code point takes at least one byte
   std::size_t n = 0;
-  for (char c : s)
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80)
+  for (std::size_t i = 0; i < s.size() && n < min; ++i)
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80)
       ++n;
-  return n;
+  return n >= min;
 }
 
 namespace detail {

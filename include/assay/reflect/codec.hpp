@@ -501,7 +501,7 @@ std::string bound_text(long long b) {
 template <class T>
 std::string string_violation(std::string_view s, errc& code) {
   if constexpr (requires { T::min_length; }) {
-    if (T::min_length > 0 && code_points(s) < T::min_length) {
+    if (T::min_length > 0 && !has_code_points(s, T::min_length)) {
       code = errc::too_short;
       return "string is shorter than the minimum length " + std::to_string(T::min_length);
     }

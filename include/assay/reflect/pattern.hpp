@@ -5,11 +5,17 @@
 //
 // A pattern of that subset is compiled once into a DFA over byte classes; matching is then one
 // table lookup per byte, in time linear in the input whatever the pattern (no backtracking, so
-// no input is ever "too costly"). Like the Boost.Regex path it replaces, matching is over
-// bytes (a class such as [^:] takes one byte of a multi-byte character) and is a search (an
-// unanchored pattern matches anywhere). Anything outside the subset (`.`, \s, \b, look-around,
-// back-references, ...) or a pattern whose automaton would be large is not compiled here:
-// compile() then says so, and checks.hpp keeps using Boost.Regex for it.
+// no input is ever "too costly"). Two cheaper ways are taken where they apply, because each DFA
+// step waits for the previous one's load: a pattern anchored at both ends whose language is a
+// small set of fixed-length shapes (a digest, a timestamp) is matched position by position, with
+// no step depending on another; and a state that loops on some bytes (the [^:]+ of an id)
+// scans ahead for the first byte that leaves it, again without a chain.
+//
+// Like the Boost.Regex path it replaces, matching is over bytes (a class such as [^:] takes one
+// byte of a multi-byte character) and is a search (an unanchored pattern matches anywhere).
+// Anything outside the subset (`.`, \s, \b, look-around, back-references, ...) or a pattern
+// whose automaton would be large is not compiled here: compile() then says so, and checks.hpp
+// keeps using Boost.Regex for it.
 #pragma once
 
 #include <algorithm>
@@ -41,29 +47,41 @@ class pattern_dfa {
     pattern_dfa d;
     if (!d.build(prog))
       return std::nullopt;
+    d.build_shapes(**ast);
     return d;
   }
 
   // True when `s` contains a match (search semantics).
   bool search(std::string_view s) const noexcept {
-    // Each entry of next_ is the target state's row (state × classes) shifted left by one, with
-    // the low bit set when the target accepts: a step is one lookup and one test.
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    if (!shapes_.empty())
+      return match_shapes(p, s.size());
+    // Each entry of next_ is the target state's row (state × classes) shifted left by two, bit 0
+    // set when the target accepts and bit 1 when it loops on some byte: a step is one lookup and
+    // one test. In a looping state the row stays put, so the bytes that keep it there are
+    // checked with independent lookups until one leaves.
     if (start_accepts_)
       return true;
     std::uint32_t row = start_row_;
     const std::uint32_t* next = next_.data();
-    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
     const auto* end = p + s.size();
     for (; p != end; ++p) {
       const std::uint32_t e = next[row + byte_class_[*p]];
       if (e & 1u)
         return true;
-      row = e >> 1;
+      row = e >> 2;
+      if (e & 2u) {
+        while (p + 1 != end && next[row + byte_class_[p[1]]] == e)
+          ++p;
+      }
     }
     return accept_at_end_[row / classes_] != 0;
   }
 
   std::size_t states() const noexcept { return accept_now_.size(); }
+
+  // The number of fixed-length shapes matched position by position; 0 when the DFA is used.
+  std::size_t shapes() const noexcept { return shapes_.size(); }
 
  private:
   // --- syntax tree ----------------------------------------------------------------------------
@@ -583,21 +601,169 @@ class pattern_dfa {
       const auto at_end = closure(prog, pending, false, true);
       accept_at_end_.push_back(std::binary_search(at_end.begin(), at_end.end(), match_pc) ? 1 : 0);
     }
-    if (states.size() * classes_ >= (std::uint32_t{1} << 31))
+    if (states.size() * classes_ >= (std::uint32_t{1} << 30))
       return false;
+    std::vector<std::uint8_t> loops(states.size(), 0);
+    for (std::size_t k = 0; k < states.size(); ++k)
+      for (std::size_t cls = 0; cls < classes_; ++cls)
+        if (next_[k * classes_ + cls] == k)
+          loops[k] = 1;
     for (auto& e : next_)
-      e = (e * static_cast<std::uint32_t>(classes_)) << 1 | accept_now_[e];
+      e = (e * static_cast<std::uint32_t>(classes_)) << 2 | std::uint32_t{loops[e]} << 1 | accept_now_[e];
     start_row_ = start_ * static_cast<std::uint32_t>(classes_);
     start_accepts_ = accept_now_[start_] != 0;
     return true;
   }
+
+  // --- fixed-length shapes -----------------------------------------------------------------------
+
+  static constexpr std::size_t max_shapes = 16;         // alternatives of the whole pattern
+  static constexpr std::size_t max_shape_length = 256;  // bytes in one alternative
+  static constexpr std::size_t max_shape_sets = 64;     // distinct byte sets, a bit each
+
+  using shape = std::vector<byteset>;
+
+  // The language of `n` as a list of shapes (a byte set per position), or false when it is not
+  // finite or not small.
+  static bool shapes_of(const node& n, std::vector<shape>& out) {
+    switch (n.kind) {
+      case node::set:
+        out = {shape{n.bytes}};
+        return true;
+      case node::empty:
+        out = {shape{}};
+        return true;
+      case node::bol:
+      case node::eol:
+        return false;
+      case node::cat: {
+        out = {shape{}};
+        for (const auto& k : n.kids) {
+          std::vector<shape> tail;
+          if (!shapes_of(*k, tail) || !product(out, tail))
+            return false;
+        }
+        return true;
+      }
+      case node::alt: {
+        out.clear();
+        for (const auto& k : n.kids) {
+          std::vector<shape> one;
+          if (!shapes_of(*k, one) || out.size() + one.size() > max_shapes)
+            return false;
+          out.insert(out.end(), one.begin(), one.end());
+        }
+        return true;
+      }
+      case node::repeat: {
+        if (n.max == unbounded || n.max > max_shape_length)
+          return false;
+        std::vector<shape> body, run = {shape{}};
+        if (!shapes_of(*n.kids[0], body))
+          return false;
+        out.clear();
+        for (std::size_t r = 0; r <= n.max; ++r) {
+          if (r >= n.min) {
+            if (out.size() + run.size() > max_shapes)
+              return false;
+            out.insert(out.end(), run.begin(), run.end());
+          }
+          if (r < n.max && !product(run, body))
+            return false;
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Every shape of `a` followed by every shape of `b`, into `a`.
+  static bool product(std::vector<shape>& a, const std::vector<shape>& b) {
+    if (a.size() * b.size() > max_shapes)
+      return false;
+    std::vector<shape> out;
+    for (const auto& x : a)
+      for (const auto& y : b) {
+        if (x.size() + y.size() > max_shape_length)
+          return false;
+        shape s = x;
+        s.insert(s.end(), y.begin(), y.end());
+        out.push_back(std::move(s));
+      }
+    a = std::move(out);
+    return true;
+  }
+
+  // Shapes are used when every top-level branch is ^...$ with a finite, small language between.
+  void build_shapes(const node& root) {
+    std::vector<const node*> branches;
+    if (root.kind == node::alt) {
+      for (const auto& k : root.kids)
+        branches.push_back(k.get());
+    } else {
+      branches.push_back(&root);
+    }
+    std::vector<shape> all;
+    for (const node* b : branches) {
+      if (b->kind != node::cat || b->kids.size() < 2 || b->kids.front()->kind != node::bol ||
+          b->kids.back()->kind != node::eol)
+        return;
+      std::vector<shape> one = {shape{}};
+      for (std::size_t k = 1; k + 1 < b->kids.size(); ++k) {
+        std::vector<shape> tail;
+        if (!shapes_of(*b->kids[k], tail) || !product(one, tail))
+          return;
+      }
+      if (all.size() + one.size() > max_shapes)
+        return;
+      all.insert(all.end(), one.begin(), one.end());
+    }
+    // Each distinct byte set gets a bit; mask_[c] holds the bits of the sets containing c.
+    std::vector<byteset> sets;
+    std::vector<std::vector<std::uint64_t>> bits;
+    for (const auto& sh : all) {
+      std::vector<std::uint64_t> row;
+      for (const auto& b : sh) {
+        auto it = std::find(sets.begin(), sets.end(), b);
+        if (it == sets.end()) {
+          if (sets.size() == max_shape_sets)
+            return;
+          sets.push_back(b);
+          it = sets.end() - 1;
+        }
+        row.push_back(std::uint64_t{1} << (it - sets.begin()));
+      }
+      bits.push_back(std::move(row));
+    }
+    for (unsigned c = 0; c < 256; ++c)
+      for (std::size_t k = 0; k < sets.size(); ++k)
+        if (has(sets[k], c))
+          mask_[c] |= std::uint64_t{1} << k;
+    shapes_ = std::move(bits);
+  }
+
+  bool match_shapes(const unsigned char* p, std::size_t n) const noexcept {
+    for (const auto& sh : shapes_) {
+      if (sh.size() != n)
+        continue;
+      std::uint64_t missing = 0;  // positions whose byte is outside their set
+      for (std::size_t i = 0; i < n; ++i)
+        missing |= sh[i] & ~mask_[p[i]];
+      if (missing == 0)
+        return true;
+    }
+    return false;
+  }
+
+  std::array<std::uint64_t, 256> mask_{};
+  std::vector<std::vector<std::uint64_t>> shapes_;  // per shape, per position: its set's bit
 
   std::array<std::uint8_t, 256> byte_class_{};
   std::vector<unsigned char> representative_;
   std::size_t classes_ = 0;
   std::uint32_t start_ = 0, start_row_ = 0;
   bool start_accepts_ = false;
-  std::vector<std::uint32_t> next_;  // states × classes: (target row << 1) | target accepts
+  std::vector<std::uint32_t> next_;  // states × classes: target row << 2 | loops << 1 | accepts
   std::vector<std::uint8_t> accept_now_, accept_at_end_;
 };
 
