@@ -413,6 +413,20 @@ TEST_CASE("canonical: NaN and infinity cannot be encoded") {
   REQUIRE_FALSE(r.has_value());
   CHECK(code_name(r.error().code) == code_name(errc::not_finite));
   CHECK(r.error().pointer == "/x/1");
+  // In the second object of a shape (its names are written from the first one's rendering).
+  json::value same = json::array{json::object{{"b", 1}, {"a", 2}}, json::object{{"b", nan}, {"a", 2}},
+                                 json::object{{"b", 1}, {"a", "\xC3"}}};
+  auto s = json::to_canonical(same);
+  REQUIRE_FALSE(s.has_value());
+  CHECK(code_name(s.error().code) == code_name(errc::not_finite));
+  CHECK(s.error().pointer == "/1/b");
+  same.as_array()[1] = json::object{{"b", 1}, {"a", 2}};
+  auto u = json::to_canonical(same);
+  REQUIRE_FALSE(u.has_value());
+  CHECK(code_name(u.error().code) == code_name(errc::invalid_utf8));
+  CHECK(u.error().pointer == "/2/a");
+  same.as_array()[2] = json::object{{"b", 1}, {"a", 2}};
+  CHECK(canon_value(same) == R"([{"a":2,"b":1},{"a":2,"b":1},{"a":2,"b":1}])");
 }
 
 // --- member order -------------------------------------------------------------------------

@@ -464,29 +464,6 @@ inline constexpr sink_options default_sink_options =
 
 namespace detail {
 
-// memcpy for the many tiny writes a serializer makes: up to 32 bytes inline (two overlapping
-// fixed-size copies), the library call beyond.
-inline void copy_bytes(char* d, const char* s, std::size_t n) noexcept {
-  if (n <= 32) {
-    if (n >= 16) {
-      std::memcpy(d, s, 16);
-      std::memcpy(d + n - 16, s + n - 16, 16);
-    } else if (n >= 8) {
-      std::memcpy(d, s, 8);
-      std::memcpy(d + n - 8, s + n - 8, 8);
-    } else if (n >= 4) {
-      std::memcpy(d, s, 4);
-      std::memcpy(d + n - 4, s + n - 4, 4);
-    } else if (n != 0) {
-      d[0] = s[0];
-      d[n / 2] = s[n / 2];
-      d[n - 1] = s[n - 1];
-    }
-    return;
-  }
-  std::memcpy(d, s, n);
-}
-
 // A single-producer, single-consumer ring of `n` buffers of `chunk` bytes. The caller fills
 // a buffer and publishes it; a helper thread absorbs published buffers into the state in
 // order and returns them to the caller. From the first publish until close() the state is the
@@ -669,9 +646,9 @@ class hash_sink {
   hash_sink& operator=(const hash_sink&) = delete;
   ~hash_sink() = default;
 
-  void write(const char* p, std::size_t n) {
+  ASSAY_ALWAYS_INLINE void write(const char* p, std::size_t n) {
     if (n <= cap_ - fill_) [[likely]] {
-      detail::copy_bytes(buf_ + fill_, p, n);
+      json::detail::copy_bytes(buf_ + fill_, p, n);
       fill_ += n;
       return;
     }

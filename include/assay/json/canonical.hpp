@@ -21,6 +21,14 @@
 #include <string_view>
 #include <vector>
 
+// Small functions on the hot path of every serializer that the compiler, counting their
+// bodies, might otherwise leave as calls.
+#if defined(__GNUC__)
+#define ASSAY_ALWAYS_INLINE [[gnu::always_inline]]
+#else
+#define ASSAY_ALWAYS_INLINE
+#endif
+
 namespace assay::json {
 
 template <class S>
@@ -46,6 +54,33 @@ struct counting_sink {
   void write(const char*, std::size_t n) noexcept { bytes += n; }
 };
 
+namespace detail {
+
+// memcpy for the many tiny writes a serializer makes: up to 32 bytes inline (two overlapping
+// fixed-size copies), the library call beyond.
+ASSAY_ALWAYS_INLINE inline void copy_bytes(char* d, const char* s, std::size_t n) noexcept {
+  if (n <= 32) {
+    if (n >= 16) {
+      std::memcpy(d, s, 16);
+      std::memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+      std::memcpy(d, s, 8);
+      std::memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(d, s, 4);
+      std::memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n != 0) {
+      d[0] = s[0];
+      d[n / 2] = s[n / 2];
+      d[n - 1] = s[n - 1];
+    }
+    return;
+  }
+  std::memcpy(d, s, n);
+}
+
+}  // namespace detail
+
 // A buffered writer over a sink. Call flush() (or let the destructor do it) at the end.
 template <sink Sink>
 class writer {
@@ -62,7 +97,7 @@ class writer {
       flush();
     buf_[n_++] = c;
   }
-  void write(const char* p, std::size_t len) {
+  ASSAY_ALWAYS_INLINE void write(const char* p, std::size_t len) {
     if (len > buffer_size - n_) {
       flush();
       if (len >= buffer_size) {
@@ -70,7 +105,7 @@ class writer {
         return;
       }
     }
-    std::memcpy(buf_ + n_, p, len);
+    detail::copy_bytes(buf_ + n_, p, len);
     n_ += len;
   }
   void write(std::string_view s) { write(s.data(), s.size()); }
@@ -166,7 +201,7 @@ bool write_string(W& w, std::string_view s) {
     // Nothing to escape or check (the common case): one copy, quotes included.
     char* out = w.reserve(s.size() + 2);
     out[0] = '"';
-    std::memcpy(out + 1, s.data(), s.size());
+    detail::copy_bytes(out + 1, s.data(), s.size());
     out[s.size() + 1] = '"';
     w.advance(s.size() + 2);
     return true;
@@ -294,6 +329,32 @@ struct write_failure {
   std::string pointer;  // RFC 6901 pointer of the value (or member name) concerned
 };
 
+// Writes a value that is not a container; errc::ok, or why it has no JCS form.
+template <class W>
+ASSAY_ALWAYS_INLINE inline errc write_scalar(W& w, const value& x) {
+  switch (x.kind()) {
+    case kind::null:
+      w.write("null", 4);
+      break;
+    case kind::boolean:
+      if (x.as_bool()) {
+        w.write("true", 4);
+      } else {
+        w.write("false", 5);
+      }
+      break;
+    case kind::number:
+      if (!write_number(w, x.as_number()))
+        return errc::not_finite;
+      break;
+    default:
+      if (!write_string(w, x.as_string()))
+        return errc::invalid_utf8;
+      break;
+  }
+  return errc::ok;
+}
+
 // Writes `root` in JCS form. Containers are kept on a heap-allocated stack, not by recursion,
 // so any depth the reader accepted can be written. `scratch` holds the sorted members of the
 // open objects.
@@ -403,97 +464,126 @@ bool write_value(W& w, const value& root, std::vector<const member*>& scratch, w
     scratch.resize(scratch_size);
     return false;
   };
+  auto is_container = [](const value& x) noexcept { return x.kind() >= kind::array; };
+  static_assert(kind::array > kind::string && kind::object > kind::string);
+
   const value* v = &root;
   for (;;) {
-    switch (v->kind()) {
-      case kind::null:
-        w.write("null", 4);
-        break;
-      case kind::boolean:
-        if (v->as_bool()) {
-          w.write("true", 4);
-        } else {
-          w.write("false", 5);
-        }
-        break;
-      case kind::number:
-        if (!write_number(w, v->as_number()))
-          return fail(errc::not_finite);
-        break;
-      case kind::string:
-        if (!write_string(w, v->as_string()))
-          return fail(errc::invalid_utf8);
-        break;
-      case kind::array:
-        w.put('[');
-        stack.push_back(level{v, 0, 0, false});
-        break;
-      case kind::object: {
-        const auto& obj = v->as_object();
-        const std::size_t base = scratch.size();
-        shape& seen = stack.size() < shapes.size() ? shapes[stack.size()] : shapes.emplace_back();
-        bool names_rendered = false;
-        if (seen.same_names(obj)) {
-          // The names of the last object written at this depth, in the same order (objects of
-          // an array usually share their shape): its order serves, and it had no repeats.
-          for (const std::uint32_t k : seen.order)
-            scratch.push_back(&obj[k]);
-          if (seen.ends.empty())
-            seen.render();
-          names_rendered = true;
-        } else {
-          for (const auto& m : obj)
-            scratch.push_back(&m);
-          auto first = scratch.begin() + static_cast<std::ptrdiff_t>(base);
-          auto less = [](const member* a, const member* b) { return utf16_less(a->name, b->name); };
-          if (!std::is_sorted(first, scratch.end(), less))
-            std::sort(first, scratch.end(), less);
-          // A hand-built object may repeat a name; its output would be neither I-JSON nor
-          // deterministic (the sort is not stable). Sorted, repeats are neighbours.
-          for (std::size_t i = base + 1; i < scratch.size(); ++i) {
-            if (scratch[i - 1]->name == scratch[i]->name) {
-              if (failure)
-                failure->name = scratch[i]->name;
-              return fail(errc::duplicate_member, escape_pointer_token(scratch[i]->name), true);
-            }
+    // `v` is a container to open, or the root.
+    if (!is_container(*v)) {
+      if (const errc e = write_scalar(w, *v); e != errc::ok)
+        return fail(e);
+    } else if (v->is_array()) {
+      w.put('[');
+      stack.push_back(level{v, 0, 0, false});
+    } else {
+      const auto& obj = v->as_object();
+      const std::size_t base = scratch.size();
+      shape& seen = stack.size() < shapes.size() ? shapes[stack.size()] : shapes.emplace_back();
+      bool names_rendered = false;
+      if (seen.same_names(obj)) {
+        // The names of the last object written at this depth, in the same order (objects of
+        // an array usually share their shape): its order serves, and it had no repeats.
+        for (const std::uint32_t k : seen.order)
+          scratch.push_back(&obj[k]);
+        if (seen.ends.empty())
+          seen.render();
+        names_rendered = true;
+      } else {
+        for (const auto& m : obj)
+          scratch.push_back(&m);
+        auto first = scratch.begin() + static_cast<std::ptrdiff_t>(base);
+        auto less = [](const member* a, const member* b) { return utf16_less(a->name, b->name); };
+        if (!std::is_sorted(first, scratch.end(), less))
+          std::sort(first, scratch.end(), less);
+        // A hand-built object may repeat a name; its output would be neither I-JSON nor
+        // deterministic (the sort is not stable). Sorted, repeats are neighbours.
+        for (std::size_t i = base + 1; i < scratch.size(); ++i) {
+          if (scratch[i - 1]->name == scratch[i]->name) {
+            if (failure)
+              failure->name = scratch[i]->name;
+            return fail(errc::duplicate_member, escape_pointer_token(scratch[i]->name), true);
           }
-          seen.remember(obj, scratch.data() + base);
         }
-        w.put('{');
-        stack.push_back(level{v, base, 0, names_rendered});
-        break;
+        seen.remember(obj, scratch.data() + base);
       }
+      w.put('{');
+      stack.push_back(level{v, base, 0, names_rendered});
     }
-    // The next value to write: the next element or member of the innermost open container,
-    // closing those that are complete.
+    // Writes on in the innermost open container, closing those that are complete, up to the
+    // next container to open. Scalars are written in these loops, whose state is kept in
+    // locals: a store through the writer's char* may alias any memory, so state kept there
+    // would be reloaded after every write.
     v = nullptr;
     while (v == nullptr && !stack.empty()) {
       level& top = stack.back();
+      std::size_t k = top.next;
       if (top.container->is_array()) {
         const auto& arr = top.container->as_array();
-        if (top.next < arr.size()) {
-          if (top.next != 0)
+        const value* elems = arr.data();
+        const std::size_t n = arr.size();
+        for (; k < n; ++k) {
+          if (k != 0)
             w.put(',');
-          v = &arr[top.next++];
+          const value& x = elems[k];
+          if (is_container(x)) {
+            v = &x;
+            break;
+          }
+          if (const errc e = write_scalar(w, x); e != errc::ok) {
+            top.next = k + 1;
+            return fail(e);
+          }
+        }
+        if (v != nullptr) {
+          top.next = k + 1;
         } else {
           w.put(']');
           stack.pop_back();
         }
-      } else if (top.next < top.container->as_object().size()) {
-        const member* m = scratch[top.base + top.next];
-        if (top.names_rendered) {
-          const std::string_view piece = shapes[stack.size() - 1].piece(top.next);
-          w.write(piece.data(), piece.size());
-          ++top.next;
-        } else {
-          if (top.next != 0)
-            w.put(',');
-          ++top.next;
-          if (!write_string(w, m->name))
-            return fail(errc::invalid_utf8);
-          w.put(':');
+        continue;
+      }
+      const std::size_t n = top.container->as_object().size();
+      const member* const* members = scratch.data() + top.base;
+      if (top.names_rendered) {
+        const shape& sh = shapes[stack.size() - 1];
+        const char* rendered = sh.rendered.data();
+        const std::size_t* ends = sh.ends.data();
+        for (; k < n; ++k) {
+          const std::size_t begin = k == 0 ? 0 : ends[k - 1];
+          w.write(rendered + begin, ends[k] - begin);
+          const value& x = members[k]->value;
+          if (is_container(x)) {
+            v = &x;
+            break;
+          }
+          if (const errc e = write_scalar(w, x); e != errc::ok) {
+            top.next = k + 1;
+            return fail(e);
+          }
         }
-        v = &m->value;
+      } else {
+        for (; k < n; ++k) {
+          if (k != 0)
+            w.put(',');
+          if (!write_string(w, members[k]->name)) {
+            top.next = k + 1;
+            return fail(errc::invalid_utf8);
+          }
+          w.put(':');
+          const value& x = members[k]->value;
+          if (is_container(x)) {
+            v = &x;
+            break;
+          }
+          if (const errc e = write_scalar(w, x); e != errc::ok) {
+            top.next = k + 1;
+            return fail(e);
+          }
+        }
+      }
+      if (v != nullptr) {
+        top.next = k + 1;
       } else {
         w.put('}');
         scratch.resize(top.base);
