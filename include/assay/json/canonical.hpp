@@ -361,10 +361,13 @@ ASSAY_ALWAYS_INLINE inline errc write_scalar(W& w, const value& x) {
 template <class W>
 bool write_value(W& w, const value& root, std::vector<const member*>& scratch, write_failure* failure) {
   struct level {
+    // Built in place (emplace_back): a level built on the stack and then copied is read back
+    // as wide loads from narrower stores just made, which stalls when push_back is not inlined.
+    level(const value* c, std::size_t b, bool rendered) noexcept : container(c), base(b), names_rendered(rendered) {}
     const value* container;
-    std::size_t base;     // objects: where their sorted members start in `scratch`
-    std::size_t next;     // index of the next element or member to write
-    bool names_rendered;  // objects: the member names are written from shapes[depth].rendered
+    std::size_t base;      // objects: where their sorted members start in `scratch`
+    std::size_t next = 0;  // index of the next element or member to write
+    bool names_rendered;   // objects: the member names are written from shapes[depth].rendered
   };
   std::vector<level> stack;
   // Per depth, the member names of the object written last there and their canonical order;
@@ -475,7 +478,7 @@ bool write_value(W& w, const value& root, std::vector<const member*>& scratch, w
         return fail(e);
     } else if (v->is_array()) {
       w.put('[');
-      stack.push_back(level{v, 0, 0, false});
+      stack.emplace_back(v, 0, false);
     } else {
       const auto& obj = v->as_object();
       const std::size_t base = scratch.size();
@@ -508,7 +511,7 @@ bool write_value(W& w, const value& root, std::vector<const member*>& scratch, w
         seen.remember(obj, scratch.data() + base);
       }
       w.put('{');
-      stack.push_back(level{v, base, 0, names_rendered});
+      stack.emplace_back(v, base, names_rendered);
     }
     // Writes on in the innermost open container, closing those that are complete, up to the
     // next container to open. Scalars are written in these loops, whose state is kept in
