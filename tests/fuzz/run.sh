@@ -20,7 +20,7 @@ duration=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build-fuzz}
-targets=${TARGETS:-"fuzz_reader fuzz_decode fuzz_bundle"}
+targets=${TARGETS:-"fuzz_reader fuzz_decode fuzz_pattern fuzz_bundle"}
 
 if [[ ! -f $build/build.ninja ]]; then
   CXX=${CXX:-clang++} meson setup "$build" "$root" -Dfuzz=true -Dtests=false -Dexamples=false
@@ -58,7 +58,7 @@ for t in "${target_list[@]}"; do
   echo "corpus entries: $(find "$corpus" -type f | wc -l)"
   if [[ $rc -ne 0 ]]; then
     echo "!! $t failed (exit $rc); log: $log" >&2
-    grep -E 'ERROR|fuzz_(reader|decode)|SUMMARY|Test unit written' "$log" | head -n 20 >&2 || true
+    grep -E 'ERROR|fuzz_[a-z]+|SUMMARY|Test unit written' "$log" | head -n 20 >&2 || true
     status=1
   fi
 done
