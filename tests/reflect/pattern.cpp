@@ -138,9 +138,11 @@ TEST_CASE("the DFA answers as Boost.Regex does") {
 }
 
 TEST_CASE("constructs outside the subset are left to Boost") {
-  for (const char* p : {".",       "a.b", "\\s", "\\b", "\\1",     "a{",    "a{x}", "a{3,2}", "(?=a)", "(?!a)",
-                        "(?<n>a)", "[]",  "[^]", "a^",  "(^a)",    "a$b",   "($)",  "^*",     "$+",    "[z-a]",
-                        "[\\d-z]", "(a",  "a)",  "*a",  "\\u0041", "\\x41", "\\n",  "[a"}) {
+  for (const char* p :
+       {".", "a.b", "\\s", "\\b", "\\1", "a{", "a{x}", "a{3,2}", "(?=a)", "(?!a)", "(?<n>a)", "[]", "[^]", "a^", "(^a)",
+        "a$b", "($)", "^*", "$+", "[z-a]", "[\\d-z]", "(a", "a)", "*a", "\\u0041", "\\x41", "\\n", "[a",
+        // A quantifier on a quantifier: possessive to Boost, an error in ECMA-262.
+        "a*+", "x[^/]*+x+$", "a++", "a?+", "a{2}{3}", "a{2}+", "a*?+", "a+??"}) {
     CAPTURE(p);
     CHECK_FALSE(pattern_dfa::compile(p).has_value());
   }
@@ -148,6 +150,22 @@ TEST_CASE("constructs outside the subset are left to Boost") {
   struct tag_dot {};
   CHECK(assay::reflect::match_pattern<tag_dot>("^a.c$", "abc") == assay::reflect::pattern_result::match);
   CHECK(assay::reflect::match_pattern<tag_dot>("^a.c$", "a\nc") == assay::reflect::pattern_result::no_match);
+}
+
+TEST_CASE("escaped punctuation is the character itself, as in ECMA-262") {
+  // Boost reads \' \` \< \> as assertions; ECMA-262 (and the automaton) as the characters.
+  const auto quote = pattern_dfa::compile("^a\\'$");
+  REQUIRE(quote.has_value());
+  CHECK(quote->search("a'"));
+  CHECK_FALSE(quote->search("a"));
+  const auto angle = pattern_dfa::compile("\\<x\\>");
+  REQUIRE(angle.has_value());
+  CHECK(angle->search("<x>"));
+  CHECK_FALSE(angle->search("x"));
+  const auto tick = pattern_dfa::compile("^\\`$");
+  REQUIRE(tick.has_value());
+  CHECK(tick->search("`"));
+  CHECK_FALSE(tick->search(""));
 }
 
 TEST_CASE("matching is linear: nested repeats on long input") {

@@ -224,6 +224,10 @@ class pattern_dfa {
         }
         if (i < s.size() && s[i] == '?')
           ++i;  // lazy: the same language
+        if (i < s.size() && (s[i] == '*' || s[i] == '+' || s[i] == '?' || s[i] == '{')) {
+          ok = false;  // a quantifier on a quantifier: an ECMA-262 syntax error, possessive to Boost
+          return;
+        }
         if (a->kind == node::bol || a->kind == node::eol) {
           ok = false;  // a quantified assertion: left to Boost
           return;
