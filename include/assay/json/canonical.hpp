@@ -21,10 +21,11 @@
 #include <string_view>
 #include <vector>
 
-// Small functions on the hot path of every serializer that the compiler, counting their
-// bodies, might otherwise leave as calls.
+// Small functions (and lambdas: the GNU spelling goes after a lambda's parameters too) on the
+// hot path of every serializer that the compiler, counting their bodies, might otherwise leave
+// as calls.
 #if defined(__GNUC__)
-#define ASSAY_ALWAYS_INLINE [[gnu::always_inline]]
+#define ASSAY_ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define ASSAY_ALWAYS_INLINE
 #endif
@@ -355,6 +356,31 @@ ASSAY_ALWAYS_INLINE inline errc write_scalar(W& w, const value& x) {
   return errc::ok;
 }
 
+inline bool is_container(const value& x) noexcept {
+  static_assert(kind::array > kind::string && kind::object > kind::string);
+  return x.kind() >= kind::array;
+}
+
+// Writes children k..n-1 of a container, each after prefix(k), up to the first that is itself a
+// container, which it leaves in `next`; errc::ok, or the failure at child k. The loop state
+// stays in the caller's locals: a store through the writer's char* may alias any memory.
+template <class W, class Prefix, class Child>
+ASSAY_ALWAYS_INLINE inline errc write_children(W& w, const value*& next, std::size_t& k, std::size_t n, Prefix prefix,
+                                               Child child) {
+  for (; k < n; ++k) {
+    if (const errc e = prefix(k); e != errc::ok)
+      return e;
+    const value& x = child(k);
+    if (is_container(x)) {
+      next = &x;
+      return errc::ok;
+    }
+    if (const errc e = write_scalar(w, x); e != errc::ok)
+      return e;
+  }
+  return errc::ok;
+}
+
 // Writes `root` in JCS form. Containers are kept on a heap-allocated stack, not by recursion,
 // so any depth the reader accepted can be written. `scratch` holds the sorted members of the
 // open objects.
@@ -467,8 +493,6 @@ bool write_value(W& w, const value& root, std::vector<const member*>& scratch, w
     scratch.resize(scratch_size);
     return false;
   };
-  auto is_container = [](const value& x) noexcept { return x.kind() >= kind::array; };
-  static_assert(kind::array > kind::string && kind::object > kind::string);
 
   const value* v = &root;
   for (;;) {
@@ -514,79 +538,61 @@ bool write_value(W& w, const value& root, std::vector<const member*>& scratch, w
       stack.emplace_back(v, base, names_rendered);
     }
     // Writes on in the innermost open container, closing those that are complete, up to the
-    // next container to open. Scalars are written in these loops, whose state is kept in
-    // locals: a store through the writer's char* may alias any memory, so state kept there
-    // would be reloaded after every write.
+    // next container to open.
     v = nullptr;
     while (v == nullptr && !stack.empty()) {
       level& top = stack.back();
       std::size_t k = top.next;
-      if (top.container->is_array()) {
+      errc e = errc::ok;
+      const bool array = top.container->is_array();
+      if (array) {
         const auto& arr = top.container->as_array();
         const value* elems = arr.data();
-        const std::size_t n = arr.size();
-        for (; k < n; ++k) {
-          if (k != 0)
-            w.put(',');
-          const value& x = elems[k];
-          if (is_container(x)) {
-            v = &x;
-            break;
-          }
-          if (const errc e = write_scalar(w, x); e != errc::ok) {
-            top.next = k + 1;
-            return fail(e);
-          }
-        }
-        if (v != nullptr) {
-          top.next = k + 1;
-        } else {
-          w.put(']');
-          stack.pop_back();
-        }
-        continue;
-      }
-      const std::size_t n = top.container->as_object().size();
-      const member* const* members = scratch.data() + top.base;
-      if (top.names_rendered) {
-        const shape& sh = shapes[stack.size() - 1];
-        const char* rendered = sh.rendered.data();
-        const std::size_t* ends = sh.ends.data();
-        for (; k < n; ++k) {
-          const std::size_t begin = k == 0 ? 0 : ends[k - 1];
-          w.write(rendered + begin, ends[k] - begin);
-          const value& x = members[k]->value;
-          if (is_container(x)) {
-            v = &x;
-            break;
-          }
-          if (const errc e = write_scalar(w, x); e != errc::ok) {
-            top.next = k + 1;
-            return fail(e);
-          }
-        }
+        e = write_children(
+            w, v, k, arr.size(),
+            [&](std::size_t i) ASSAY_ALWAYS_INLINE {
+              if (i != 0)
+                w.put(',');
+              return errc::ok;
+            },
+            [elems](std::size_t i) ASSAY_ALWAYS_INLINE -> const value& { return elems[i]; });
       } else {
-        for (; k < n; ++k) {
-          if (k != 0)
-            w.put(',');
-          if (!write_string(w, members[k]->name)) {
-            top.next = k + 1;
-            return fail(errc::invalid_utf8);
-          }
-          w.put(':');
-          const value& x = members[k]->value;
-          if (is_container(x)) {
-            v = &x;
-            break;
-          }
-          if (const errc e = write_scalar(w, x); e != errc::ok) {
-            top.next = k + 1;
-            return fail(e);
-          }
+        const std::size_t n = top.container->as_object().size();
+        const member* const* members = scratch.data() + top.base;
+        auto member_value = [members](std::size_t i) ASSAY_ALWAYS_INLINE -> const value& { return members[i]->value; };
+        if (top.names_rendered) {
+          const shape& sh = shapes[stack.size() - 1];
+          const char* rendered = sh.rendered.data();
+          const std::size_t* ends = sh.ends.data();
+          e = write_children(
+              w, v, k, n,
+              [&](std::size_t i) ASSAY_ALWAYS_INLINE {
+                const std::size_t begin = i == 0 ? 0 : ends[i - 1];
+                w.write(rendered + begin, ends[i] - begin);
+                return errc::ok;
+              },
+              member_value);
+        } else {
+          e = write_children(
+              w, v, k, n,
+              [&](std::size_t i) ASSAY_ALWAYS_INLINE {
+                if (i != 0)
+                  w.put(',');
+                if (!write_string(w, members[i]->name))
+                  return errc::invalid_utf8;
+                w.put(':');
+                return errc::ok;
+              },
+              member_value);
         }
       }
-      if (v != nullptr) {
+      if (e != errc::ok || v != nullptr) {
         top.next = k + 1;
+        if (e != errc::ok)
+          return fail(e);
+      } else if (array) {
+        w.put(']');
+        stack.pop_back();
       } else {
         w.put('}');
         scratch.resize(top.base);
