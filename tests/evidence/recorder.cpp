@@ -1,4 +1,4 @@
-// The producer API: envelopes filled in, payloads validated, time formatting, ids.
+// The producer API: envelopes filled in, payloads validated, ids.
 #include "support.hpp"
 
 #include "assay/contracts/payloads.hpp"
@@ -11,17 +11,6 @@
 namespace ev = assay::evidence;
 namespace c = assay::contracts;
 using namespace std::chrono;
-
-TEST_CASE("time: seconds, or the fewest of 3, 6, 9 fraction digits that are exact") {
-  const system_clock::time_point base{seconds{1700000000}};
-  CHECK(ev::format_time(base) == "2023-11-14T22:13:20Z");
-  CHECK(ev::format_time(base + milliseconds{5}) == "2023-11-14T22:13:20.005Z");
-  CHECK(ev::format_time(base + microseconds{293907}) == "2023-11-14T22:13:20.293907Z");
-  CHECK(ev::format_time(base + microseconds{290000}) == "2023-11-14T22:13:20.290Z");
-  CHECK(ev::format_time(base + nanoseconds{1}) == "2023-11-14T22:13:20.000000001Z");
-  CHECK(ev::format_time(system_clock::time_point{}) == "1970-01-01T00:00:00Z");
-  CHECK(ev::format_time(system_clock::time_point{seconds{951782400}}) == "2000-02-29T00:00:00Z");
-}
 
 TEST_CASE("identifiers") {
   CHECK(ev::stream_id("run_x", 42) == "run_x:42");

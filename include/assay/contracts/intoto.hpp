@@ -4,7 +4,7 @@
 // written here, from the type.
 #pragma once
 
-#include "assay/reflect/checks.hpp"
+#include "assay/json/time.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/constraints.hpp"
 
@@ -64,7 +64,7 @@ struct time_window {
 
   // Compared as instants: offsets applied, fractions of any length.
   void check_rules(rules& r) const {
-    const auto order = reflect::compare_date_times(start, end);
+    const auto order = json::compare_date_times(start, end);
     if (order && *order == std::strong_ordering::greater)
       r.fail("", "the time window starts (" + start + ") after it ends (" + end + ")");
   }

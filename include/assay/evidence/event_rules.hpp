@@ -15,7 +15,7 @@
 
 #include "assay/error.hpp"
 #include "assay/json/document.hpp"
-#include "assay/reflect/checks.hpp"
+#include "assay/json/time.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -36,7 +36,7 @@ struct event_fields {
   std::size_t specversion = 0, type = 0, source = 0, id = 0, time = 0, run_id = 0, seq_node = 0, content_hash = 0,
               data = 0;
   std::uint64_t seq = 0;
-  reflect::detail::instant at;  // the time as an instant (its fraction a view into the document)
+  json::instant at;  // the time as an instant (its fraction a view into the document)
 };
 
 namespace detail {
@@ -87,7 +87,7 @@ inline std::optional<event_violation> read_event_fields(const json::document& do
     return v;
   if (f.data == 0)
     return event_violation{errc::ContractInvalidJson, "data", "member \"data\" is missing"};
-  const auto at = reflect::detail::instant_of(doc.string_at(f.time));
+  const auto at = json::parse_instant(doc.string_at(f.time));
   if (!at)
     return event_violation{errc::ContractInvalidJson, "time", "member \"time\" is not an RFC 3339 date-time"};
   f.at = *at;
@@ -142,12 +142,12 @@ class event_stream {
                              "event id does not match the run_id:seq contract at " + at_seq};
     }
     const std::string_view time = doc.string_at(f.time);
-    if (events_ == 0 || before(f.at, lo_seconds_, lo_fraction_)) {
+    if (events_ == 0 || f.at < json::instant{lo_seconds_, lo_fraction_}) {
       lo_seconds_ = f.at.seconds;
       lo_fraction_ = f.at.fraction;
       time_start_ = time;
     }
-    if (events_ == 0 || before(hi_seconds_, hi_fraction_, f.at)) {
+    if (events_ == 0 || json::instant{hi_seconds_, hi_fraction_} < f.at) {
       hi_seconds_ = f.at.seconds;
       hi_fraction_ = f.at.fraction;
       time_end_ = time;
@@ -167,13 +167,6 @@ class event_stream {
   std::optional<std::string> run_id_;
   bool run_id_given_;
   std::string first_source_;
-  // Instants compare by seconds, then by the fraction's digits (no trailing zeros) as text.
-  static bool before(const reflect::detail::instant& a, std::int64_t seconds, std::string_view fraction) {
-    return a.seconds < seconds || (a.seconds == seconds && a.fraction < fraction);
-  }
-  static bool before(std::int64_t seconds, std::string_view fraction, const reflect::detail::instant& b) {
-    return seconds < b.seconds || (seconds == b.seconds && fraction < b.fraction);
-  }
 
   std::uint64_t events_ = 0, prev_seq_ = 0;
   std::int64_t lo_seconds_ = 0, hi_seconds_ = 0;

@@ -14,50 +14,18 @@
 #include "assay/evidence/content_hash.hpp"
 #include "assay/evidence/ids.hpp"
 #include "assay/evidence/writer.hpp"
+#include "assay/json/time.hpp"
 #include "assay/json/value.hpp"
 #include "assay/reflect/codec.hpp"
 
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <ctime>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace assay::evidence {
-
-// RFC 3339 UTC text of a time point: seconds, or 3/6/9 fraction digits when the sub-second part
-// is not zero, the fewest of those that are exact.
-inline std::string format_time(std::chrono::system_clock::time_point tp) {
-  const auto ns_total = std::chrono::duration_cast<std::chrono::nanoseconds>(tp.time_since_epoch()).count();
-  std::int64_t secs = ns_total / 1000000000;
-  std::int64_t ns = ns_total % 1000000000;
-  if (ns < 0) {
-    ns += 1000000000;
-    --secs;
-  }
-  const std::time_t t = static_cast<std::time_t>(secs);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec);
-  std::string out = buf;
-  if (ns != 0) {
-    char frac[16];
-    if (ns % 1000000 == 0) {
-      std::snprintf(frac, sizeof frac, ".%03lld", static_cast<long long>(ns / 1000000));
-    } else if (ns % 1000 == 0) {
-      std::snprintf(frac, sizeof frac, ".%06lld", static_cast<long long>(ns / 1000));
-    } else {
-      std::snprintf(frac, sizeof frac, ".%09lld", static_cast<long long>(ns));
-    }
-    out += frac;
-  }
-  return out + "Z";
-}
 
 struct recorder_options {
   std::string source = "urn:assay:runtime";  // a URI: contains ':', not first
@@ -111,7 +79,7 @@ class recorder {
     ev.set("type", type);
     ev.set("source", opt_.source);
     ev.set("id", stream_id(opt_.run_id, seq));
-    ev.set("time", format_time(opt_.clock()));
+    ev.set("time", json::format_rfc3339(opt_.clock()));
     ev.set("datacontenttype", "application/json");
     if (extras.subject)
       ev.set("subject", *extras.subject);
