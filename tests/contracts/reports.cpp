@@ -314,7 +314,7 @@ TEST_CASE("finding-v1 rules on route statistics") {
 }
 
 TEST_CASE("finding-v1 rules: the Wilson bounds are recomputed, within 1e-12") {
-  using assay::contracts::finding_v1::wilson;
+  using assay::stats::wilson;
   // The documents carry the correctly rounded bounds (computed to 60 digits): accepted.
   CHECK(assay::decode<finding>(docs::finding_full).has_value());
   CHECK(assay::decode<finding>(docs::finding_minimal).has_value());

@@ -12,6 +12,7 @@
 #include "assay/json/pointer.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/constraints.hpp"
+#include "assay/stats/interval.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -117,41 +118,6 @@ inline void check_trial_indices(rules& r, std::string_view trials_at, const std:
   }
 }
 
-// The 95% Wilson score interval of SPEC §12 and §14.
-inline constexpr long double wilson_z = 1.959963984540054L;
-
-// How far a written bound may be from the bound computed here. The exact bound is a real
-// number; a producer writes a double near it (the correctly rounded one at best), and this check
-// computes one too (in long double, then rounded: on x86-64 and AArch64 the correctly rounded
-// double; where long double is double, within a few units in the last place, about 1e-16 for
-// bounds in [0, 1]). 1e-12 accepts the correctly rounded bound and any careful double
-// computation, and refuses a bound rounded to a few decimals (0.21 for 0.2065...).
-inline constexpr double wilson_tolerance = 1e-12;
-
-struct wilson_interval {
-  double low = 0;
-  double high = 1;
-};
-
-// The interval for `successes` of `trials` (successes <= trials); [0, 1] when there are no trials.
-inline wilson_interval wilson(std::int64_t successes, std::int64_t trials) noexcept {
-  if (trials <= 0)
-    return {0, 1};
-  using real = long double;
-  const real z = wilson_z;  // the SPEC's decimal in long double, closer than its nearest double
-  const real n = static_cast<real>(trials);
-  const real p = static_cast<real>(successes) / n;
-  const real z2 = z * z;
-  const real denominator = 1 + z2 / n;
-  const real center = p + z2 / (2 * n);
-  const real margin = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-  wilson_interval w;
-  // The bounds are exactly 0 with no success and exactly 1 with no failure.
-  w.low = successes == 0 ? 0.0 : std::clamp(static_cast<double>((center - margin) / denominator), 0.0, 1.0);
-  w.high = successes == trials ? 1.0 : std::clamp(static_cast<double>((center + margin) / denominator), 0.0, 1.0);
-  return w;
-}
-
 // Trials, successes, the success rate and its Wilson interval for one route (or one cell).
 struct route_stats {
   static constexpr std::string_view schema_name = "route_stats";
@@ -189,13 +155,13 @@ struct route_stats {
     }
     if (rate != static_cast<double>(k) / static_cast<double>(n))
       r.fail("/success_rate", "success_rate must equal successes / trials");
-    const wilson_interval w = wilson(k, n);
+    const stats::interval w = stats::wilson(k, n);
     const std::string of = " of the 95% Wilson score interval for " + std::to_string(k) +
                            (k == 1 ? " success in " : " successes in ") + std::to_string(n) +
                            (n == 1 ? " trial (" : " trials (");
-    if (!(std::fabs(ci_low.value() - w.low) <= wilson_tolerance))
+    if (!(std::fabs(ci_low.value() - w.low) <= stats::bound_tolerance))
       r.fail("/ci_low", "ci_low must be the lower bound" + of + json::number_to_string(w.low) + ")");
-    if (!(std::fabs(ci_high.value() - w.high) <= wilson_tolerance))
+    if (!(std::fabs(ci_high.value() - w.high) <= stats::bound_tolerance))
       r.fail("/ci_high", "ci_high must be the upper bound" + of + json::number_to_string(w.high) + ")");
   }
 };

@@ -1,0 +1,55 @@
+// assay/stats/interval.hpp — 95% confidence intervals for a success rate (SPEC §12, §14).
+//
+//   auto w = assay::stats::wilson(17, 20);     // {0.6396..., 0.9476...}
+//   auto j = assay::stats::jeffreys(17, 20);   // assay/stats/jeffreys.hpp (Boost.Math)
+//
+// The Wilson score interval is the default of soak reports and the one of findings; the
+// Jeffreys interval (an equal-tailed Beta posterior) is the documented alternative and lives in
+// its own header, so that only its users compile Boost.Math. Both give [0, 1] for no trials.
+// This header needs nothing but std.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace assay::stats {
+
+struct interval {
+  double low = 0;
+  double high = 1;
+  friend bool operator==(const interval&, const interval&) = default;
+};
+
+// z of the two-sided 95% interval as SPEC §12 writes it.
+inline constexpr long double z95 = 1.959963984540054L;
+
+// How far a written bound may be from the bound computed here when a document's bounds are
+// checked. The exact bound is a real number; a producer writes a double near it (the correctly
+// rounded one at best), and `wilson` computes one too (in long double, then rounded: on x86-64
+// and AArch64 the correctly rounded double; where long double is double, within a few units in
+// the last place, about 1e-16 for bounds in [0, 1]). 1e-12 accepts the correctly rounded bound
+// and any careful double computation, and refuses a bound rounded to a few decimals.
+inline constexpr double bound_tolerance = 1e-12;
+
+// The Wilson score interval for `successes` of `trials` (0 <= successes <= trials), clamped to
+// [0, 1]; exactly 0 below with no success, exactly 1 above with no failure; [0, 1] when there
+// are no trials.
+inline interval wilson(std::int64_t successes, std::int64_t trials) noexcept {
+  if (trials <= 0)
+    return {0, 1};
+  using real = long double;
+  const real z = z95;  // the SPEC's decimal in long double, closer than its nearest double
+  const real n = static_cast<real>(trials);
+  const real p = static_cast<real>(successes) / n;
+  const real z2 = z * z;
+  const real denominator = 1 + z2 / n;
+  const real center = p + z2 / (2 * n);
+  const real margin = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+  interval w;
+  w.low = successes <= 0 ? 0.0 : std::clamp(static_cast<double>((center - margin) / denominator), 0.0, 1.0);
+  w.high = successes >= trials ? 1.0 : std::clamp(static_cast<double>((center + margin) / denominator), 0.0, 1.0);
+  return w;
+}
+
+}  // namespace assay::stats

@@ -1,0 +1,44 @@
+// Confidence intervals: Wilson (exact values are in tests/contracts/reports.cpp, where finding-v1
+// checks them) and Jeffreys against Boost.Math's inverse incomplete beta, called directly.
+#include "support.hpp"
+
+#include "assay/stats/interval.hpp"
+#include "assay/stats/jeffreys.hpp"
+
+#include <boost/math/special_functions/beta.hpp>
+
+#include <cmath>
+
+namespace stats = assay::stats;
+
+TEST_CASE("Wilson: no trials, no successes, no failures") {
+  CHECK(stats::wilson(0, 0) == stats::interval{0, 1});
+  CHECK(stats::wilson(0, 5).low == 0);
+  CHECK(stats::wilson(5, 5).high == 1);
+  // Independently: the textbook formula in double, for 17 of 20.
+  const double n = 20, p = 17.0 / 20, z = 1.959963984540054;
+  const double c = (p + z * z / (2 * n)) / (1 + z * z / n);
+  const double m = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
+  CHECK(std::fabs(stats::wilson(17, 20).low - (c - m)) <= 1e-15);
+  CHECK(std::fabs(stats::wilson(17, 20).high - (c + m)) <= 1e-15);
+}
+
+TEST_CASE("Jeffreys: the equal-tailed Beta(s + 1/2, f + 1/2) interval") {
+  CHECK(stats::jeffreys(0, 0) == stats::interval{0, 1});
+  struct sf {
+    std::int64_t s, n;
+  };
+  for (const sf c : {sf{0, 1}, sf{1, 1}, sf{0, 10}, sf{3, 10}, sf{10, 10}, sf{17, 20}, sf{500, 1000}, sf{1, 100000}}) {
+    CAPTURE(c.s);
+    CAPTURE(c.n);
+    const double a = static_cast<double>(c.s) + 0.5, b = static_cast<double>(c.n - c.s) + 0.5;
+    const stats::interval j = stats::jeffreys(c.s, c.n);
+    CHECK(std::fabs(j.low - boost::math::ibeta_inv(a, b, 0.025)) <= 1e-12);
+    CHECK(std::fabs(j.high - boost::math::ibeta_inv(a, b, 0.975)) <= 1e-12);
+    CHECK(0 < j.low);
+    CHECK(j.low < j.high);
+    CHECK(j.high < 1);
+    // The posterior puts 95% of its mass inside: the regularized incomplete beta at the bounds.
+    CHECK(std::fabs(boost::math::ibeta(a, b, j.high) - boost::math::ibeta(a, b, j.low) - 0.95) <= 1e-12);
+  }
+}
