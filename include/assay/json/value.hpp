@@ -10,10 +10,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <initializer_list>
 #include <memory>
-#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -283,122 +281,6 @@ inline bool operator==(const value& a, const value& b) noexcept {
   return false;
 }
 
-namespace detail {
-
-// A per-process random key for the duplicate guard's table positions, so that nobody can
-// prepare names that all land in one run of slots.
-inline std::uint64_t duplicate_guard_key() noexcept {
-  static const std::uint64_t key = [] {
-    std::uint64_t k = reinterpret_cast<std::uintptr_t>(&k) ^ 0x9E3779B97F4A7C15ULL;
-    try {
-      std::random_device rd;
-      k ^= (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-    } catch (...) {
-      // no entropy source: the address (ASLR) alone
-    }
-    return k;
-  }();
-  return key;
-}
-
-// Checks the member just appended to `obj` against the ones before it. Up to 16 members a
-// linear scan; past that an open-addressing table of (hash, index), filled once and grown by
-// doubling, so an object of n members costs O(n) hashes and comparisons in all.
-class duplicate_guard {
- public:
-  // Forgets the previous object (keeps the table's memory for the next one).
-  void reset() noexcept { slots_.clear(); }
-
-  // True when obj.back().name already occurs earlier in `obj`. Call it after every member
-  // appended to the same object.
-  bool last_is_duplicate(const json::object& obj) {
-    obj_ = &obj;
-    const std::size_t n = obj.size() - 1;
-    const std::string& name = (*obj_)[n].name;
-    if (n < linear_limit) {
-      for (std::size_t i = 0; i < n; ++i)
-        if ((*obj_)[i].name == name)
-          return true;
-      return false;
-    }
-    if (slots_.empty()) {
-      slots_.assign(64, slot{0, 0});
-      for (std::size_t i = 0; i < n; ++i)
-        insert(hash((*obj_)[i].name), i);
-    } else if ((n + 1) * 2 > slots_.size()) {
-      grow();
-    }
-    return !insert(hash(name), n);
-  }
-
- private:
-  static constexpr std::size_t linear_limit = 16;
-  struct slot {
-    std::uint64_t hash;
-    std::size_t index_plus_one;  // 0: empty
-  };
-
-  static std::uint64_t hash(std::string_view s) noexcept {
-    return static_cast<std::uint64_t>(std::hash<std::string_view>{}(s));
-  }
-  // Table position of a hash: a keyed 64-bit finalizer (splitmix64).
-  static std::size_t position(std::uint64_t h) noexcept {
-    std::uint64_t z = h ^ duplicate_guard_key();
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return static_cast<std::size_t>(z ^ (z >> 31));
-  }
-  // Inserts member `i`; false when an equal name is already there.
-  bool insert(std::uint64_t h, std::size_t i) {
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t p = position(h) & mask;; p = (p + 1) & mask) {
-      slot& s = slots_[p];
-      if (s.index_plus_one == 0) {
-        s = slot{h, i + 1};
-        return true;
-      }
-      if (s.hash == h && (*obj_)[s.index_plus_one - 1].name == (*obj_)[i].name)
-        return false;
-    }
-  }
-  void grow() {
-    std::vector<slot> old(slots_.size() * 2, slot{0, 0});
-    old.swap(slots_);
-    const std::size_t mask = slots_.size() - 1;
-    for (const slot& s : old) {
-      if (s.index_plus_one == 0)
-        continue;
-      std::size_t p = position(s.hash) & mask;
-      while (slots_[p].index_plus_one != 0)
-        p = (p + 1) & mask;
-      slots_[p] = s;
-    }
-  }
-
-  const json::object* obj_ = nullptr;
-  std::vector<slot> slots_;
-};
-
-inline std::string quoted_for_message(std::string_view s) {
-  std::string out = "\"";
-  std::size_t shown = 0;
-  for (char c : s) {
-    if (++shown > 64) {
-      out += "...";
-      break;
-    }
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7F) {
-      out += '?';
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace detail
-
 // Reads one value at the cursor into `out`. On failure the cursor holds the error. Open
 // containers are kept on a heap-allocated stack, not by recursion: the depth is
 // limits::max_depth, whatever it is set to.
@@ -407,7 +289,6 @@ inline bool read_value(cursor& c, value& out) {
     bool is_object = false;
     json::array arr;
     json::object obj;
-    detail::duplicate_guard guard;
   };
   // levels[0, depth) are open; the ones above are kept for reuse (their containers are empty).
   std::vector<level> levels;
@@ -437,7 +318,6 @@ inline bool read_value(cursor& c, value& out) {
           levels.emplace_back();
         level& l = levels[depth++];
         l.is_object = is_object;
-        l.guard.reset();
         break;
       }
       case token::string: {
@@ -478,11 +358,9 @@ inline bool read_value(cursor& c, value& out) {
       if (top.is_object) {
         std::string_view name;
         if (c.next_member(name)) {
+          if (!c.check_unique_name(name))
+            return false;
           top.obj.push_back(member{std::string(name), value{}});
-          if (top.guard.last_is_duplicate(top.obj)) {
-            return c.fail(c.make_error(errc::duplicate_member, c.name_offset(),
-                                       "duplicate member name " + detail::quoted_for_message(name)));
-          }
           break;
         }
       } else if (c.next_element()) {
@@ -504,12 +382,6 @@ inline bool read_value(cursor& c, value& out) {
       }
     }
   }
-}
-
-// Validates and discards the value at the cursor (the same strict rules as reading it).
-inline bool skip_value(cursor& c) {
-  value ignored;
-  return read_value(c, ignored);
 }
 
 // Parses a whole document.
