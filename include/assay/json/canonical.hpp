@@ -641,71 +641,74 @@ inline result<std::string> canonicalize(std::string_view text, const limits& lim
 
 // --- pretty form for people ---------------------------------------------------------------
 
-namespace detail {
-
-inline void pretty(std::string& out, const value& v, int indent) {
-  auto newline = [&](int level) {
-    out += '\n';
-    out.append(static_cast<std::size_t>(level) * 2, ' ');
-  };
-  string_writer w{&out};
-  switch (v.kind()) {
-    case kind::array: {
-      const auto& arr = v.as_array();
-      if (arr.empty()) {
-        out += "[]";
-        return;
-      }
-      out += '[';
-      for (std::size_t i = 0; i < arr.size(); ++i) {
-        if (i != 0)
-          out += ',';
-        newline(indent + 1);
-        pretty(out, arr[i], indent + 1);
-      }
-      newline(indent);
-      out += ']';
-      return;
-    }
-    case kind::object: {
-      const auto& obj = v.as_object();
-      if (obj.empty()) {
-        out += "{}";
-        return;
-      }
-      std::vector<const member*> order;
-      for (const auto& m : obj)
-        order.push_back(&m);
-      std::sort(order.begin(), order.end(),
-                [](const member* a, const member* b) { return utf16_less(a->name, b->name); });
-      out += '{';
-      for (std::size_t i = 0; i < order.size(); ++i) {
-        if (i != 0)
-          out += ',';
-        newline(indent + 1);
-        write_string(w, order[i]->name);
-        out += ": ";
-        pretty(out, order[i]->value, indent + 1);
-      }
-      newline(indent);
-      out += '}';
-      return;
-    }
-    default: {
-      std::vector<const member*> scratch;
-      write_value(w, v, scratch, nullptr);
-    }
-  }
-}
-
-}  // namespace detail
-
 // Indented JSON (two spaces, members in canonical order, no trailing newline). For people:
-// digests are always taken over the canonical form.
+// digests are always taken over the canonical form. Open containers are kept on a
+// heap-allocated stack, not by recursion.
 inline std::string to_pretty(const value& v) {
   std::string out;
-  detail::pretty(out, v, 0);
-  return out;
+  string_writer w{&out};
+  struct level {
+    const value* container;
+    std::vector<const member*> order;  // objects: the members in canonical order
+    std::size_t next = 0;
+  };
+  std::vector<level> stack;
+  std::vector<const member*> scratch;
+  auto newline = [&](std::size_t depth) {
+    out += '\n';
+    out.append(depth * 2, ' ');
+  };
+  const value* cur = &v;
+  for (;;) {
+    if (cur->is_array()) {
+      if (cur->as_array().empty()) {
+        out += "[]";
+      } else {
+        out += '[';
+        stack.push_back(level{cur, {}});
+      }
+    } else if (cur->is_object()) {
+      const auto& obj = cur->as_object();
+      if (obj.empty()) {
+        out += "{}";
+      } else {
+        std::vector<const member*> order;
+        for (const auto& m : obj)
+          order.push_back(&m);
+        std::sort(order.begin(), order.end(),
+                  [](const member* a, const member* b) { return utf16_less(a->name, b->name); });
+        out += '{';
+        stack.push_back(level{cur, std::move(order)});
+      }
+    } else {
+      detail::write_value(w, *cur, scratch, nullptr);
+    }
+    // The next value to write, closing the containers that are complete.
+    for (;;) {
+      if (stack.empty())
+        return out;
+      level& l = stack.back();
+      const bool array = l.container->is_array();
+      const std::size_t n = array ? l.container->as_array().size() : l.order.size();
+      if (l.next == n) {
+        newline(stack.size() - 1);
+        out += array ? ']' : '}';
+        stack.pop_back();
+        continue;
+      }
+      if (l.next != 0)
+        out += ',';
+      newline(stack.size());
+      if (array) {
+        cur = &l.container->as_array()[l.next++];
+      } else {
+        write_string(w, l.order[l.next]->name);
+        out += ": ";
+        cur = &l.order[l.next++]->value;
+      }
+      break;
+    }
+  }
 }
 
 }  // namespace assay::json
