@@ -15,9 +15,13 @@
 //     in strictly increasing UTF-16 order (checked with a comparison written here, not the
 //     library's);
 //   - json::document (the flat tape), where present, accepts and rejects exactly as json::parse
-//     does (same error code and offset, under both sets of limits) and writes the same bytes.
+//     does (same error code and offset, under both sets of limits) and writes the same bytes;
+//   - json::skip_value (which builds nothing) accepts and rejects exactly as json::parse does,
+//     with the same error, under both sets of limits;
+//   - a copy of the parsed value is equal to it and writes the same bytes.
 // Any mismatch aborts.
 #include "assay/json/canonical.hpp"
+#include "assay/json/reader.hpp"
 #include "assay/json/value.hpp"
 #if __has_include("assay/json/document.hpp")
 #include "assay/json/document.hpp"
@@ -153,6 +157,18 @@ void check_document(std::string_view text, const json::limits& lim, const assay:
 #endif
 }
 
+// skip_value must validate exactly as reading does: same acceptance, same error.
+void check_skip(std::string_view text, const json::limits& lim, const assay::result<json::value>& dom) {
+  json::cursor c(text, lim);
+  const bool ok = json::skip_value(c) && c.finish();
+  if (ok != bool(dom)) {
+    fail(ok ? "skip_value accepts what json::parse rejects" : "skip_value rejects what json::parse accepts",
+         ok ? dom.error().format() : c.error().format());
+  }
+  if (!ok && c.error().format() != dom.error().format())
+    fail("skip_value and json::parse fail differently", c.error().format() + " | " + dom.error().format());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -169,6 +185,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   check_document(text, {}, full);
   check_document(text, tiny, small);
+  check_skip(text, {}, full);
+  check_skip(text, tiny, small);
 
   if (!full)
     check_error_shape(full.error(), size);
@@ -203,6 +221,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fail("to_sink failed on a parsed value");
   if (via_sink != *c1)
     fail("to_sink and to_canonical differ");
+
+  const json::value copy = v;
+  if (!(copy == v) || !(v == copy))
+    fail("a copy of the value differs from it");
+  auto c_copy = json::to_canonical(copy);
+  if (!c_copy || *c_copy != *c1)
+    fail("a copy of the value writes other bytes");
 
   auto v2 = json::parse(*c1);
   if (!v2)

@@ -196,7 +196,7 @@ TEST_CASE("canonical: RFC 8785 Appendix B numbers") {
     CAPTURE(l.hex);
     const double v = from_bits(parse_hex(l.hex));
     std::string out;
-    json::detail::string_writer w{&out};
+    json::string_writer w{&out};
     if (l.expected == "ERROR") {
       ++errors;
       CHECK_FALSE(std::isfinite(v));

@@ -21,14 +21,17 @@
 #include <sys/mman.h>
 #endif
 
-namespace assay::json::detail {
+namespace assay::json {
 
+namespace detail {
 inline constexpr std::size_t huge_page_size = std::size_t(2) << 20;
+}
 
 // Asks for transparent huge pages on the whole 2 MiB pages inside [p, p + n): for a large buffer
 // that was allocated elsewhere (a std::string's, say) before it is filled. Advice only.
 inline void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::size_t n) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
+  using detail::huge_page_size;
   const auto begin = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t first = (begin + huge_page_size - 1) / huge_page_size * huge_page_size;
   const std::uintptr_t last = (begin + n) / huge_page_size * huge_page_size;
@@ -36,6 +39,11 @@ inline void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::si
     ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 #endif
 }
+
+namespace detail {
+
+// kept until callers move (evidence/writer.hpp)
+using json::advise_huge_pages;
 
 template <class T>
 class big_array {
@@ -165,4 +173,5 @@ class char_buffer : public big_vector<char> {
   }
 };
 
-}  // namespace assay::json::detail
+}  // namespace detail
+}  // namespace assay::json

@@ -21,15 +21,6 @@
 #include <string_view>
 #include <vector>
 
-// Small functions (and lambdas: the GNU spelling goes after a lambda's parameters too) on the
-// hot path of every serializer that the compiler, counting their bodies, might otherwise leave
-// as calls.
-#if defined(__GNUC__)
-#define ASSAY_ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define ASSAY_ALWAYS_INLINE
-#endif
-
 namespace assay::json {
 
 template <class S>
@@ -55,8 +46,6 @@ struct counting_sink {
   void write(const char*, std::size_t n) noexcept { bytes += n; }
 };
 
-namespace detail {
-
 // memcpy for the many tiny writes a serializer makes: up to 32 bytes inline (two overlapping
 // fixed-size copies), the library call beyond.
 ASSAY_ALWAYS_INLINE inline void copy_bytes(char* d, const char* s, std::size_t n) noexcept {
@@ -79,8 +68,6 @@ ASSAY_ALWAYS_INLINE inline void copy_bytes(char* d, const char* s, std::size_t n
   }
   std::memcpy(d, s, n);
 }
-
-}  // namespace detail
 
 // A buffered writer over a sink. Call flush() (or let the destructor do it) at the end.
 template <sink Sink>
@@ -106,7 +93,7 @@ class writer {
         return;
       }
     }
-    detail::copy_bytes(buf_ + n_, p, len);
+    copy_bytes(buf_ + n_, p, len);
     n_ += len;
   }
   void write(std::string_view s) { write(s.data(), s.size()); }
@@ -164,8 +151,6 @@ auto with_writer(Sink& s, F&& f) {
   }
 }
 
-namespace detail {
-
 // The writer interface (put/write/reserve/advance) straight onto a std::string: no buffer of its
 // own, so it costs no stack and copies each byte once.
 struct string_writer {
@@ -183,10 +168,14 @@ struct string_writer {
   void advance(std::size_t len) { out->resize(reserved_at + len); }
 };
 
-}  // namespace detail
-
 template <>
-inline constexpr std::size_t max_reserve<detail::string_writer> = static_cast<std::size_t>(-1) / 2;
+inline constexpr std::size_t max_reserve<string_writer> = static_cast<std::size_t>(-1) / 2;
+
+namespace detail {
+// kept until callers move (hash/hash.hpp, reflect/codec.hpp)
+using json::copy_bytes;
+using json::string_writer;
+}  // namespace detail
 
 // --- strings ------------------------------------------------------------------------------
 
@@ -197,12 +186,12 @@ template <class W>
 bool write_string(W& w, std::string_view s) {
   const char* p = s.data();
   const char* end = p + s.size();
-  p += detail::plain_run(p, end);
+  p += lex::plain_run(p, end);
   if (p == end && s.size() + 2 <= max_reserve<W>) {
     // Nothing to escape or check (the common case): one copy, quotes included.
     char* out = w.reserve(s.size() + 2);
     out[0] = '"';
-    detail::copy_bytes(out + 1, s.data(), s.size());
+    copy_bytes(out + 1, s.data(), s.size());
     out[s.size() + 1] = '"';
     w.advance(s.size() + 2);
     return true;
@@ -210,14 +199,14 @@ bool write_string(W& w, std::string_view s) {
   w.put('"');
   const char* run = s.data();  // start of the bytes not yet written
   while (p < end) {
-    p += detail::plain_run(p, end);
+    p += lex::plain_run(p, end);
     if (p == end)
       break;
     const auto c = static_cast<unsigned char>(*p);
     if (c >= 0x80) {
       std::uint32_t cp = 0;
-      const int len = detail::decode_utf8(reinterpret_cast<const unsigned char*>(p),
-                                          reinterpret_cast<const unsigned char*>(end), cp);
+      const int len =
+          decode_utf8(reinterpret_cast<const unsigned char*>(p), reinterpret_cast<const unsigned char*>(end), cp);
       if (len == 0)
         return false;
       p += len;
@@ -270,7 +259,7 @@ inline bool is_valid_utf8(std::string_view s) noexcept {
       continue;
     }
     std::uint32_t cp = 0;
-    const int len = detail::decode_utf8(p, end, cp);
+    const int len = decode_utf8(p, end, cp);
     if (len == 0)
       return false;
     p += len;
@@ -619,7 +608,7 @@ result<void> write_canonical(W& w, const value& v) {
     case errc::not_finite:
       return make_error(errc::not_finite, "NaN and infinity have no JSON form", failure.pointer);
     case errc::duplicate_member:
-      return make_error(errc::duplicate_member, "duplicate member name " + detail::quoted_for_message(failure.name),
+      return make_error(errc::duplicate_member, "duplicate member name " + quote_for_message(failure.name),
                         failure.pointer);
     default:
       return make_error(errc::invalid_utf8, "string is not valid UTF-8", failure.pointer);
@@ -635,7 +624,7 @@ result<void> to_sink(Sink& s, const value& v) {
 // The JCS bytes of `v`.
 inline result<std::string> to_canonical(const value& v) {
   std::string out;
-  detail::string_writer w{&out};
+  string_writer w{&out};
   auto r = write_canonical(w, v);
   if (!r)
     return r.error();
@@ -652,71 +641,74 @@ inline result<std::string> canonicalize(std::string_view text, const limits& lim
 
 // --- pretty form for people ---------------------------------------------------------------
 
-namespace detail {
-
-inline void pretty(std::string& out, const value& v, int indent) {
-  auto newline = [&](int level) {
-    out += '\n';
-    out.append(static_cast<std::size_t>(level) * 2, ' ');
-  };
-  string_writer w{&out};
-  switch (v.kind()) {
-    case kind::array: {
-      const auto& arr = v.as_array();
-      if (arr.empty()) {
-        out += "[]";
-        return;
-      }
-      out += '[';
-      for (std::size_t i = 0; i < arr.size(); ++i) {
-        if (i != 0)
-          out += ',';
-        newline(indent + 1);
-        pretty(out, arr[i], indent + 1);
-      }
-      newline(indent);
-      out += ']';
-      return;
-    }
-    case kind::object: {
-      const auto& obj = v.as_object();
-      if (obj.empty()) {
-        out += "{}";
-        return;
-      }
-      std::vector<const member*> order;
-      for (const auto& m : obj)
-        order.push_back(&m);
-      std::sort(order.begin(), order.end(),
-                [](const member* a, const member* b) { return utf16_less(a->name, b->name); });
-      out += '{';
-      for (std::size_t i = 0; i < order.size(); ++i) {
-        if (i != 0)
-          out += ',';
-        newline(indent + 1);
-        write_string(w, order[i]->name);
-        out += ": ";
-        pretty(out, order[i]->value, indent + 1);
-      }
-      newline(indent);
-      out += '}';
-      return;
-    }
-    default: {
-      std::vector<const member*> scratch;
-      write_value(w, v, scratch, nullptr);
-    }
-  }
-}
-
-}  // namespace detail
-
 // Indented JSON (two spaces, members in canonical order, no trailing newline). For people:
-// digests are always taken over the canonical form.
+// digests are always taken over the canonical form. Open containers are kept on a
+// heap-allocated stack, not by recursion.
 inline std::string to_pretty(const value& v) {
   std::string out;
-  detail::pretty(out, v, 0);
-  return out;
+  string_writer w{&out};
+  struct level {
+    const value* container;
+    std::vector<const member*> order;  // objects: the members in canonical order
+    std::size_t next = 0;
+  };
+  std::vector<level> stack;
+  std::vector<const member*> scratch;
+  auto newline = [&](std::size_t depth) {
+    out += '\n';
+    out.append(depth * 2, ' ');
+  };
+  const value* cur = &v;
+  for (;;) {
+    if (cur->is_array()) {
+      if (cur->as_array().empty()) {
+        out += "[]";
+      } else {
+        out += '[';
+        stack.push_back(level{cur, {}});
+      }
+    } else if (cur->is_object()) {
+      const auto& obj = cur->as_object();
+      if (obj.empty()) {
+        out += "{}";
+      } else {
+        std::vector<const member*> order;
+        for (const auto& m : obj)
+          order.push_back(&m);
+        std::sort(order.begin(), order.end(),
+                  [](const member* a, const member* b) { return utf16_less(a->name, b->name); });
+        out += '{';
+        stack.push_back(level{cur, std::move(order)});
+      }
+    } else {
+      detail::write_value(w, *cur, scratch, nullptr);
+    }
+    // The next value to write, closing the containers that are complete.
+    for (;;) {
+      if (stack.empty())
+        return out;
+      level& l = stack.back();
+      const bool array = l.container->is_array();
+      const std::size_t n = array ? l.container->as_array().size() : l.order.size();
+      if (l.next == n) {
+        newline(stack.size() - 1);
+        out += array ? ']' : '}';
+        stack.pop_back();
+        continue;
+      }
+      if (l.next != 0)
+        out += ',';
+      newline(stack.size());
+      if (array) {
+        cur = &l.container->as_array()[l.next++];
+      } else {
+        write_string(w, l.order[l.next]->name);
+        out += ": ";
+        cur = &l.order[l.next++]->value;
+      }
+      break;
+    }
+  }
 }
 
 }  // namespace assay::json

@@ -7,17 +7,20 @@
 // value, so reading and canonicalizing run at memory speed compared with the general-purpose
 // DOM of value.hpp.
 //
-// Two parsers fill the tape. The fast one scans the bytes directly (16 bytes at a time inside
-// strings, detail::plain_run), keeps number text that is already in canonical form, and notes which objects are
+// Two parsers fill the tape, both on the lexing layer of lex.hpp. The fast one scans the bytes
+// directly, keeps number text that is already in canonical form, and notes which objects are
 // already in canonical member order; it only answers "valid or not". When it says "not", the
-// cursor-driven parser (reader.hpp, the same rules) reads the input again to produce the exact
-// error with its code, position and pointer. Both accept exactly the same inputs; the tests and
-// the fuzz target hold them to that.
+// cursor-driven parser (reader.hpp) reads the input again to produce the exact error with its
+// code, position and pointer. Both accept exactly the same inputs; the tests and the fuzz target
+// hold them to that. Neither recurses: nesting lives on heap-allocated stacks, so any depth the
+// limits allow is safe.
 #pragma once
 
 #include "assay/error.hpp"
 #include "assay/json/big_array.hpp"
 #include "assay/json/canonical.hpp"
+#include "assay/json/lex.hpp"
+#include "assay/json/name_set.hpp"
 #include "assay/json/number.hpp"
 #include "assay/json/reader.hpp"
 #include "assay/json/value.hpp"
@@ -27,13 +30,9 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
-#include <deque>
-#include <functional>
-#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -71,8 +70,8 @@ class document {
     d.input_ = text;
     cursor c(text, lim);
     d.nodes_.reserve(text.size() / 8 + 16);
-    builder b{d, c, {}};
-    if (!b.value() || !c.finish())
+    builder b{d, c};
+    if (!b.run() || !c.finish())
       return c.error();
     return d;
   }
@@ -183,32 +182,62 @@ class document {
 
   // The value at node i as a DOM value (for callers that need to edit it).
   value to_value(std::size_t i = 0) const {
-    const node& n = nodes_[i];
-    switch (n.kind) {
-      case kind::null:
-        return value(nullptr);
-      case kind::boolean:
-        return value(n.payload != 0);
-      case kind::number:
-        return value(number_at(i));
-      case kind::string:
-        return value(std::string(string_at(i)));
-      case kind::array: {
-        json::array a;
-        a.reserve(n.count);
-        for (std::size_t j = i + 1; j < n.payload; j = next(j))
-          a.push_back(to_value(j));
-        return value(std::move(a));
+    // The containers being filled, innermost last (a heap-allocated stack, not recursion).
+    struct open {
+      std::size_t end;  // one past its last node
+      value v;          // the array or object
+    };
+    std::vector<open> stack;
+    value result;
+    auto place = [&](value x) {
+      if (stack.empty()) {
+        result = std::move(x);
+      } else if (value& top = stack.back().v; top.is_object()) {
+        top.as_object().back().value = std::move(x);
+      } else {
+        top.as_array().push_back(std::move(x));
       }
-      case kind::object: {
-        json::object o;
-        o.reserve(n.count);
-        for (std::size_t j = i + 1; j < n.payload; j = next(j + 1))
-          o.push_back(member{std::string(string_at(j)), to_value(j + 1)});
-        return value(std::move(o));
+    };
+    const std::size_t stop = next(i);
+    for (std::size_t j = i;;) {
+      while (!stack.empty() && j == stack.back().end) {
+        value done = std::move(stack.back().v);
+        stack.pop_back();
+        place(std::move(done));
       }
+      if (j == stop)
+        return result;
+      if (!stack.empty() && stack.back().v.is_object())
+        stack.back().v.as_object().push_back(member{std::string(string_at(j++)), value()});
+      const node& n = nodes_[j];
+      switch (n.kind) {
+        case kind::null:
+          place(value(nullptr));
+          break;
+        case kind::boolean:
+          place(value(n.payload != 0));
+          break;
+        case kind::number:
+          place(value(number_at(j)));
+          break;
+        case kind::string:
+          place(value(std::string(string_at(j))));
+          break;
+        case kind::array: {
+          json::array a;
+          a.reserve(n.count);
+          stack.push_back(open{static_cast<std::size_t>(n.payload), value(std::move(a))});
+          break;
+        }
+        case kind::object: {
+          json::object o;
+          o.reserve(n.count);
+          stack.push_back(open{static_cast<std::size_t>(n.payload), value(std::move(o))});
+          break;
+        }
+      }
+      ++j;
     }
-    return value();
   }
 
  private:
@@ -240,14 +269,14 @@ class document {
       std::size_t count;      // elements or members so far
       std::size_t last_name;  // object: node of the previous member name
       bool is_object;
-      bool sorted;             // object: names so far strictly increasing in UTF-16 order
-      std::size_t names_base;  // object, once unsorted: where its names start in `names`
+      bool sorted;  // object: names so far strictly increasing in UTF-16 order (else in `names`)
     };
     std::vector<frame> stack;
-    std::vector<std::size_t> names;  // name nodes of unsorted objects being read
+    name_set names;        // the names of the unsorted objects being read
+    lex::problem problem;  // what the lexer found wrong (the cursor reports it)
 
     void skip_ws() noexcept {
-      while (p != end && detail::is_ws(static_cast<unsigned char>(*p)))
+      while (p != end && lex::is_ws(static_cast<unsigned char>(*p)))
         ++p;
     }
 
@@ -273,7 +302,7 @@ class document {
               return false;
             const bool is_object = *p == '{';
             const std::size_t at = d.push(is_object ? kind::object : kind::array, 0, 0);
-            stack.push_back(frame{at, 0, 0, is_object, true, 0});
+            stack.push_back(frame{at, 0, 0, is_object, true});
             ++p;
             skip_ws();
             if (p == end)
@@ -356,7 +385,7 @@ class document {
       if (f.is_object) {
         n.flag = f.sorted;
         if (!f.sorted)
-          names.resize(f.names_base);
+          names.close();
       }
       stack.pop_back();
     }
@@ -376,19 +405,18 @@ class document {
         if (utf16_less(d.string_at(f.last_name), d.string_at(name))) {
           f.last_name = name;
         } else {
-          // Out of order from here on: collect this object's names for the repeat check.
+          // Out of order from here on: the names so far (distinct, being sorted) go into the
+          // set that finds repeats.
           f.sorted = false;
-          f.names_base = names.size();
+          names.open();
           for (std::size_t j = f.at + 1; j < name; j = d.next(j + 1))
-            names.push_back(j);
-          if (!unique(f, name))
+            names.insert_view(d.string_at(j));
+          if (!names.insert_view(d.string_at(name)))
             return false;
         }
-      } else if (!unique(f, name)) {
+      } else if (!names.insert_view(d.string_at(name))) {
         return false;
       }
-      if (!f.sorted)
-        names.push_back(name);
       ++f.count;
       skip_ws();
       if (p == end || *p != ':')
@@ -397,77 +425,19 @@ class document {
       return true;
     }
 
-    // True when the name at node `name` differs from the names already read in frame f.
-    bool unique(const frame& f, std::size_t name) {
-      const std::string_view s = d.string_at(name);
-      const std::size_t n = names.size() - f.names_base;
-      if (n <= 32) {
-        for (std::size_t k = f.names_base; k < names.size(); ++k)
-          if (d.string_at(names[k]) == s)
-            return false;
-        return true;
-      }
-      // Large unsorted objects: a set of the names, built on first need, one per depth.
-      const std::size_t depth = stack.size() - 1;
-      if (sets.size() <= depth) {
-        sets.resize(depth + 1);
-        set_owner.resize(depth + 1, static_cast<std::size_t>(-1));
-      }
-      auto& set = sets[depth];
-      if (set_owner[depth] != f.at) {
-        set.clear();
-        set_owner[depth] = f.at;
-        for (std::size_t k = f.names_base; k < names.size(); ++k)
-          set.insert(d.string_at(names[k]));
-      }
-      return set.insert(s).second;
-    }
-    // Views into the input or into the side buffer; the side buffer is reserved to its maximum
-    // size up front (see escaped_string()), so these views stay valid.
-    std::vector<std::unordered_set<std::string_view>> sets;
-    std::vector<std::size_t> set_owner;  // the object node each set belongs to
-
     // At an opening quote: validates the string and pushes its node.
     bool string() {
       const char* start = ++p;
-      for (;;) {
-        p += detail::plain_run(p, end);
-        if (p == end)
+      const lex::stop s = lex::scan_plain(p, end, lim.reject_noncharacters, problem);
+      if (s == lex::stop::quote) [[likely]] {
+        const std::size_t len = static_cast<std::size_t>(p - start);
+        ++p;
+        if (len > lim.max_string_chars && lex::code_points(start, len) > lim.max_string_chars)
           return false;
-        const auto c = static_cast<unsigned char>(*p);
-        if (c == '"') {
-          const std::size_t len = static_cast<std::size_t>(p - start);
-          ++p;
-          if (len > lim.max_string_chars && code_points(start, len) > lim.max_string_chars)
-            return false;
-          d.push(kind::string, static_cast<std::uint32_t>(len), static_cast<std::uint64_t>(start - begin));
-          return true;
-        }
-        if (c == '\\')
-          return escaped_string(start);
-        if (c < 0x80 || !utf8_run())
-          return false;
+        d.push(kind::string, static_cast<std::uint32_t>(len), static_cast<std::uint64_t>(start - begin));
+        return true;
       }
-    }
-
-    // At a byte >= 0x80: checks the run of multi-byte sequences there.
-    bool utf8_run() {
-      do {
-        std::uint32_t cp = 0;
-        const int len = detail::decode_utf8(reinterpret_cast<const unsigned char*>(p),
-                                            reinterpret_cast<const unsigned char*>(end), cp);
-        if (len == 0 || (lim.reject_noncharacters && detail::is_noncharacter(cp)))
-          return false;
-        p += len;
-      } while (p != end && static_cast<unsigned char>(*p) >= 0x80);
-      return true;
-    }
-
-    static std::size_t code_points(const char* s, std::size_t len) noexcept {
-      std::size_t n = 0;
-      for (std::size_t i = 0; i < len; ++i)
-        n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
-      return n;
+      return s == lex::stop::backslash && escaped_string(start);
     }
 
     // At the first backslash of the string that starts at `start`: decodes it into the side
@@ -478,167 +448,43 @@ class document {
         side.reserve(static_cast<std::size_t>(end - begin));  // decoded text never outgrows the input
       const std::size_t at = side.size();
       side.append(start, static_cast<std::size_t>(p - start));
-      for (;;) {
-        const char* run = p;
-        p += detail::plain_run(p, end);
-        side.append(run, static_cast<std::size_t>(p - run));
-        if (p == end)
-          return false;
-        const auto c = static_cast<unsigned char>(*p);
-        if (c == '"') {
-          ++p;
-          const std::size_t len = side.size() - at;
-          if (len > lim.max_string_chars && code_points(side.data() + at, len) > lim.max_string_chars)
-            return false;
-          d.push(kind::string, static_cast<std::uint32_t>(len), at, true);
-          return true;
-        }
-        if (c == '\\') {
-          if (!escape(side))
-            return false;
-        } else if (c < 0x80) {
-          return false;
-        } else {
-          const char* seq = p;
-          if (!utf8_run())
-            return false;
-          side.append(seq, static_cast<std::size_t>(p - seq));
-        }
-      }
-    }
-
-    bool hex4(std::uint32_t& v) {
-      if (end - p < 4)
+      if (!lex::scan_escaped(p, end, lim.reject_noncharacters, side, problem))
         return false;
-      v = 0;
-      for (int i = 0; i < 4; ++i) {
-        const int h = detail::hex_value(p[i]);
-        if (h < 0)
-          return false;
-        v = v * 16 + static_cast<std::uint32_t>(h);
-      }
-      p += 4;
+      ++p;
+      const std::size_t len = side.size() - at;
+      if (len > lim.max_string_chars && lex::code_points(side.data() + at, len) > lim.max_string_chars)
+        return false;
+      d.push(kind::string, static_cast<std::uint32_t>(len), at, true);
       return true;
     }
-
-    // At a backslash: appends the decoded character.
-    bool escape(detail::char_buffer& out) {
-      if (end - p < 2)
-        return false;
-      const char e = p[1];
-      p += 2;
-      switch (e) {
-        case '"':
-        case '\\':
-        case '/':
-          out += e;
-          return true;
-        case 'b':
-          out += '\b';
-          return true;
-        case 'f':
-          out += '\f';
-          return true;
-        case 'n':
-          out += '\n';
-          return true;
-        case 'r':
-          out += '\r';
-          return true;
-        case 't':
-          out += '\t';
-          return true;
-        case 'u':
-          break;
-        default:
-          return false;
-      }
-      std::uint32_t cp = 0;
-      if (!hex4(cp) || (cp >= 0xDC00 && cp <= 0xDFFF))
-        return false;
-      if (cp >= 0xD800 && cp <= 0xDBFF) {
-        std::uint32_t lo = 0;
-        if (end - p < 2 || p[0] != '\\' || p[1] != 'u')
-          return false;
-        p += 2;
-        if (!hex4(lo) || lo < 0xDC00 || lo > 0xDFFF)
-          return false;
-        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-      }
-      if (lim.reject_noncharacters && detail::is_noncharacter(cp))
-        return false;
-      detail::append_utf8(out, cp);
-      return true;
-    }
-
-    static bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
     // At the first byte of a number (or of something that is not a value).
-    bool number() {
-      const char* s = p;
-      const bool negative = *p == '-';
-      if (negative)
-        ++p;
-      if (p == end || !digit(*p))
+    ASSAY_ALWAYS_INLINE bool number() {
+      lex::number_shape n;
+      if (!lex::scan_number(p, end, n, problem))
         return false;
-      const char* int_start = p;
-      if (*p == '0') {
-        ++p;
-        if (p != end && digit(*p))
-          return false;
-      } else {
-        while (p != end && digit(*p))
-          ++p;
-      }
-      const std::size_t int_digits = static_cast<std::size_t>(p - int_start);
-      const bool zero_int = *int_start == '0';
-      std::size_t frac_digits = 0, frac_zeros = 0;  // leading zeros of the fraction
-      bool frac_trailing_zero = false;
-      if (p != end && *p == '.') {
-        ++p;
-        const char* f = p;
-        while (p != end && digit(*p))
-          ++p;
-        frac_digits = static_cast<std::size_t>(p - f);
-        if (frac_digits == 0)
-          return false;
-        while (frac_zeros < frac_digits && f[frac_zeros] == '0')
-          ++frac_zeros;
-        frac_trailing_zero = p[-1] == '0';
-      }
-      bool exponent = false;
-      if (p != end && (*p == 'e' || *p == 'E')) {
-        exponent = true;
-        ++p;
-        if (p != end && (*p == '+' || *p == '-'))
-          ++p;
-        if (p == end || !digit(*p))
-          return false;
-        while (p != end && digit(*p))
-          ++p;
-      }
       // Text that is already the ECMAScript form of its value: integers of up to 15 digits
       // (exact in a double, printed as written) other than -0, and plain decimals of up to 15
       // significant digits without trailing zeros in the fixed-notation range (>= 1e-6). A
       // decimal of <= 15 significant digits is the shortest form of the double nearest it
       // (DBL_DIG), so the shortest round-trip digits are its own.
       bool verbatim = false;
-      if (!exponent) {
-        if (frac_digits == 0) {
-          verbatim = int_digits <= 15 && !(negative && zero_int);
-        } else if (!frac_trailing_zero) {
-          verbatim = zero_int ? (frac_zeros <= 5 && frac_digits - frac_zeros <= 15) : int_digits + frac_digits <= 15;
+      if (n.exponent == nullptr) {
+        if (n.frac_digits == 0) {
+          verbatim = n.int_digits <= 15 && !(n.negative && n.zero_int);
+        } else if (!n.frac_trailing_zero) {
+          verbatim = n.zero_int ? (n.frac_zeros <= 5 && n.frac_digits - n.frac_zeros <= 15)
+                                : n.int_digits + n.frac_digits <= 15;
         }
       }
-      const std::size_t len = static_cast<std::size_t>(p - s);
+      const std::size_t len = static_cast<std::size_t>(p - n.begin);
       if (verbatim) {
-        d.push(kind::number, static_cast<std::uint32_t>(len), static_cast<std::uint64_t>(s - begin), true);
+        d.push(kind::number, static_cast<std::uint32_t>(len), static_cast<std::uint64_t>(n.begin - begin), true);
         return true;
       }
       double v = 0;
-      const auto r = std::from_chars(s, p, v);
-      if (r.ec != std::errc() || r.ptr != p)
-        return false;  // out of range: the cursor tells overflow from underflow
+      if (!lex::number_value(n, v, problem))
+        return false;
       std::uint64_t bits;
       std::memcpy(&bits, &v, sizeof bits);
       d.push(kind::number, 0, bits);
@@ -646,12 +492,11 @@ class document {
     }
   };
 
-  // --- the cursor-driven parser -----------------------------------------------------------
+  // --- the cursor-driven parser ---------------------------------------------------------
 
   struct builder {
     document& d;
     cursor& c;
-    std::vector<std::string_view> names;  // names of the objects being read, stacked
 
     void push_string(std::string_view s) {
       const char* in = d.input_.data();
@@ -664,107 +509,84 @@ class document {
       }
     }
 
-    bool value() {
-      switch (c.expect_value()) {
-        case token::object:
-          return object();
-        case token::array: {
-          if (!c.enter_array())
-            return false;
-          const std::size_t at = d.push(kind::array, 0, 0);
-          std::uint32_t n = 0;
-          while (c.next_element()) {
-            ++n;
-            if (!value())
+    // Reads one value onto the tape. The open containers' nodes are kept on a heap-allocated
+    // stack, as the cursor keeps its levels: no recursion.
+    bool run() {
+      struct open {
+        std::size_t at;  // the container's node
+        std::uint32_t count;
+        bool is_object;
+      };
+      std::vector<open> stack;
+      for (;;) {
+        const token t = c.expect_value();
+        switch (t) {
+          case token::object:
+          case token::array: {
+            const bool is_object = t == token::object;
+            if (!(is_object ? c.enter_object() : c.enter_array()))
               return false;
+            stack.push_back(open{d.push(is_object ? kind::object : kind::array, 0, 0), 0, is_object});
+            break;
+          }
+          case token::string: {
+            std::string_view s;
+            if (!c.read_string(s))
+              return false;
+            push_string(s);
+            break;
+          }
+          case token::number: {
+            double v = 0;
+            if (!c.read_number(v))
+              return false;
+            std::uint64_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            d.push(kind::number, 0, bits);
+            break;
+          }
+          case token::boolean: {
+            bool b = false;
+            if (!c.read_bool(b))
+              return false;
+            d.push(kind::boolean, 0, b ? 1 : 0);
+            break;
+          }
+          case token::null:
+            if (!c.read_null())
+              return false;
+            d.push(kind::null, 0, 0);
+            break;
+          default:
+            return false;
+        }
+        // On to the next value, closing the containers that end here.
+        for (;;) {
+          if (stack.empty())
+            return true;
+          open& top = stack.back();
+          if (top.is_object) {
+            std::string_view name;
+            if (c.next_member(name)) {
+              if (!c.check_unique_name(name))
+                return false;
+              push_string(name);
+              ++top.count;
+              break;
+            }
+          } else if (c.next_element()) {
+            ++top.count;
+            break;
           }
           if (!c.ok())
             return false;
-          d.nodes_[at].count = n;
-          d.nodes_[at].payload = d.nodes_.size();
-          return true;
+          d.nodes_[top.at].count = top.count;
+          d.nodes_[top.at].payload = d.nodes_.size();
+          stack.pop_back();
         }
-        case token::string: {
-          std::string_view s;
-          if (!c.read_string(s))
-            return false;
-          push_string(s);
-          return true;
-        }
-        case token::number: {
-          double v = 0;
-          if (!c.read_number(v))
-            return false;
-          std::uint64_t bits;
-          std::memcpy(&bits, &v, sizeof bits);
-          d.push(kind::number, 0, bits);
-          return true;
-        }
-        case token::boolean: {
-          bool b = false;
-          if (!c.read_bool(b))
-            return false;
-          d.push(kind::boolean, 0, b ? 1 : 0);
-          return true;
-        }
-        case token::null:
-          if (!c.read_null())
-            return false;
-          d.push(kind::null, 0, 0);
-          return true;
-        default:
-          return false;
       }
-    }
-
-    bool object() {
-      if (!c.enter_object())
-        return false;
-      const std::size_t at = d.push(kind::object, 0, 0);
-      const std::size_t base = names.size();
-      std::string_view name;
-      std::uint32_t n = 0;
-      std::unordered_set<std::string_view> big;  // used past 16 members only
-      while (c.next_member(name)) {
-        // Store the name first: a view into the cursor's scratch would not survive.
-        push_string(name);
-        const std::string_view stored = d.string_view_of(d.nodes_.size() - 1);
-        bool dup = false;
-        if (n < 16) {
-          for (std::size_t i = base; i < names.size(); ++i)
-            dup = dup || names[i] == stored;
-          names.push_back(stored);
-        } else {
-          if (big.empty())
-            big.insert(names.begin() + static_cast<std::ptrdiff_t>(base), names.end());
-          dup = !big.insert(stored).second;
-        }
-        if (dup) {
-          return c.fail(c.make_error(errc::duplicate_member, c.name_offset(),
-                                     "duplicate member name " + detail::quoted_for_message(stored)));
-        }
-        ++n;
-        if (!value())
-          return false;
-      }
-      names.resize(base);
-      if (!c.ok())
-        return false;
-      d.nodes_[at].count = n;
-      d.nodes_[at].payload = d.nodes_.size();
-      return true;
     }
   };
-
-  // Like string_at, but stable while the side buffer grows: decoded names are copied into a
-  // dedicated store (rare: names with escapes).
-  std::string_view string_view_of(std::size_t i) {
-    const node& n = nodes_[i];
-    if (!n.flag)
-      return std::string_view(input_.data() + n.payload, n.count);
-    stable_names_.emplace_back(side_.data() + n.payload, n.count);
-    return stable_names_.back();
-  }
 
   // --- canonical output -------------------------------------------------------------------
 
@@ -882,7 +704,6 @@ class document {
   std::string_view input_;
   tape nodes_;
   detail::char_buffer side_;
-  std::deque<std::string> stable_names_;  // a deque: elements never move
 };
 
 }  // namespace assay::json

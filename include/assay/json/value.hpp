@@ -10,10 +10,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <initializer_list>
 #include <memory>
-#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -67,12 +65,13 @@ class value {
   value(json::array a) noexcept;
   value(json::object o) noexcept;
 
+  // Copying, comparing (operator==) and destroying follow nested containers with a worklist
+  // instead of recursion, so a very deep document (limits::max_depth raised far above the
+  // default) cannot exhaust the stack.
   value(const value&);
   value(value&&) noexcept;
   value& operator=(const value&);
   value& operator=(value&&) noexcept;
-  // Takes nested containers apart with a worklist instead of recursion, so destroying a very
-  // deep document (limits::max_depth raised far above the default) cannot exhaust the stack.
   ~value();
 
   json::kind kind() const noexcept { return static_cast<json::kind>(v_.index()); }
@@ -126,10 +125,54 @@ inline value::value(std::string_view s) : v_(std::string(s)) {}
 inline value::value(const char* s) : v_(std::string(s)) {}
 inline value::value(json::array a) noexcept : v_(std::move(a)) {}
 inline value::value(json::object o) noexcept : v_(std::move(o)) {}
-inline value::value(const value&) = default;
 inline value::value(value&&) noexcept = default;
-inline value& value::operator=(const value&) = default;
 inline value& value::operator=(value&&) noexcept = default;
+
+inline value::value(const value& o) {
+  auto is_container = [](const value& x) { return x.is_array() || x.is_object(); };
+  if (!is_container(o)) {
+    v_ = o.v_;
+    return;
+  }
+  // Containers still to fill: (source, copy), each copy already in its final place.
+  std::vector<std::pair<const value*, value*>> pending{{&o, this}};
+  while (!pending.empty()) {
+    const auto [from, to] = pending.back();
+    pending.pop_back();
+    auto copy = [&](const value& x, value& y) {
+      if (is_container(x)) {
+        pending.emplace_back(&x, &y);
+      } else {
+        y.v_ = x.v_;
+      }
+    };
+    if (from->is_array()) {
+      const json::array& src = from->as_array();
+      to->v_ = json::array(src.size());
+      json::array& dst = to->as_array();
+      for (std::size_t i = 0; i < src.size(); ++i)
+        copy(src[i], dst[i]);
+    } else {
+      const json::object& src = from->as_object();
+      json::object dst;
+      dst.reserve(src.size());
+      for (const member& m : src)
+        dst.push_back(member{m.name, value()});
+      to->v_ = std::move(dst);
+      json::object& placed = to->as_object();
+      for (std::size_t i = 0; i < src.size(); ++i)
+        copy(src[i].value, placed[i].value);
+    }
+  }
+}
+
+inline value& value::operator=(const value& o) {
+  if (this != &o) {
+    value copy(o);
+    *this = std::move(copy);
+  }
+  return *this;
+}
 
 namespace detail {
 // Moves the non-empty containers directly inside `v` to `out`, leaving empty ones behind.
@@ -195,20 +238,27 @@ inline value& value::set(std::string_view name, value v) {
 
 namespace detail {
 
-// Objects compare as multisets of members: the same (name, value) pairs, in any order. Small
-// objects are matched directly; larger ones are sorted by name first, so the cost stays
-// O(n log n) rather than quadratic.
-inline bool members_equal(const json::object& x, const json::object& y) noexcept {
+// Pairs of values still to compare, for operator==.
+using compare_list = std::vector<std::pair<const value*, const value*>>;
+
+// Objects compare as multisets of members: the same (name, value) pairs, in any order. When
+// every name has one partner of that name on the other side (always, for parsed objects), the
+// pairs of values are left in `pending`; where names repeat (only hand-built objects), the
+// values of the repeated names are matched here with full comparisons. Small objects are matched
+// directly; larger ones are sorted by name first, so the cost stays O(n log n) rather than
+// quadratic.
+inline bool members_equal(const json::object& x, const json::object& y, compare_list& pending) noexcept {
   const std::size_t n = x.size();
   if (n != y.size())
     return false;
-  if (n <= 32) {
-    std::uint32_t used = 0;
-    for (const auto& m : x) {
+  // Matches runs of members of one repeated name by value, in full: `a` and `b` list them.
+  auto match_values = [](const member* const* a, const member* const* b, std::size_t k) {
+    std::vector<bool> used(k, false);
+    for (std::size_t i = 0; i < k; ++i) {
       bool found = false;
-      for (std::size_t j = 0; j < n && !found; ++j) {
-        if ((used >> j & 1u) == 0 && y[j].name == m.name && y[j].value == m.value) {
-          used |= std::uint32_t{1} << j;
+      for (std::size_t j = 0; j < k && !found; ++j) {
+        if (!used[j] && a[i]->value == b[j]->value) {
+          used[j] = true;
           found = true;
         }
       }
@@ -216,9 +266,37 @@ inline bool members_equal(const json::object& x, const json::object& y) noexcept
         return false;
     }
     return true;
-  }
+  };
   std::vector<const member*> xs;
   std::vector<const member*> ys;
+  if (n <= 32) {
+    // Each name of x finds its partner in y; a name met twice sends the object to the sorted
+    // path below, which matches repeated names.
+    std::uint32_t used = 0;
+    bool repeats = false;
+    const std::size_t mark = pending.size();
+    for (std::size_t i = 0; i < n && !repeats; ++i) {
+      std::size_t partner = n;
+      for (std::size_t j = 0; j < n; ++j) {
+        if ((used >> j & 1u) == 0 && y[j].name == x[i].name) {
+          if (partner != n) {
+            repeats = true;
+            break;
+          }
+          partner = j;
+        }
+      }
+      if (repeats)
+        break;
+      if (partner == n)
+        return false;
+      used |= std::uint32_t{1} << partner;
+      pending.emplace_back(&x[i].value, &y[partner].value);
+    }
+    if (!repeats)
+      return true;
+    pending.resize(mark);
+  }
   xs.reserve(n);
   ys.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -231,28 +309,15 @@ inline bool members_equal(const json::object& x, const json::object& y) noexcept
   for (std::size_t i = 0; i < n; ++i)
     if (xs[i]->name != ys[i]->name)
       return false;
-  // Runs of equal names line up; within a run (only hand-built objects have one) match values.
-  std::vector<bool> used;
+  // Runs of equal names line up.
   for (std::size_t i = 0; i < n;) {
     std::size_t e = i + 1;
     while (e < n && xs[e]->name == xs[i]->name)
       ++e;
     if (e == i + 1) {
-      if (!(xs[i]->value == ys[i]->value))
-        return false;
-    } else {
-      used.assign(e - i, false);
-      for (std::size_t a = i; a < e; ++a) {
-        bool found = false;
-        for (std::size_t b = i; b < e && !found; ++b) {
-          if (!used[b - i] && xs[a]->value == ys[b]->value) {
-            used[b - i] = true;
-            found = true;
-          }
-        }
-        if (!found)
-          return false;
-      }
+      pending.emplace_back(&xs[i]->value, &ys[i]->value);
+    } else if (!match_values(xs.data() + i, ys.data() + i, e - i)) {
+      return false;
     }
     i = e;
   }
@@ -261,143 +326,50 @@ inline bool members_equal(const json::object& x, const json::object& y) noexcept
 
 }  // namespace detail
 
-// Structural equality: objects compare as sets of members (order does not matter). Like
-// copying and to_pretty(), it recurses once per nesting level.
+// Structural equality: objects compare as sets of members (order does not matter).
 inline bool operator==(const value& a, const value& b) noexcept {
-  if (a.kind() != b.kind())
-    return false;
-  switch (a.kind()) {
-    case kind::null:
-      return true;
-    case kind::boolean:
-      return a.as_bool() == b.as_bool();
-    case kind::number:
-      return a.as_number() == b.as_number();
-    case kind::string:
-      return a.as_string() == b.as_string();
-    case kind::array:
-      return a.as_array() == b.as_array();
-    case kind::object:
-      return detail::members_equal(a.as_object(), b.as_object());
-  }
-  return false;
-}
-
-namespace detail {
-
-// A per-process random key for the duplicate guard's table positions, so that nobody can
-// prepare names that all land in one run of slots.
-inline std::uint64_t duplicate_guard_key() noexcept {
-  static const std::uint64_t key = [] {
-    std::uint64_t k = reinterpret_cast<std::uintptr_t>(&k) ^ 0x9E3779B97F4A7C15ULL;
-    try {
-      std::random_device rd;
-      k ^= (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-    } catch (...) {
-      // no entropy source: the address (ASLR) alone
-    }
-    return k;
-  }();
-  return key;
-}
-
-// Checks the member just appended to `obj` against the ones before it. Up to 16 members a
-// linear scan; past that an open-addressing table of (hash, index), filled once and grown by
-// doubling, so an object of n members costs O(n) hashes and comparisons in all.
-class duplicate_guard {
- public:
-  // Forgets the previous object (keeps the table's memory for the next one).
-  void reset() noexcept { slots_.clear(); }
-
-  // True when obj.back().name already occurs earlier in `obj`. Call it after every member
-  // appended to the same object.
-  bool last_is_duplicate(const json::object& obj) {
-    obj_ = &obj;
-    const std::size_t n = obj.size() - 1;
-    const std::string& name = (*obj_)[n].name;
-    if (n < linear_limit) {
-      for (std::size_t i = 0; i < n; ++i)
-        if ((*obj_)[i].name == name)
-          return true;
+  detail::compare_list pending;
+  const value* x = &a;
+  const value* y = &b;
+  for (;;) {
+    if (x->kind() != y->kind())
       return false;
-    }
-    if (slots_.empty()) {
-      slots_.assign(64, slot{0, 0});
-      for (std::size_t i = 0; i < n; ++i)
-        insert(hash((*obj_)[i].name), i);
-    } else if ((n + 1) * 2 > slots_.size()) {
-      grow();
-    }
-    return !insert(hash(name), n);
-  }
-
- private:
-  static constexpr std::size_t linear_limit = 16;
-  struct slot {
-    std::uint64_t hash;
-    std::size_t index_plus_one;  // 0: empty
-  };
-
-  static std::uint64_t hash(std::string_view s) noexcept {
-    return static_cast<std::uint64_t>(std::hash<std::string_view>{}(s));
-  }
-  // Table position of a hash: a keyed 64-bit finalizer (splitmix64).
-  static std::size_t position(std::uint64_t h) noexcept {
-    std::uint64_t z = h ^ duplicate_guard_key();
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return static_cast<std::size_t>(z ^ (z >> 31));
-  }
-  // Inserts member `i`; false when an equal name is already there.
-  bool insert(std::uint64_t h, std::size_t i) {
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t p = position(h) & mask;; p = (p + 1) & mask) {
-      slot& s = slots_[p];
-      if (s.index_plus_one == 0) {
-        s = slot{h, i + 1};
-        return true;
+    switch (x->kind()) {
+      case kind::null:
+        break;
+      case kind::boolean:
+        if (x->as_bool() != y->as_bool())
+          return false;
+        break;
+      case kind::number:
+        if (x->as_number() != y->as_number())
+          return false;
+        break;
+      case kind::string:
+        if (x->as_string() != y->as_string())
+          return false;
+        break;
+      case kind::array: {
+        const json::array& xa = x->as_array();
+        const json::array& ya = y->as_array();
+        if (xa.size() != ya.size())
+          return false;
+        for (std::size_t i = xa.size(); i-- > 0;)
+          pending.emplace_back(&xa[i], &ya[i]);
+        break;
       }
-      if (s.hash == h && (*obj_)[s.index_plus_one - 1].name == (*obj_)[i].name)
-        return false;
+      case kind::object:
+        if (!detail::members_equal(x->as_object(), y->as_object(), pending))
+          return false;
+        break;
     }
+    if (pending.empty())
+      return true;
+    x = pending.back().first;
+    y = pending.back().second;
+    pending.pop_back();
   }
-  void grow() {
-    std::vector<slot> old(slots_.size() * 2, slot{0, 0});
-    old.swap(slots_);
-    const std::size_t mask = slots_.size() - 1;
-    for (const slot& s : old) {
-      if (s.index_plus_one == 0)
-        continue;
-      std::size_t p = position(s.hash) & mask;
-      while (slots_[p].index_plus_one != 0)
-        p = (p + 1) & mask;
-      slots_[p] = s;
-    }
-  }
-
-  const json::object* obj_ = nullptr;
-  std::vector<slot> slots_;
-};
-
-inline std::string quoted_for_message(std::string_view s) {
-  std::string out = "\"";
-  std::size_t shown = 0;
-  for (char c : s) {
-    if (++shown > 64) {
-      out += "...";
-      break;
-    }
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7F) {
-      out += '?';
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
-
-}  // namespace detail
 
 // Reads one value at the cursor into `out`. On failure the cursor holds the error. Open
 // containers are kept on a heap-allocated stack, not by recursion: the depth is
@@ -407,7 +379,6 @@ inline bool read_value(cursor& c, value& out) {
     bool is_object = false;
     json::array arr;
     json::object obj;
-    detail::duplicate_guard guard;
   };
   // levels[0, depth) are open; the ones above are kept for reuse (their containers are empty).
   std::vector<level> levels;
@@ -437,7 +408,6 @@ inline bool read_value(cursor& c, value& out) {
           levels.emplace_back();
         level& l = levels[depth++];
         l.is_object = is_object;
-        l.guard.reset();
         break;
       }
       case token::string: {
@@ -478,11 +448,9 @@ inline bool read_value(cursor& c, value& out) {
       if (top.is_object) {
         std::string_view name;
         if (c.next_member(name)) {
+          if (!c.check_unique_name(name))
+            return false;
           top.obj.push_back(member{std::string(name), value{}});
-          if (top.guard.last_is_duplicate(top.obj)) {
-            return c.fail(c.make_error(errc::duplicate_member, c.name_offset(),
-                                       "duplicate member name " + detail::quoted_for_message(name)));
-          }
           break;
         }
       } else if (c.next_element()) {
@@ -504,12 +472,6 @@ inline bool read_value(cursor& c, value& out) {
       }
     }
   }
-}
-
-// Validates and discards the value at the cursor (the same strict rules as reading it).
-inline bool skip_value(cursor& c) {
-  value ignored;
-  return read_value(c, ignored);
 }
 
 // Parses a whole document.

@@ -1,0 +1,588 @@
+// assay/json/lex.hpp — the lexing layer under both strict parsers (SPEC §1).
+//
+// The pull reader (reader.hpp's `cursor`) and the document's fast parser (document.hpp) read
+// the same grammar with the same rules; this header holds those rules once: UTF-8 validation
+// and decoding, the scan of string contents (16 bytes at a time where nothing needs attention),
+// escape decoding (\uXXXX surrogate pairs, lone surrogates), the number grammar and its
+// conversion to a double, and the set of member names that finds duplicates.
+//
+// The functions here report what went wrong as a `lex::fault` and where (a pointer into the
+// input); they never build messages. Callers that only need "valid or not" (the fast parser)
+// ignore the details; the cursor turns them into its errors with lex::describe().
+#pragma once
+
+#include "assay/error.hpp"
+
+#include <bit>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+// Small functions (and lambdas: the GNU spelling goes after a lambda's parameters too) on the
+// hot path of the parsers and serializers that the compiler, counting their bodies, might
+// otherwise leave as calls.
+#ifndef ASSAY_ALWAYS_INLINE
+#if defined(__GNUC__)
+#define ASSAY_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ASSAY_ALWAYS_INLINE
+#endif
+#endif
+
+namespace assay::json {
+
+// Decodes one UTF-8 sequence at p (first byte >= 0x80). Returns its length, or 0 if the bytes
+// are not well-formed UTF-8 (Unicode Table 3-7: no overlong forms, no encoded surrogates,
+// nothing above U+10FFFF). `cp` receives the code point.
+inline int decode_utf8(const unsigned char* p, const unsigned char* end, std::uint32_t& cp) noexcept {
+  const unsigned char c = p[0];
+  auto cont = [&](int i) { return p + i < end && (p[i] & 0xC0) == 0x80; };
+  if (c >= 0xC2 && c <= 0xDF) {
+    if (!cont(1))
+      return 0;
+    cp = (std::uint32_t(c & 0x1F) << 6) | (p[1] & 0x3F);
+    return 2;
+  }
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (!cont(1) || !cont(2))
+      return 0;
+    if (c == 0xE0 && p[1] < 0xA0)
+      return 0;  // overlong
+    if (c == 0xED && p[1] > 0x9F)
+      return 0;  // encoded surrogate
+    cp = (std::uint32_t(c & 0x0F) << 12) | (std::uint32_t(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3))
+      return 0;
+    if (c == 0xF0 && p[1] < 0x90)
+      return 0;  // overlong
+    if (c == 0xF4 && p[1] > 0x8F)
+      return 0;  // above U+10FFFF
+    cp = (std::uint32_t(c & 0x07) << 18) | (std::uint32_t(p[1] & 0x3F) << 12) | (std::uint32_t(p[2] & 0x3F) << 6) |
+         (p[3] & 0x3F);
+    return 4;
+  }
+  return 0;  // stray continuation byte, C0/C1 overlong lead, F5..FF
+}
+
+// `s` in double quotes for an error message: at most 64 bytes of it, control characters
+// shown as '?'.
+inline std::string quote_for_message(std::string_view s) {
+  std::string out = "\"";
+  std::size_t shown = 0;
+  for (char c : s) {
+    if (++shown > 64) {
+      out += "...";
+      break;
+    }
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F) {
+      out += '?';
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+namespace detail {
+// kept until callers move (evidence/tool_definition.hpp, hash, reflect, evidence)
+using json::decode_utf8;
+inline std::string quoted_for_message(std::string_view s) {
+  return quote_for_message(s);
+}
+}  // namespace detail
+
+namespace lex {
+
+inline bool is_ws(unsigned char c) noexcept {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+inline bool is_noncharacter(std::uint32_t cp) noexcept {
+  return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
+}
+
+inline int hex_value(char c) noexcept {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+// Upper-case hex digits of a code point: four for the BMP, five or six above it.
+inline std::string hex_code_point(std::uint32_t cp) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string s;
+  const int top = cp > 0xFFFFF ? 20 : cp > 0xFFFF ? 16 : 12;
+  for (int shift = top; shift >= 0; shift -= 4)
+    s += hex[(cp >> shift) & 15];
+  return s;
+}
+
+template <class Out>  // std::string, or anything with += char
+void append_utf8(Out& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Code points in valid UTF-8.
+inline std::size_t code_points(const char* s, std::size_t len) noexcept {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < len; ++i)
+    n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+  return n;
+}
+
+// Length of the run of bytes at p (up to end) that need no attention inside a string:
+// printable ASCII other than '"' and '\\'.
+inline std::size_t plain_run(const char* p, const char* end) noexcept {
+  const char* start = p;
+#if defined(__SSE2__)
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Signed compare: bytes below 0x20 and all bytes >= 0x80 (negative) at once.
+    const __m128i special =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                     _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    const int mask = _mm_movemask_epi8(special);
+    if (mask != 0)
+      return static_cast<std::size_t>(p - start) + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    p += 16;
+  }
+#endif
+  // 8 bytes at a time; a shorter tail of a string of 8 bytes or more is read as the last 8
+  // bytes, overlapping those already seen.
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t high = 0x8080808080808080ULL;
+  // The high bit of each byte that is '"', '\\', < 0x20 or >= 0x80 (above the first such byte
+  // the bits may be wrong; the lowest one is exact).
+  auto special = [](std::uint64_t w) noexcept {
+    const std::uint64_t quote = w ^ (ones * '"');
+    const std::uint64_t bslash = w ^ (ones * '\\');
+    return (((quote - ones) & ~quote) | ((bslash - ones) & ~bslash) | (w - ones * 0x20) | w) & high;
+  };
+  static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big);
+  auto first = [](std::uint64_t bits) noexcept -> std::size_t {
+    if constexpr (std::endian::native == std::endian::little)
+      return static_cast<std::size_t>(__builtin_ctzll(bits)) / 8;
+    else
+      return static_cast<std::size_t>(__builtin_clzll(bits)) / 8;
+  };
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if (const std::uint64_t bits = special(w))
+      return static_cast<std::size_t>(p - start) + first(bits);
+    p += 8;
+  }
+  if (p != end && end - start >= 8) {
+    const std::size_t seen = static_cast<std::size_t>(8 - (end - p));  // bytes of the window already checked
+    std::uint64_t w;
+    std::memcpy(&w, end - 8, 8);
+    std::uint64_t bits = special(w);
+    // Clear the flags of the bytes already checked (the first `seen` in memory order).
+    if constexpr (std::endian::native == std::endian::little)
+      bits &= ~std::uint64_t{0} << (8 * seen);
+    else
+      bits &= ~std::uint64_t{0} >> (8 * seen);
+    return bits != 0 ? static_cast<std::size_t>(end - 8 - start) + first(bits) : static_cast<std::size_t>(end - start);
+  }
+  if (end - p >= 4) {
+    // 4 to 7 bytes (a short string): its first and last 4 bytes as one word.
+    const std::size_t n = static_cast<std::size_t>(end - p);
+    std::uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, end - 4, 4);
+    const std::uint64_t w =
+        std::endian::native == std::endian::little ? (std::uint64_t{hi} << 32 | lo) : (std::uint64_t{lo} << 32 | hi);
+    const std::uint64_t bits = special(w);
+    if (bits == 0)
+      return static_cast<std::size_t>(end - start);
+    const std::size_t k = first(bits);
+    return static_cast<std::size_t>(p - start) + (k < 4 ? k : n - 8 + k);
+  }
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+      break;
+    ++p;
+  }
+  return static_cast<std::size_t>(p - start);
+}
+
+// --- faults -------------------------------------------------------------------------------
+
+// What the lexer found wrong. Each names one error of the reader (describe()).
+enum class fault : std::uint8_t {
+  none,
+  // strings
+  string_end,      // the input ended inside a string
+  control,         // an unescaped control character (cp)
+  utf8,            // bytes that are not well-formed UTF-8
+  noncharacter,    // a noncharacter (cp), when limits::reject_noncharacters
+  escape,          // a backslash followed by something that is not an escape
+  escape_end,      // the input ended after a backslash
+  hex_end,         // the input ended inside the four digits of a \u escape
+  hex_digits,      // \u not followed by four hex digits
+  low_surrogate,   // \uDC00..\uDFFF not preceded by a high surrogate (cp)
+  high_surrogate,  // \uD800..\uDBFF not followed by a low surrogate (cp)
+  // numbers
+  minus_digit,     // no digit after '-'
+  leading_zero,    // a digit after a leading 0
+  fraction_digit,  // no digit after '.'
+  exponent_digit,  // no digit after 'e'
+  overflow,        // too large for a double
+  number,          // rejected by the conversion (not expected after the grammar)
+};
+
+// A fault and where it is: the byte it concerns (see describe() for which byte each names).
+struct problem {
+  lex::fault fault = lex::fault::none;
+  const char* at = nullptr;
+  std::uint32_t cp = 0;
+};
+
+// The reader's error code and message for a problem.
+inline errc describe(const problem& p, std::string& message) {
+  switch (p.fault) {
+    case fault::string_end:
+      message = "input ended inside a string";
+      return errc::unexpected_end;
+    case fault::control:
+      message = "control character U+00" + std::string(1, "0123456789ABCDEF"[p.cp >> 4]) +
+                std::string(1, "0123456789ABCDEF"[p.cp & 15]) + " must be escaped in a string";
+      return errc::unescaped_control;
+    case fault::utf8:
+      message = "invalid UTF-8 in a string";
+      return errc::invalid_utf8;
+    case fault::noncharacter:
+      message = "noncharacter U+" + hex_code_point(p.cp) + " in a string";
+      return errc::noncharacter;
+    case fault::escape:
+      message = "invalid escape sequence in a string";
+      return errc::invalid_escape;
+    case fault::escape_end:
+      message = "input ended inside an escape";
+      return errc::unexpected_end;
+    case fault::hex_end:
+      message = "input ended inside a \\u escape";
+      return errc::unexpected_end;
+    case fault::hex_digits:
+      message = "\\u must be followed by four hex digits";
+      return errc::invalid_escape;
+    case fault::low_surrogate:
+      message = "lone low surrogate \\u" + hex_code_point(p.cp) + " in a string";
+      return errc::lone_surrogate;
+    case fault::high_surrogate:
+      message = "high surrogate \\u" + hex_code_point(p.cp) + " not followed by a low surrogate";
+      return errc::lone_surrogate;
+    case fault::minus_digit:
+      message = "invalid number: a digit must follow '-'";
+      return errc::invalid_number;
+    case fault::leading_zero:
+      message = "invalid number: leading zero";
+      return errc::invalid_number;
+    case fault::fraction_digit:
+      message = "invalid number: a digit must follow '.'";
+      return errc::invalid_number;
+    case fault::exponent_digit:
+      message = "invalid number: a digit must follow the exponent";
+      return errc::invalid_number;
+    case fault::overflow:
+      message = "number is too large for a double (overflows to infinity)";
+      return errc::number_overflow;
+    case fault::number:
+    case fault::none:
+      break;
+  }
+  message = "invalid number";
+  return errc::invalid_number;
+}
+
+// --- strings ------------------------------------------------------------------------------
+
+// At a byte >= 0x80 inside a string: checks the run of multi-byte sequences there and moves p
+// past it.
+ASSAY_ALWAYS_INLINE inline bool utf8_run(const char*& p, const char* end, bool reject_noncharacters, problem& e) {
+  do {
+    std::uint32_t cp = 0;
+    const int len =
+        decode_utf8(reinterpret_cast<const unsigned char*>(p), reinterpret_cast<const unsigned char*>(end), cp);
+    if (len == 0) {
+      e = problem{fault::utf8, p, 0};
+      return false;
+    }
+    if (reject_noncharacters && is_noncharacter(cp)) {
+      e = problem{fault::noncharacter, p, cp};
+      return false;
+    }
+    p += len;
+  } while (p != end && static_cast<unsigned char>(*p) >= 0x80);
+  return true;
+}
+
+// Where scan_plain() stopped.
+enum class stop : std::uint8_t { quote, backslash, fault };
+
+// Inside a string: moves p over the characters that need no decoding (validating them) to the
+// closing quote or the first backslash, which it leaves at p.
+ASSAY_ALWAYS_INLINE inline stop scan_plain(const char*& p, const char* end, bool reject_noncharacters, problem& e) {
+  for (;;) {
+    p += plain_run(p, end);
+    if (p == end) {
+      e = problem{fault::string_end, p, 0};
+      return stop::fault;
+    }
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"')
+      return stop::quote;
+    if (c == '\\')
+      return stop::backslash;
+    if (c < 0x20) {
+      e = problem{fault::control, p, c};
+      return stop::fault;
+    }
+    if (!utf8_run(p, end, reject_noncharacters, e))
+      return stop::fault;
+  }
+}
+
+// The four hex digits of a \u escape at p (just after the 'u'); moves p past them.
+inline bool hex4(const char*& p, const char* end, std::uint32_t& v, problem& e) {
+  v = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (end - p <= i) {
+      e = problem{fault::hex_end, p + i, 0};
+      return false;
+    }
+    const int h = hex_value(p[i]);
+    if (h < 0) {
+      e = problem{fault::hex_digits, p - 2, 0};  // the backslash of this \u
+      return false;
+    }
+    v = v * 16 + static_cast<std::uint32_t>(h);
+  }
+  p += 4;
+  return true;
+}
+
+// After "\u" (p at the first hex digit; `at` is the backslash): decodes the code point, a
+// surrogate pair counting as one, into `out`.
+template <class Out>
+bool unicode_escape(const char*& p, const char* end, const char* at, bool reject_noncharacters, Out& out, problem& e) {
+  std::uint32_t cp = 0;
+  if (!hex4(p, end, cp, e))
+    return false;
+  if (cp >= 0xDC00 && cp <= 0xDFFF) {
+    e = problem{fault::low_surrogate, at, cp};
+    return false;
+  }
+  if (cp >= 0xD800 && cp <= 0xDBFF) {
+    if (end - p < 2 || p[0] != '\\' || p[1] != 'u') {
+      e = problem{fault::high_surrogate, at, cp};
+      return false;
+    }
+    p += 2;
+    std::uint32_t lo = 0;
+    if (!hex4(p, end, lo, e))
+      return false;
+    if (lo < 0xDC00 || lo > 0xDFFF) {
+      e = problem{fault::high_surrogate, at, cp};
+      return false;
+    }
+    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+  }
+  if (reject_noncharacters && is_noncharacter(cp)) {
+    e = problem{fault::noncharacter, at, cp};
+    return false;
+  }
+  append_utf8(out, cp);
+  return true;
+}
+
+// At a backslash: decodes one escape into `out` and moves p past it. Problems about the
+// escaped character are located at its backslash.
+template <class Out>  // std::string, detail::char_buffer: anything with += char
+ASSAY_ALWAYS_INLINE inline bool escape(const char*& p, const char* end, bool reject_noncharacters, Out& out,
+                                       problem& e) {
+  const char* at = p;
+  if (end - p < 2) {
+    e = problem{fault::escape_end, p + 1, 0};
+    return false;
+  }
+  const char c = p[1];
+  p += 2;
+  switch (c) {
+    case '"':
+    case '\\':
+    case '/':
+      out += c;
+      return true;
+    case 'b':
+      out += '\b';
+      return true;
+    case 'f':
+      out += '\f';
+      return true;
+    case 'n':
+      out += '\n';
+      return true;
+    case 'r':
+      out += '\r';
+      return true;
+    case 't':
+      out += '\t';
+      return true;
+    case 'u':
+      return unicode_escape(p, end, at, reject_noncharacters, out, e);
+    default:
+      e = problem{fault::escape, at, 0};
+      return false;
+  }
+}
+
+// At a backslash inside a string: decodes the rest of the string into `out` (appended), up
+// to the closing quote, which it leaves at p.
+template <class Out>  // as for escape(), plus append(const char*, std::size_t)
+bool scan_escaped(const char*& p, const char* end, bool reject_noncharacters, Out& out, problem& e) {
+  for (;;) {
+    if (!escape(p, end, reject_noncharacters, out, e))
+      return false;
+    const char* run = p;
+    const stop s = scan_plain(p, end, reject_noncharacters, e);
+    out.append(run, static_cast<std::size_t>(p - run));
+    if (s != stop::backslash)
+      return s == stop::quote;
+  }
+}
+
+// --- numbers ------------------------------------------------------------------------------
+
+// What scan_number() saw of a number's text: enough to tell whether the text is already in
+// canonical form, and where a conversion that ran out of range overflowed.
+struct number_shape {
+  const char* begin = nullptr;  // the first byte ('-' or a digit)
+  const char* end = nullptr;    // one past the last
+  std::size_t int_digits = 0;
+  std::size_t frac_digits = 0;
+  std::size_t frac_zeros = 0;  // leading zeros of the fraction
+  bool negative = false;
+  bool zero_int = false;            // the integer part is 0
+  bool frac_trailing_zero = false;  // the fraction ends in 0
+  const char* exponent = nullptr;   // the exponent's sign or first digit; nullptr without one
+};
+
+// At the first byte of a number (or of something that is not a value): checks the RFC 8259
+// grammar and moves p past the number. Problems are located at the number's first byte.
+ASSAY_ALWAYS_INLINE inline bool scan_number(const char*& p, const char* end, number_shape& n, problem& e) {
+  auto digit = [](char c) noexcept { return c >= '0' && c <= '9'; };
+  auto bad = [&](fault f) {
+    e = problem{f, n.begin, 0};
+    return false;
+  };
+  n.begin = p;
+  n.negative = *p == '-';
+  if (n.negative)
+    ++p;
+  if (p == end || !digit(*p))
+    return bad(fault::minus_digit);
+  const char* int_start = p;
+  n.zero_int = *p == '0';
+  if (n.zero_int) {
+    ++p;
+    if (p != end && digit(*p))
+      return bad(fault::leading_zero);
+  } else {
+    while (p != end && digit(*p))
+      ++p;
+  }
+  n.int_digits = static_cast<std::size_t>(p - int_start);
+  if (p != end && *p == '.') {
+    ++p;
+    const char* f = p;
+    while (p != end && digit(*p))
+      ++p;
+    n.frac_digits = static_cast<std::size_t>(p - f);
+    if (n.frac_digits == 0)
+      return bad(fault::fraction_digit);
+    while (n.frac_zeros < n.frac_digits && f[n.frac_zeros] == '0')
+      ++n.frac_zeros;
+    n.frac_trailing_zero = p[-1] == '0';
+  }
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    n.exponent = p;
+    if (p != end && (*p == '+' || *p == '-'))
+      ++p;
+    if (p == end || !digit(*p))
+      return bad(fault::exponent_digit);
+    while (p != end && digit(*p))
+      ++p;
+  }
+  n.end = p;
+  return true;
+}
+
+// The double nearest a scanned number. Too small for a double rounds to ±0; too large is
+// fault::overflow.
+ASSAY_ALWAYS_INLINE inline bool number_value(const number_shape& n, double& out, problem& e) {
+  const auto r = std::from_chars(n.begin, n.end, out);
+  if (r.ec == std::errc() && r.ptr == n.end) [[likely]]
+    return true;
+  if (r.ec == std::errc::result_out_of_range) {
+    // The decimal exponent of the first significant digit decides: overflow or underflow.
+    const bool nonzero = !n.zero_int || n.frac_zeros < n.frac_digits;
+    long long lead = n.zero_int ? -static_cast<long long>(n.frac_zeros) : static_cast<long long>(n.int_digits);
+    long long exp = 0;
+    if (n.exponent != nullptr) {
+      const char* p = n.exponent;
+      const bool neg = *p == '-';
+      if (*p == '+' || *p == '-')
+        ++p;
+      for (; p != n.end; ++p)
+        if (exp < 100000000)
+          exp = exp * 10 + (*p - '0');
+      if (neg)
+        exp = -exp;
+    }
+    if (nonzero && lead + exp > 0) {
+      e = problem{fault::overflow, n.begin, 0};
+      return false;
+    }
+    out = n.negative ? -0.0 : 0.0;
+    return true;
+  }
+  e = problem{fault::number, n.begin, 0};
+  return false;
+}
+
+}  // namespace lex
+}  // namespace assay::json

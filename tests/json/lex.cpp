@@ -1,0 +1,393 @@
+// The lexing layer and what stands on it: the keyed duplicate-name set against names chosen to
+// collide, skip_value against reading, and inputs nested far deeper than the stack would allow
+// a recursive reader, through every parser and writer of json/.
+#include "support.hpp"
+
+#include "assay/error.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/document.hpp"
+#include "assay/json/lex.hpp"
+#include "assay/json/name_set.hpp"
+#include "assay/json/reader.hpp"
+#include "assay/json/value.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace json = assay::json;
+using assay::errc;
+
+namespace {
+
+std::string repeat(std::string_view s, std::size_t n) {
+  std::string out;
+  out.reserve(s.size() * n);
+  for (std::size_t i = 0; i < n; ++i)
+    out += s;
+  return out;
+}
+
+// Reads `text` with skip_value(): the result of reading past one value and finishing.
+assay::result<void> skip(std::string_view text, const json::limits& lim = {}) {
+  json::cursor c(text, lim);
+  if (!json::skip_value(c) || !c.finish())
+    return c.error();
+  return {};
+}
+
+// Every reader of json/ rejects `text` with the same error; returns it.
+assay::error same_error_everywhere(std::string_view text, const json::limits& lim = {}) {
+  const auto dom = json::parse(text, lim);
+  REQUIRE_FALSE(dom.has_value());
+  const std::string want = dom.error().format();
+  INFO("json::parse: " << want.substr(0, 300));
+  const auto fast = json::document::parse(text, lim);
+  REQUIRE_FALSE(fast.has_value());
+  CHECK(fast.error().format() == want);
+  const auto slow = json::document::parse_with_cursor(text, lim);
+  REQUIRE_FALSE(slow.has_value());
+  CHECK(slow.error().format() == want);
+  const auto skipped = skip(text, lim);
+  REQUIRE_FALSE(skipped.has_value());
+  CHECK(skipped.error().format() == want);
+  const auto canon = json::canonicalize(text, lim);
+  REQUIRE_FALSE(canon.has_value());
+  CHECK(canon.error().format() == want);
+  return dom.error();
+}
+
+// `count` distinct short names whose libstdc++ std::hash values are equal modulo the bucket
+// count std::unordered_set<std::string_view> has once it holds `count` names: every one of them
+// lands in a single bucket. Found by brute force over short strings.
+std::vector<std::string> colliding_names(std::size_t count) {
+  std::unordered_set<std::string_view> sizing;
+  std::vector<std::string> filler;
+  filler.reserve(count);
+  for (std::size_t i = 0; i < count; ++i)
+    filler.push_back("f" + std::to_string(i));
+  for (const auto& f : filler)
+    sizing.insert(f);
+  const std::size_t buckets = sizing.bucket_count();
+  const std::hash<std::string_view> h;
+  std::vector<std::string> names;
+  std::string s;
+  for (std::uint64_t i = 0; names.size() < count; ++i) {
+    s.clear();
+    for (std::uint64_t v = i; s.empty() || v != 0; v /= 26)
+      s += static_cast<char>('a' + v % 26);
+    if (h(s) % buckets == 0)
+      names.push_back(s);
+  }
+  return names;
+}
+
+}  // namespace
+
+// --- the keyed hash -----------------------------------------------------------------------
+
+TEST_CASE("lex: SipHash-2-4 reference vectors (key 00..0f, message 00..n-1)") {
+  if constexpr (std::endian::native != std::endian::little)
+    return;
+  const std::uint64_t k0 = 0x0706050403020100ULL;
+  const std::uint64_t k1 = 0x0F0E0D0C0B0A0908ULL;
+  const std::uint64_t expected[] = {0x726fdb47dd0e0e31ULL, 0x74f839c593dc67fdULL, 0x0d6c8009d9a94f5aULL,
+                                    0x85676696d7fb7e2dULL, 0xcf2794e0277187b7ULL, 0x18765564cd99a68dULL,
+                                    0xcbc9466e58fee3ceULL, 0xab0200f58b01d137ULL, 0x93f5f5799a932462ULL};
+  std::string msg;
+  for (std::size_t n = 0; n < std::size(expected); ++n) {
+    CAPTURE(n);
+    CHECK(json::lex::siphash<2, 4>(k0, k1, msg) == expected[n]);
+    msg += static_cast<char>(n);
+  }
+  msg.clear();
+  for (int i = 0; i < 16; ++i)
+    msg += static_cast<char>(i);
+  CHECK(json::lex::siphash<2, 4>(k0, k1, std::string_view(msg).substr(0, 15)) == 0xa129ca6149be45e5ULL);
+  CHECK(json::lex::siphash<2, 4>(k0, k1, msg) == 0x3f2acc7f57c29bdbULL);
+}
+
+// --- the name set -------------------------------------------------------------------------
+
+TEST_CASE("name_set: one scope per open object, names copied or viewed") {
+  json::name_set s;
+  s.open();
+  CHECK(s.insert("a"));
+  CHECK(s.insert_view("b"));
+  CHECK_FALSE(s.insert("b"));
+  CHECK_FALSE(s.insert_view("a"));
+  CHECK(s.insert(""));
+  CHECK_FALSE(s.insert_view(""));
+  {
+    std::string reused = "inner";
+    s.open();
+    CHECK(s.insert(reused));  // a copy: the buffer may change at once
+    reused = "other";
+    CHECK(s.insert(reused));
+    CHECK_FALSE(s.insert("inner"));
+    CHECK(s.insert("a"));  // the outer object's names are not this one's
+    CHECK(s.depth() == 2);
+    s.close();
+  }
+  CHECK_FALSE(s.insert("a"));
+  CHECK(s.insert("inner"));
+  s.close();
+  CHECK(s.depth() == 0);
+  // Many names, many scopes, long names: past the linear path and across copy-store blocks.
+  s.open();
+  for (int round = 0; round < 3; ++round) {
+    s.open();
+    for (int i = 0; i < 5000; ++i)
+      REQUIRE(s.insert(std::string(static_cast<std::size_t>(i % 7) * 300, 'x') + std::to_string(i)));
+    for (int i = 0; i < 5000; i += 97)
+      CHECK_FALSE(s.insert(std::string(static_cast<std::size_t>(i % 7) * 300, 'x') + std::to_string(i)));
+    s.close();
+  }
+  s.close();
+}
+
+TEST_CASE("names chosen to collide in std::hash: accepted, canonicalized, repeats still found") {
+  constexpr std::size_t n = 3000;
+  const std::vector<std::string> names = colliding_names(n);
+  {
+    // They do collide: in an unordered_set of that size they share one bucket.
+    std::unordered_set<std::string_view> set(names.begin(), names.end());
+    REQUIRE(set.size() == n);
+    CHECK(set.bucket_size(set.bucket(names[0])) == n);
+  }
+  json::limits lim;
+  lim.max_members = n + 1;
+  // Out of canonical order (so the fast parser keeps a set too), each with its index.
+  std::string text = "{";
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t k = (i * 7919) % n;
+    text += (i ? ",\"" : "\"") + names[k] + "\":" + std::to_string(k);
+  }
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return names[a] < names[b]; });
+  std::string expected = "{";
+  for (std::size_t i = 0; i < n; ++i)
+    expected += (i ? ",\"" : "\"") + names[order[i]] + "\":" + std::to_string(order[i]);
+  expected += "}";
+
+  const std::string ok = text + "}";
+  const auto dom = json::parse(ok, lim);
+  REQUIRE(dom.has_value());
+  CHECK(json::to_canonical(*dom).value() == expected);
+  CHECK(json::document::parse(ok, lim).value().canonical() == expected);
+  CHECK(json::document::parse_with_cursor(ok, lim).value().canonical() == expected);
+  CHECK(skip(ok, lim).has_value());
+  // Inside an array too, and with each name written with an escape (the copied path).
+  std::string escaped = "[" + ok + ",{";
+  for (std::size_t i = 0; i < n; ++i)
+    escaped += (i ? ",\"\\u00" : "\"\\u00") + std::string(1, "0123456789abcdef"[names[i][0] >> 4]) +
+               std::string(1, "0123456789abcdef"[names[i][0] & 15]) + names[i].substr(1) + "\":0";
+  CHECK(json::parse(escaped + "}]", lim).has_value());
+  CHECK(json::document::parse(escaped + "}]", lim).has_value());
+  CHECK(skip(escaped + "}]", lim).has_value());
+
+  // A repeat of any of them, early or late, raw or escaped, is found by every reader.
+  for (const std::size_t k : {std::size_t{0}, n / 2, n - 1}) {
+    const std::string dup = text + ",\"" + names[k] + "\":0}";
+    const assay::error e = same_error_everywhere(dup, lim);
+    CHECK(e.code == errc::duplicate_member);
+    CHECK(e.offset == text.size() + 1);
+    CHECK(e.pointer == "/" + names[k]);
+    const assay::error e2 = same_error_everywhere(escaped + ",\"" + names[k] + "\":0}]", lim);
+    CHECK(e2.code == errc::duplicate_member);
+    CHECK(e2.pointer == "/1/" + names[k]);
+  }
+}
+
+// --- skip_value ---------------------------------------------------------------------------
+
+TEST_CASE("skip_value: the same answer and the same error as reading") {
+  const char* inputs[] = {
+      "[1,{\"a\":[true,false,null,\"x\\u00e9\\uD83D\\uDE00\"],\"b\":{\"c\":{}}},-2.5e-3]",
+      "{\"a\":{\"b\":1,\"b\":2}}",
+      "[{\"x\":1},{\"x\":1,\"y\":{\"x\":[],\"x\":0}}]",
+      "{\"a\\u0062\":1,\"ab\":2}",
+      "[1,]",
+      "[1 2]",
+      "{\"a\" 1}",
+      "{\"a\":1,}",
+      "[01]",
+      "[-]",
+      "[1.]",
+      "[1e]",
+      "[1e400]",
+      "[-1e400]",
+      "[1e-400]",
+      "[+1]",
+      "[.5]",
+      "[tru]",
+      "[nul]",
+      "[\"\\x\"]",
+      "[\"\\u12\"]",
+      "[\"\\u12",
+      "[\"\\",
+      "[\"\\ud800\"]",
+      "[\"\\ud800\\u0041\"]",
+      "[\"\\udc00\"]",
+      "[\"a\x01\"]",
+      "[\"\xC0\x80\"]",
+      "[\"\xED\xA0\x80\"]",
+      "[\"\\u00e9\xFF\"]",
+      "\xEF\xBB\xBF[]",
+      "[] x",
+      "",
+      "[\"abc",
+      "{\"a\":{\"b\":[1,{\"c\":\"\x01\"}]}}",
+      "{\"a\":[1,2",
+  };
+  for (const char* text : inputs) {
+    CAPTURE(text);
+    const auto dom = json::parse(text);
+    const auto skipped = skip(text);
+    REQUIRE(dom.has_value() == skipped.has_value());
+    if (!dom)
+      CHECK(skipped.error().format() == dom.error().format());
+  }
+  // Limits too.
+  json::limits tiny;
+  tiny.max_depth = 2;
+  tiny.max_members = 2;
+  tiny.max_string_chars = 3;
+  tiny.reject_noncharacters = true;
+  const char* limited[] = {"[[[]]]",
+                           "{\"a\":1,\"b\":2,\"c\":3}",
+                           "[\"abcd\"]",
+                           "{\"abcd\":1}",
+                           "[\"\\n\\n\\n\\n\"]",
+                           "[\"\xEF\xBF\xBF\"]",
+                           "[\"\\ufdd0\"]",
+                           "[[\"abc\"]]"};
+  for (const char* text : limited) {
+    CAPTURE(text);
+    const auto dom = json::parse(text, tiny);
+    const auto skipped = skip(text, tiny);
+    REQUIRE(dom.has_value() == skipped.has_value());
+    if (!dom)
+      CHECK(skipped.error().format() == dom.error().format());
+  }
+}
+
+TEST_CASE("skip_value: inside a document, the cursor goes on after the value") {
+  json::cursor c(R"({"skip":{"a":[1,{"a":2}],"b":"\u00e9"},"keep":[{"a":1},{"a":1}],"x":{"a":1,"a":1}})");
+  REQUIRE(c.enter_object());
+  std::string_view name;
+  REQUIRE(c.next_member(name));
+  REQUIRE(c.check_unique_name(name));
+  CHECK(name == "skip");
+  REQUIRE(json::skip_value(c));
+  REQUIRE(c.next_member(name));
+  REQUIRE(c.check_unique_name(name));
+  CHECK(name == "keep");
+  REQUIRE(json::skip_value(c));
+  REQUIRE(c.next_member(name));
+  REQUIRE(c.check_unique_name(name));
+  CHECK_FALSE(json::skip_value(c));
+  CHECK(c.error().code == errc::duplicate_member);
+  CHECK(c.error().pointer == "/x/a");
+  CHECK(c.error().offset == 75);
+}
+
+TEST_CASE("check_unique_name: the driver's names, one scope per object") {
+  json::cursor c(R"({"a":{"a":1},"b":[{"a":1}],"a":0})");
+  REQUIRE(c.enter_object());
+  std::string_view name;
+  REQUIRE(c.next_member(name));
+  REQUIRE(c.check_unique_name(name));
+  REQUIRE(json::skip_value(c));
+  REQUIRE(c.next_member(name));
+  REQUIRE(c.check_unique_name(name));
+  REQUIRE(json::skip_value(c));
+  REQUIRE(c.next_member(name));
+  CHECK_FALSE(c.check_unique_name(name));
+  CHECK(c.error().format() == json::parse(R"({"a":{"a":1},"b":[{"a":1}],"a":0})").error().format());
+}
+
+// --- depth --------------------------------------------------------------------------------
+
+TEST_CASE("200,000 levels under a raised depth limit: clean errors from every reader and writer") {
+  json::limits deep;
+  deep.max_depth = 1000000;
+  constexpr std::size_t d = 200000;
+  {
+    const auto e = same_error_everywhere(repeat("[", d) + "x", deep);
+    CHECK(e.code == errc::unexpected_character);
+    CHECK(e.offset == d);
+  }
+  {
+    const auto e = same_error_everywhere(repeat("{\"a\":", d) + "}", deep);
+    CHECK(e.code == errc::unexpected_character);
+    CHECK(e.offset == 5 * d);
+  }
+  {
+    const auto e = same_error_everywhere(repeat("{\"a\":[", d) + "1" + repeat("]}", d - 1) + "]", deep);
+    CHECK(e.code == errc::unexpected_end);
+  }
+  {
+    const auto e = same_error_everywhere(repeat("[{\"a\":", d) + "{\"k\":1,\"k\":2}", deep);
+    CHECK(e.code == errc::duplicate_member);
+    CHECK(e.offset == 6 * d + 7);
+    CHECK(e.pointer == repeat("/0/a", d) + "/k");
+  }
+  {
+    // The limit still holds at its boundary.
+    json::limits capped;
+    capped.max_depth = d - 1;
+    const auto e = same_error_everywhere(repeat("[", d) + repeat("]", d), capped);
+    CHECK(e.code == errc::depth_limit);
+    CHECK(e.offset == d - 1);
+  }
+}
+
+TEST_CASE("200,000 levels under a raised depth limit: valid documents read, copy, compare and write") {
+  json::limits deep;
+  deep.max_depth = 1000000;
+  constexpr std::size_t d = 200000;
+  const std::string text = repeat("{\"b\":0,\"a\":[", d) + "1" + repeat("]}", d);
+  const std::string canonical = repeat("{\"a\":[", d) + "1" + repeat("],\"b\":0}", d);
+  CHECK(skip(text, deep).has_value());
+  const auto doc = json::document::parse(text, deep);
+  REQUIRE(doc.has_value());
+  CHECK(doc->canonical() == canonical);
+  CHECK(json::document::parse_with_cursor(text, deep).value().canonical() == canonical);
+  const auto v = json::parse(text, deep);
+  REQUIRE(v.has_value());
+  CHECK(json::to_canonical(*v).value() == canonical);
+  CHECK(json::canonicalize(text, deep).value() == canonical);
+  // The tape's DOM, a copy and the comparisons follow the depth on the heap too.
+  const json::value from_tape = doc->to_value();
+  CHECK(from_tape == *v);
+  json::value copy = *v;
+  CHECK(copy == *v);
+  json::value* leaf = &copy;
+  while (leaf->is_object())
+    leaf = &leaf->as_object()[1].value.as_array()[0];
+  *leaf = json::value(2);
+  CHECK_FALSE(copy == *v);
+  CHECK_FALSE(*v == copy);
+  copy = *v;
+  CHECK(copy == *v);
+}
+
+TEST_CASE("to_pretty and copies of nested values keep their shape") {
+  json::limits lim;
+  lim.max_depth = 1000;
+  const json::value v =
+      json::parse(repeat("[{\"z\":[],\"y\":{},\"x\":", 300) + "\"leaf\"" + repeat("}]", 300), lim).value();
+  const std::string pretty = json::to_pretty(v);
+  CHECK(json::parse(pretty, lim).value() == v);
+  CHECK(pretty.substr(0, 16) == "[\n  {\n    \"x\": [");
+  const json::value copy = v;
+  CHECK(json::to_canonical(copy).value() == json::to_canonical(v).value());
+}
