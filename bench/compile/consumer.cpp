@@ -12,7 +12,8 @@ namespace c = assay::contracts;
 namespace ev = assay::evidence;
 
 int main() {
-  ev::recorder run({.source = "urn:assay:compile-probe", .run_id = "", .producer = {"compile-probe", "0.1.0", std::nullopt}});
+  ev::recorder run(
+      {.source = "urn:assay:compile-probe", .run_id = "", .producer = {"compile-probe", "0.1.0", std::nullopt}});
   c::tool_decision read{.tool = "read_file", .decision = "allow", .reason_code = "P_ALLOW_READ"};
   if (!run.append(c::tool_decision::event_type, read))
     return 1;

@@ -29,8 +29,8 @@ void put_opt(json& j, const char* key, const std::optional<T>& v) {
 }
 
 struct limits {
-  std::int64_t max_bundle_bytes, max_decode_bytes, max_manifest_bytes, max_events_bytes, max_events,
-      max_line_bytes, max_path_len, max_json_depth;
+  std::int64_t max_bundle_bytes, max_decode_bytes, max_manifest_bytes, max_events_bytes, max_events, max_line_bytes,
+      max_path_len, max_json_depth;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(limits, max_bundle_bytes, max_decode_bytes, max_manifest_bytes, max_events_bytes,
                                    max_events, max_line_bytes, max_path_len, max_json_depth)
@@ -78,8 +78,9 @@ struct results {
   std::optional<std::array<double, 2>> pass_rate_ci95;
 };
 void to_json(json& j, const results& r) {
-  j = json{{"runs", r.runs},           {"passes", r.passes},       {"failures", r.failures},
-           {"infra_errors", r.infra_errors}, {"pass_rate", r.pass_rate}, {"pass_all", r.pass_all}};
+  j = json{{"runs", r.runs},           {"passes", r.passes},
+           {"failures", r.failures},   {"infra_errors", r.infra_errors},
+           {"pass_rate", r.pass_rate}, {"pass_all", r.pass_all}};
   if (r.first_failure_at)
     j["first_failure_at"] = *r.first_failure_at ? json(**r.first_failure_at) : json(nullptr);
   put_opt(j, "violations_by_rule", r.violations_by_rule);
