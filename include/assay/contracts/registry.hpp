@@ -1,5 +1,16 @@
 // assay/contracts/registry.hpp — every contract by its name (SPEC §17), type-erased, so that
 // tools can list, validate and print schemas of contracts chosen at run time.
+//
+//   for (const auto& c : assay::contracts::all()) ...      // name order
+//   const auto* c = assay::contracts::find("soak-report-v1");   // nullptr when unknown
+//   auto ok = c->validate(text, {});                           // results<void>
+//
+// The table holds a decoder and a schema generator for every contract: compiling them is most of
+// the cost of this header, so `all` and `find` are templates over the payload types listed (the
+// known ones by default) and the table is compiled only in a translation unit that calls them.
+// Including this header alone parses every contract and instantiates nothing. To validate or
+// describe one contract known at compile time, include its own header and call
+// assay::decode<T> / assay::schema<T> instead.
 #pragma once
 
 #include "assay/contracts/closure.hpp"
@@ -8,6 +19,7 @@
 #include "assay/contracts/events.hpp"
 #include "assay/contracts/finding.hpp"
 #include "assay/contracts/intoto.hpp"
+#include "assay/contracts/known_payloads.hpp"
 #include "assay/contracts/lint_report.hpp"
 #include "assay/contracts/manifest.hpp"
 #include "assay/contracts/otel_export_report.hpp"
@@ -19,9 +31,7 @@
 #include "assay/reflect/schema.hpp"
 
 #include <algorithm>
-#include <array>
 #include <span>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,8 +43,9 @@ struct contract {
   results<void> (*validate)(std::string_view text, const json::limits& lim);  // strict decode
 };
 
+// The entry of contract T under `name`: its schema, and a strict decode of T.
 template <class T>
-constexpr contract make_contract(std::string_view name) {
+contract make_contract(std::string_view name) {
   return contract{
       name,
       [] { return assay::schema<T>(); },
@@ -47,16 +58,19 @@ constexpr contract make_contract(std::string_view name) {
   };
 }
 
-// Every contract of SPEC §17, in name order: the reports and documents, then each payload under
-// its event type. (The trial ledger a finding is computed from is an input, not a §17 contract.)
-inline std::span<const contract> all() {
+// Every contract of SPEC §17, in name order: the reports and documents, then each payload of
+// `Payloads` under its event type. An event is validated as read_event<Payloads> reads it (its
+// payload too when its type is listed). (The trial ledger a finding is computed from is an
+// input, not a §17 contract.)
+template <class Payloads = known_payloads>
+std::span<const contract> all() {
   static const std::vector<contract> list = [] {
     std::vector<contract> l{
         make_contract<closure_report>("closure-v1"),
         make_contract<dsse_envelope>("dsse-envelope-v1"),
         contract{"evidence-event-v1", [] { return assay::schema<evidence_event<>>(); },
                  [](std::string_view text, const json::limits& lim) -> results<void> {
-                   auto r = read_event(text, lim);
+                   auto r = read_event<Payloads>(text, lim);
                    if (!r)
                      return r.error();
                    return {};
@@ -69,16 +83,17 @@ inline std::span<const contract> all() {
         make_contract<pack>("pack-v1"),
         make_contract<soak_report>("soak-report-v1"),
     };
-    for (const event_type_entry& e : event_types())
-      l.push_back(contract{e.type, e.schema, e.validate_payload});
+    for (const contract& c : Payloads::table([]<class P>() { return make_contract<P>(P::event_type); }))
+      l.push_back(c);
     std::sort(l.begin(), l.end(), [](const contract& a, const contract& b) { return a.name < b.name; });
     return l;
   }();
   return list;
 }
 
-inline const contract* find(std::string_view name) {
-  for (const contract& c : all())
+template <class Payloads = known_payloads>
+const contract* find(std::string_view name) {
+  for (const contract& c : all<Payloads>())
     if (c.name == name)
       return &c;
   return nullptr;

@@ -1,0 +1,2 @@
+// Compile-time probe (c): the umbrella header alone.
+#include "assay/assay.hpp"
