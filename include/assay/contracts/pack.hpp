@@ -147,7 +147,7 @@ inline void check_member_value(std::string_view t, const check_member& m, const 
   }
   switch (m.kind) {
     case member_kind::positive_integer: {
-      const bool integer = v->is_number() && v->as_number() >= 0 && v->as_number() < 18446744073709551616.0 &&
+      const bool integer = v->is_number() && v->as_number() >= 0 && v->as_number() <= 18446744073709551616.0 &&
                            std::floor(v->as_number()) == v->as_number();
       if (!integer)
         r.fail(at, where + " must be an integer > 0, found " +

@@ -24,8 +24,11 @@
 #include "assay/lint/signals.hpp"
 #include "assay/reflect/codec.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <compare>
+#include <limits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -204,7 +207,10 @@ inline check_spec spec_of(const contracts::pack_v1::check& c) {
   };
   switch (s.type) {
     case check_type::event_count:
-      s.min = static_cast<std::uint64_t>(c.member("min")->as_number());
+      // 2^64 - 1 reads as the double 2^64: the largest count there is.
+      s.min = c.member("min")->as_number() >= 18446744073709551615.0
+                  ? std::numeric_limits<std::uint64_t>::max()
+                  : static_cast<std::uint64_t>(c.member("min")->as_number());
       break;
     case check_type::event_pairs:
       s.start_pattern = text("start_pattern");
@@ -331,6 +337,34 @@ inline std::string pack_digest(const contracts::pack& p) {
 
 namespace detail {
 
+// A whole number written as a float (`min: 1.0`) is no integer to the reference, though it is to
+// JSON: event_count.min must be written as an integer. (Other non-integers the contract refuses.)
+inline std::vector<error> check_integer_literals(const pack_node& tree) {
+  std::vector<error> out;
+  const pack_node* rules = tree.find("rules");
+  if (rules == nullptr || !rules->is_sequence())
+    return out;
+  for (std::size_t i = 0; i < rules->items.size(); ++i) {
+    const pack_node* check = rules->items[i].find("check");
+    const pack_node* type = check != nullptr ? check->find("type") : nullptr;
+    const pack_node* min = check != nullptr ? check->find("min") : nullptr;
+    if (type == nullptr || !type->is_scalar() || type->text != "event_count" || min == nullptr || !min->is_scalar())
+      continue;
+    auto v = yaml_scalar::typed(*min);
+    double d = 0;
+    const bool float_form = min->tag == "tag:yaml.org,2002:float" || !yaml_scalar::parse_integer(min->text, d);
+    if (v && v->is_number() && float_form && v->as_number() > 0 && std::floor(v->as_number()) == v->as_number())
+      out.push_back(make_error(errc::rule_violation, "event_count.min must be an integer > 0, found " + min->text,
+                               "/rules/" + std::to_string(i) + "/check/min"));
+  }
+  return out;
+}
+
+inline errors in_input_order(errors e) {
+  std::stable_sort(e.items.begin(), e.items.end(), [](const error& a, const error& b) { return a.offset < b.offset; });
+  return e;
+}
+
 // An error placed at the node its pointer names, in the words of a pack load error.
 inline error pack_error(const pack_source& src, const pack_node& tree, error e) {
   const located where = locate(tree, e.pointer);
@@ -351,6 +385,8 @@ inline results<loaded_pack> load_pack(const pack_node& tree, pack_source source,
   errors errs;
   auto fail = [&](error e) { errs.items.push_back(detail::pack_error(source, tree, std::move(e))); };
 
+  for (error& e : detail::check_integer_literals(tree))
+    fail(std::move(e));
   auto json = to_json<contracts::pack>(tree);
   if (!json) {
     for (const error& e : json.error())
@@ -361,21 +397,10 @@ inline results<loaded_pack> load_pack(const pack_node& tree, pack_source source,
   if (!decoded) {
     for (const error& e : decoded.error())
       fail(e);
-    return errs;
   }
+  if (!errs.empty())
+    return detail::in_input_order(std::move(errs));
   contracts::pack& p = *decoded;
-
-  // A whole number written as a float (`min: 1.0`) is not an integer to the reference.
-  for (std::size_t i = 0; i < p.rules.size(); ++i) {
-    if (p.rules[i].check.kind() != check_type::event_count)
-      continue;
-    const std::string at = "/rules/" + std::to_string(i) + "/check/min";
-    const located min = locate(tree, at);
-    double d = 0;
-    if (min.complete && min.node->is_scalar() && min.node->plain && min.node->tag != "tag:yaml.org,2002:int" &&
-        !yaml_scalar::parse_integer(min.node->text, d))
-      fail(make_error(errc::rule_violation, "event_count.min must be an integer > 0, found " + min.node->text, at));
-  }
 
   const std::optional<version> required = parse_min_version(p.requires_.assay_min_version);
   const version implemented = parse_version(pack_format_version).value();
@@ -404,7 +429,7 @@ inline results<loaded_pack> load_pack(const pack_node& tree, pack_source source,
                         list_at + "/" + std::to_string(i)));
   }
   if (!errs.empty())
-    return errs;
+    return detail::in_input_order(std::move(errs));
 
   detail::normalize(p);
   loaded_pack out{std::move(p), {}, std::move(source), {}};

@@ -91,9 +91,16 @@ constexpr bool is_null_text(std::string_view s) noexcept {
   return s == "~" || s == "null" || s == "Null" || s == "NULL";
 }
 
-// A plain scalar that is null: `~`, null, Null, NULL, or nothing at all.
+inline constexpr std::string_view null_tag = "tag:yaml.org,2002:null";
+
+// A plain scalar that is null: `~`, null, Null, NULL, or nothing at all (with a !!null tag: one
+// of the four words).
 inline bool is_null(const pack_node& n) noexcept {
-  return n.is_scalar() && n.plain && n.tag.empty() && (n.text.empty() || is_null_text(n.text));
+  if (!n.is_scalar() || !n.plain)
+    return false;
+  if (n.tag.empty())
+    return n.text.empty() || is_null_text(n.text);
+  return n.tag == null_tag && is_null_text(n.text);
 }
 
 constexpr int bool_value(std::string_view s) noexcept {  // 1 true, 0 false, -1 neither
@@ -213,8 +220,9 @@ inline bool parse_float(std::string_view s, double& out, bool& finite) noexcept 
   return true;
 }
 
-// The JSON value of a scalar in a typed position (YAML 1.2 core schema, as the reference).
-// Fails for a tag other than the core ones and for values a tag does not allow.
+// The JSON value of a scalar in a typed position (YAML 1.2 core schema, as the reference; .inf
+// and .nan, which JSON cannot hold, become null as they do there). Fails for a tag other than the
+// core ones and for values a tag does not allow.
 inline result<json::value> typed(const pack_node& n) {
   std::string_view tag = n.tag;
   auto bad = [&](std::string what) -> result<json::value> {
@@ -236,9 +244,11 @@ inline result<json::value> typed(const pack_node& n) {
     if (tag == "int")
       return parse_integer(n.text, d) ? result<json::value>(json::value(d)) : bad(quoted_text(n.text) + " is not an integer");
     if (tag == "float") {
-      if (parse_float(n.text, d, finite) || parse_integer(n.text, d))
+      if (parse_float(n.text, d, finite))
+        return finite ? json::value(d) : json::value(nullptr);
+      if (parse_integer(n.text, d))
         return json::value(d);
-      return bad(finite ? quoted_text(n.text) + " is not a float" : quoted_text(n.text) + " is not a finite number: it has no JSON form");
+      return bad(quoted_text(n.text) + " is not a float");
     }
     return bad("unsupported YAML tag \"!!" + std::string(tag) + "\"");
   }
@@ -252,11 +262,8 @@ inline result<json::value> typed(const pack_node& n) {
   if (parse_integer(n.text, d))
     return json::value(d);
   bool finite = true;
-  if (!digits_with_leading_zero(n.text) && parse_float(n.text, d, finite)) {
-    if (!finite)
-      return bad(quoted_text(n.text) + " is not a finite number: it has no JSON form");
-    return json::value(d);
-  }
+  if (!digits_with_leading_zero(n.text) && parse_float(n.text, d, finite))
+    return finite ? json::value(d) : json::value(nullptr);  // JSON has no infinity or NaN: null, as the reference
   return json::value(n.text);
 }
 
@@ -496,7 +503,7 @@ struct shaping {
 }  // namespace detail
 
 // The tree as JSON shaped by the reflected contract T (see the top of this file). Errors are the
-// scalars no JSON value can hold (an unsupported tag, a non-finite number), with their positions.
+// scalars that break their tag (an unsupported tag, `!!int x`), with their positions.
 template <class T>
 results<json::value> to_json(const pack_node& root) {
   detail::shaping s;

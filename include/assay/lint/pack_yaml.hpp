@@ -36,6 +36,20 @@ struct yaml_limits {
 
 namespace detail {
 
+// A yaml-cpp mark (0-based line and byte column; its `pos` is not kept up to date at the end of
+// input) as a position in `text`.
+inline text_position yaml_position(std::string_view text, const YAML::Mark& m) {
+  if (m.is_null() || m.line < 0 || m.column < 0)
+    return {};
+  std::size_t offset = 0;
+  for (int line = 0; line < m.line && offset < text.size(); ++offset)
+    if (text[offset] == '\n')
+      ++line;
+  const std::size_t eol = std::min(text.find('\n', offset), text.size());
+  offset = std::min(offset + static_cast<std::size_t>(m.column), eol);
+  return position_in(text, offset);
+}
+
 struct yaml_failure {
   error e;
 };
@@ -101,11 +115,7 @@ class yaml_tree_builder final : public YAML::EventHandler {
     bool awaiting_value = false;  // mapping: a key was read, its value is next
   };
 
-  text_position at(const YAML::Mark& m) const {
-    if (m.is_null() || m.pos < 0)
-      return {};
-    return position_in(text_, static_cast<std::size_t>(m.pos));
-  }
+  text_position at(const YAML::Mark& m) const { return yaml_position(text_, m); }
 
   [[noreturn]] void fail(const YAML::Mark& m, errc code, std::string message) const {
     error e = make_error(code, std::move(message), pointer());
@@ -137,9 +147,10 @@ class yaml_tree_builder final : public YAML::EventHandler {
 
   // yaml-cpp reports `~`, `null` and an empty node alike: the text is read back from the input.
   std::string null_text(const YAML::Mark& m) const {
-    if (m.is_null() || m.pos < 0 || static_cast<std::size_t>(m.pos) >= text_.size())
+    const text_position p = at(m);
+    if (p.offset >= text_.size())
       return {};
-    std::string_view s = text_.substr(static_cast<std::size_t>(m.pos));
+    std::string_view s = text_.substr(p.offset);
     // Node properties (an anchor, a tag) come first.
     while (!s.empty() && (s[0] == '&' || s[0] == '!')) {
       const std::size_t end = s.find_first_of(" \t\r\n");
@@ -234,8 +245,13 @@ class yaml_tree_builder final : public YAML::EventHandler {
 
 // Reads one YAML 1.2 document (JSON included) into a pack tree.
 inline result<pack_node> read_yaml_pack(std::string_view text, const yaml_limits& lim) {
-  if (!json::is_valid_utf8(text)) {
-    error e = make_error(errc::invalid_utf8, "a pack must be UTF-8 text");
+  if (!json::is_valid_utf8(text))
+    return make_error(errc::invalid_utf8, "a pack must be UTF-8 text");
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") {
+    // The reference reads the mark as part of the first key; refused, as in JSON (SPEC §1).
+    error e = make_error(errc::byte_order_mark, "a byte-order mark is not allowed at the start of a pack");
+    e.offset = 0;
+    e.line = e.column = 1;
     return e;
   }
   std::istringstream in{std::string(text)};
@@ -248,8 +264,7 @@ inline result<pack_node> read_yaml_pack(std::string_view text, const yaml_limits
     return std::move(f.e);
   } catch (const YAML::Exception& x) {
     error e = make_error(errc::unexpected_character, "YAML: " + x.msg);
-    if (!x.mark.is_null() && x.mark.pos >= 0) {
-      const text_position p = detail::position_in(text, static_cast<std::size_t>(x.mark.pos));
+    if (const text_position p = detail::yaml_position(text, x.mark); p.line != 0) {
       e.offset = p.offset;
       e.line = p.line;
       e.column = p.column;

@@ -147,9 +147,11 @@ inline std::string not_found_message(std::string_view ref, const std::optional<s
   std::string names;
   for (const builtin_pack& p : builtin_packs())
     names += (names.empty() ? "" : ", ") + std::string(p.name);
-  std::string m = "pack " + quoted_text(ref) + " not found: no such file, built-in pack";
+  std::string m = "pack " + quoted_text(ref) + " not found: ";
   if (is_pack_name(ref))
-    m += config ? " or pack in " + config->string() : std::string(" or pack in the config directory");
+    m += "no such file, built-in pack or pack in " + (config ? config->string() : std::string("the config directory"));
+  else
+    m += "no such file or built-in pack";
   m += "; built-in packs: " + names;
   if (const std::string_view s = suggest_builtin_pack(ref); !s.empty())
     m += "; did you mean " + quoted_text(s) + "?";
@@ -216,7 +218,8 @@ inline results<std::vector<loaded_pack>> load_packs(std::span<const std::string>
     if (p)
       out.push_back(std::move(*p));
     else
-      errs.items.insert(errs.items.end(), p.error().begin(), p.error().end());
+      for (error& e : std::move(p).error().items)
+        errs.items.push_back(std::move(e));
   }
   if (!errs.empty())
     return errs;
