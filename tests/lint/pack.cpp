@@ -47,8 +47,7 @@ std::vector<std::string> errors_of(const std::string& text, const lint::pack_opt
   auto p = lint::load_pack(text, demo, opts);
   REQUIRE_MESSAGE(!p.has_value(), "loaded: " << text);
   std::vector<std::string> out;
-  for (const assay::error& e : p.error())
-  {
+  for (const assay::error& e : p.error()) {
     std::string line = "[";
     line += assay::name(e.code);
     line += "] ";
@@ -81,15 +80,16 @@ TEST_CASE("a JSON pack loads: normalized definition, typed checks, canonical rul
 
 TEST_CASE("the digest document: every member, nulls for absent optionals, checks as {type, members}") {
   const std::string text = replaced(
-      replaced(base, R"("check":{"type":"event_count","min":1}}])",
-               R"("check":{"type":"event_count","min":1,"note":"ignored"},"tags":["ignored"]},)"
-               R"({"id":"R2","severity":"Warn","description":"r2","event_types":["assay.tool.call"],)"
-               R"("check":{"type":"event_field_present","any_of":["tool"],"in_data":true}},)"
-               R"({"id":"R3","severity":"Info","description":"r3","check":{"type":"manifest_field","path":"/run_id"}},)"
-               R"({"id":"R4","severity":"warning","description":"r4","check":{"type":"json_path_exists","paths":["/a"]}},)"
-               R"({"id":"R5","severity":"info","description":"r5","check":{"type":"g3_authorization_context_present"}},)"
-               R"({"id":"R6","severity":"info","description":"r6","engine_min_version":"2.0",)"
-               R"("check":{"type":"reference_exists","target":"x"}}])"),
+      replaced(
+          base, R"("check":{"type":"event_count","min":1}}])",
+          R"("check":{"type":"event_count","min":1,"note":"ignored"},"tags":["ignored"]},)"
+          R"({"id":"R2","severity":"Warn","description":"r2","event_types":["assay.tool.call"],)"
+          R"("check":{"type":"event_field_present","any_of":["tool"],"in_data":true}},)"
+          R"({"id":"R3","severity":"Info","description":"r3","check":{"type":"manifest_field","path":"/run_id"}},)"
+          R"({"id":"R4","severity":"warning","description":"r4","check":{"type":"json_path_exists","paths":["/a"]}},)"
+          R"({"id":"R5","severity":"info","description":"r5","check":{"type":"g3_authorization_context_present"}},)"
+          R"({"id":"R6","severity":"info","description":"r6","engine_min_version":"2.0",)"
+          R"("check":{"type":"reference_exists","target":"x"}}])"),
       R"("license":"l",)", R"("license":"l","source_url":"https://example.org",)");
   const lint::loaded_pack p = loads(text);
   CHECK(assay::json::to_canonical(lint::digest_document(p.definition)).value() ==
@@ -134,19 +134,20 @@ TEST_CASE("unknown members of a rule or a check are ignored and take no part in 
   CHECK(loads(replaced(base, R"("min":1})", R"("min":1,"max":9,"pattern":5})")).digest == plain);
   CHECK(loads(replaced(base, R"("description":"r",)", R"("description":"r","tags":{"x":[1]},)")).digest == plain);
   // ... but every member of the format counts.
-  CHECK(loads(replaced(base, R"("description":"r",)", R"j("description":"r","article_ref":"12(1)",)j")).digest != plain);
+  CHECK(loads(replaced(base, R"("description":"r",)", R"j("description":"r","article_ref":"12(1)",)j")).digest !=
+        plain);
 }
 
 TEST_CASE("each severity spelling, normalized") {
   const std::string plain = loads(base).digest;
   for (auto [spelling, normal] : std::vector<std::pair<std::string, std::string>>{{"error", "error"},
-                                                                                {"Error", "error"},
-                                                                                {"warning", "warning"},
-                                                                                {"Warning", "warning"},
-                                                                                {"warn", "warning"},
-                                                                                {"Warn", "warning"},
-                                                                                {"info", "info"},
-                                                                                {"Info", "info"}}) {
+                                                                                  {"Error", "error"},
+                                                                                  {"warning", "warning"},
+                                                                                  {"Warning", "warning"},
+                                                                                  {"warn", "warning"},
+                                                                                  {"Warn", "warning"},
+                                                                                  {"info", "info"},
+                                                                                  {"Info", "info"}}) {
     CAPTURE(spelling);
     const lint::loaded_pack p = loads(replaced(base, R"("severity":"error")", "\"severity\":\"" + spelling + "\""));
     CHECK(p.definition.rules[0].severity == normal);
@@ -180,8 +181,8 @@ TEST_CASE("assay_min_version against the pack format of 5.4.0") {
   CHECK(lint::parse_min_version("1.2.3-rc.1") == v{1, 2, 3});
   CHECK(lint::parse_min_version("1.2.3.4") == v{1, 2, 3});
   CHECK(lint::parse_min_version("+1.+2.+3") == v{1, 2, 3});
-  for (const char* bad : {"", ">=", "5", "v1.0", " 1.0", "1.0 ", "=>1.0", "1.2.3+b", "1..2", "1.2.", "1.-2",
-                          "4294967296.0", "1.0x"}) {
+  for (const char* bad :
+       {"", ">=", "5", "v1.0", " 1.0", "1.0 ", "=>1.0", "1.2.3+b", "1..2", "1.2.", "1.-2", "4294967296.0", "1.0x"}) {
     CAPTURE(bad);
     CHECK_FALSE(lint::parse_min_version(bad).has_value());
   }
@@ -229,8 +230,8 @@ TEST_CASE("top-level members: required ones, the name grammar, the disclaimer, u
         lines{"[rule_violation] /disclaimer: demo.json: a compliance pack needs a disclaimer (it may be empty)"});
   CHECK(loads(replaced(compliance, R"("license":"l",)", R"("license":"l","disclaimer":"",)")).is_compliance());
   // Strings may be empty; the version is any string.
-  CHECK(lint::load_pack(replaced(replaced(base, R"("author":"a")", R"("author":"")"), R"("version":"1.0.0")",
-                                 R"("version":"")"))
+  CHECK(lint::load_pack(
+            replaced(replaced(base, R"("author":"a")", R"("author":"")"), R"("version":"1.0.0")", R"("version":"")"))
             .has_value());
   CHECK(errors_of(replaced(base, R"("license":"l",)", R"("license":"l","homepage":"https://x",)")) ==
         lines{"[unknown_member] /homepage: demo.json: unknown member \"homepage\" (not allowed here)"});
@@ -266,24 +267,31 @@ TEST_CASE("rules: ids, event_types, and the members of each check type") {
   for (const bad_check& b : std::vector<bad_check>{
            {R"({"type":"event_count"})", {c + "/min: demo.json: event_count requires min"}},
            {R"({"type":"event_count","min":0})", {c + "/min: demo.json: event_count.min must be > 0"}},
-           {R"({"type":"event_count","min":-1})", {c + "/min: demo.json: event_count.min must be an integer > 0, found -1"}},
-           {R"({"type":"event_count","min":1.5})", {c + "/min: demo.json: event_count.min must be an integer > 0, found 1.5"}},
-           {R"({"type":"event_count","min":1.0})", {c + "/min: demo.json: event_count.min must be an integer > 0, found 1.0"}},
-           {R"({"type":"event_count","min":1e0})", {c + "/min: demo.json: event_count.min must be an integer > 0, found 1e0"}},
+           {R"({"type":"event_count","min":-1})",
+            {c + "/min: demo.json: event_count.min must be an integer > 0, found -1"}},
+           {R"({"type":"event_count","min":1.5})",
+            {c + "/min: demo.json: event_count.min must be an integer > 0, found 1.5"}},
+           {R"({"type":"event_count","min":1.0})",
+            {c + "/min: demo.json: event_count.min must be an integer > 0, found 1.0"}},
+           {R"({"type":"event_count","min":1e0})",
+            {c + "/min: demo.json: event_count.min must be an integer > 0, found 1e0"}},
            {R"({"type":"event_count","min":"1"})",
             {c + "/min: demo.json: event_count.min must be an integer > 0, found a string"}},
            {R"({"type":"event_count","min":null})", {c + "/min: demo.json: event_count requires min"}},
-           {R"({"type":"event_pairs","start_pattern":"a"})", {c + "/finish_pattern: demo.json: event_pairs requires finish_pattern"}},
+           {R"({"type":"event_pairs","start_pattern":"a"})",
+            {c + "/finish_pattern: demo.json: event_pairs requires finish_pattern"}},
            {R"({"type":"event_pairs","start_pattern":"","finish_pattern":1})",
             {c + "/start_pattern: demo.json: event_pairs.start_pattern cannot be empty",
              c + "/finish_pattern: demo.json: event_pairs.finish_pattern must be a string, found a number"}},
-           {R"({"type":"event_type_exists","pattern":""})", {c + "/pattern: demo.json: event_type_exists.pattern cannot be empty"}},
+           {R"({"type":"event_type_exists","pattern":""})",
+            {c + "/pattern: demo.json: event_type_exists.pattern cannot be empty"}},
            {R"({"type":"event_type_exists","pattern":true})",
             {c + "/pattern: demo.json: event_type_exists.pattern must be a string, found a boolean"}},
            {R"({"type":"manifest_field","path":""})", {c + "/path: demo.json: manifest_field.path cannot be empty"}},
            {R"({"type":"manifest_field","path":"/a","required":"true"})",
             {c + "/required: demo.json: manifest_field.required must be a boolean, found a string"}},
-           {R"({"type":"event_field_present"})", {c + ": demo.json: event_field_present requires paths_any_of or any_of"}},
+           {R"({"type":"event_field_present"})",
+            {c + ": demo.json: event_field_present requires paths_any_of or any_of"}},
            {R"({"type":"event_field_present","paths_any_of":[],"any_of":null})",
             {c + ": demo.json: event_field_present requires paths_any_of or any_of"}},
            {R"({"type":"event_field_present","any_of":["a"],"in_data":null})",
@@ -295,7 +303,8 @@ TEST_CASE("rules: ids, event_types, and the members of each check type") {
             {c + ": demo.json: event_field_present requires paths_any_of or any_of",
              c + "/paths_any_of: demo.json: event_field_present.paths_any_of must be an array of strings, found a "
                  "string"}},
-           {R"({"type":"json_path_exists","paths":[]})", {c + "/paths: demo.json: json_path_exists.paths cannot be empty"}},
+           {R"({"type":"json_path_exists","paths":[]})",
+            {c + "/paths: demo.json: json_path_exists.paths cannot be empty"}},
            {R"({"type":"json_path_exists","paths":null})", {c + "/paths: demo.json: json_path_exists requires paths"}},
            {R"({"type":"json_path_exists","paths":["/a","/b"],"value_equals":1})",
             {c + "/value_equals: demo.json: json_path_exists.value_equals requires exactly one path"}},
@@ -330,9 +339,9 @@ TEST_CASE("rules: ids, event_types, and the members of each check type") {
   const lint::loaded_pack ve = loads(with_check(R"({"type":"json_path_exists","paths":["/a"],"value_equals":true})"));
   REQUIRE(ve.checks[0].value_equals.has_value());
   CHECK(*ve.checks[0].value_equals == assay::json::value(true));
-  const lint::loaded_pack cond = loads(with_check(
-      R"({"type":"conditional","condition":{"all":[{"path":"/data/decision","equals":"allow"}]},)"
-      R"("then":{"type":"json_path_exists","paths":["/data/mandate_id"]}})"));
+  const lint::loaded_pack cond =
+      loads(with_check(R"({"type":"conditional","condition":{"all":[{"path":"/data/decision","equals":"allow"}]},)"
+                       R"("then":{"type":"json_path_exists","paths":["/data/mandate_id"]}})"));
   CHECK(cond.checks[0].type == lint::check_type::conditional);
   CHECK(cond.checks[0].condition.is_object());
   CHECK(cond.checks[0].then.find("paths") != nullptr);
@@ -402,9 +411,10 @@ TEST_CASE("x-assay.requires_signals in both spellings; signals must be registere
         loads(base).digest);
   CHECK(loads(replaced(base, R"("rules":)", R"("x-assay":{},"rules":)")).digest == loads(base).digest);
 
-  CHECK(errors_of(replaced(nested, R"("rules":)", R"("x-assay.requires_signals":["tool_calls"],"rules":)")) ==
-        lines{"[rule_violation] /x-assay.requires_signals: demo.json: x-assay.requires_signals is given twice: as a key "
-              "and inside x-assay"});
+  CHECK(
+      errors_of(replaced(nested, R"("rules":)", R"("x-assay.requires_signals":["tool_calls"],"rules":)")) ==
+      lines{"[rule_violation] /x-assay.requires_signals: demo.json: x-assay.requires_signals is given twice: as a key "
+            "and inside x-assay"});
   const std::string registered =
       " (registered: environment_posture, human_approvals, model_identity, policy_decisions, prompt_lineage, "
       "rng_seeds, run_inputs, sandbox_posture, tool_calls, tool_io_bodies)";
@@ -450,7 +460,8 @@ TEST_CASE("signal registry v0") {
   CHECK(model->found_in[1].event_type == "*");
   CHECK(model->found_in[1].pointers == std::vector<std::string>{"/data/gen_ai.request.model"});
   CHECK(reg.find("policy_decisions")->found_in[0].pointers.empty());
-  CHECK(reg.find("tool_io_bodies")->found_in[0].pointers == std::vector<std::string>{"/data/arguments", "/data/result"});
+  CHECK(reg.find("tool_io_bodies")->found_in[0].pointers ==
+        std::vector<std::string>{"/data/arguments", "/data/result"});
   CHECK(reg.find("sandbox_posture")->found_in[0].event_type == "assay.profile.finished");
   CHECK(reg.find("nope") == nullptr);
   // Adding replaces a signal of the same name.

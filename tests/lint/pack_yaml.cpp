@@ -268,8 +268,8 @@ TEST_CASE("YAML scalars: string members take the text, other members the core sc
   CHECK(yaml_loads(replaced(pack, "author: a", "author: ~")).definition.author == "~");
   CHECK(yaml_loads(replaced(pack, "author: a", "author:")).definition.author == "");
   CHECK(yaml_loads(replaced(pack, "author: a", "author: null")).definition.author == "null");
-  for (const char* absent : {"source_url:", "source_url: ~", "source_url: null", "source_url: NULL",
-                             "source_url: !!null null"}) {
+  for (const char* absent :
+       {"source_url:", "source_url: ~", "source_url: null", "source_url: NULL", "source_url: !!null null"}) {
     CAPTURE(absent);
     const lint::loaded_pack p = yaml_loads(replaced(pack, "license: l", std::string("license: l\n") + absent));
     CHECK_FALSE(p.definition.source_url.has_value());
@@ -284,7 +284,8 @@ TEST_CASE("YAML scalars: string members take the text, other members the core sc
   CHECK(yaml_loads(replaced(pack, "description: d", "description: \"a\\tb\\u00e9\"")).definition.description ==
         "a\tb\xc3\xa9");
   // Aliases are expanded.
-  const lint::loaded_pack aliased = yaml_loads(replaced(pack, "description: d\nauthor: a", "description: &d d\nauthor: *d"));
+  const lint::loaded_pack aliased =
+      yaml_loads(replaced(pack, "description: d\nauthor: a", "description: &d d\nauthor: *d"));
   CHECK(aliased.definition.author == "d");
 
   // Check members are typed: a quoted number is a string, a float is no integer.
@@ -370,19 +371,19 @@ TEST_CASE("YAML errors: syntax, duplicate keys at any depth, documents, encoding
   auto d = lint::load_pack(deep, {}, lint::yaml_options());
   REQUIRE_FALSE(d.has_value());
   CHECK(d.error().front().code == errc::depth_limit);
-  CHECK(d.error().front().format() ==
-        "line 1, column 70 (byte 69) at /name" + [] {
-          std::string p;
-          for (int i = 0; i < 63; ++i)
-            p += "/0";
-          return p;
-        }() + ": pack: nesting deeper than 64 levels");
+  CHECK(d.error().front().format() == "line 1, column 70 (byte 69) at /name" + [] {
+    std::string p;
+    for (int i = 0; i < 63; ++i)
+      p += "/0";
+    return p;
+  }() + ": pack: nesting deeper than 64 levels");
 }
 
 TEST_CASE("YAML errors name the pack, the member and its line") {
-  const std::string text = "name: Bad_Name\nversion: 1\nkind: compliance\ndescription: d\nauthor: a\nlicense: l\n"
-                           "requires:\n  assay_min_version: \">=1.0\"\n  os: linux\nrules:\n"
-                           "  - id: R1\n    severity: fatal\n    description: r\n    check: {type: event_pairs}\n";
+  const std::string text =
+      "name: Bad_Name\nversion: 1\nkind: compliance\ndescription: d\nauthor: a\nlicense: l\n"
+      "requires:\n  assay_min_version: \">=1.0\"\n  os: linux\nrules:\n"
+      "  - id: R1\n    severity: fatal\n    description: r\n    check: {type: event_pairs}\n";
   CHECK(yaml_errors(text) ==
         std::vector<std::string>{
             "line 1, column 7 (byte 6) at /name: p.yaml: \"Bad_Name\" does not match the pattern "

@@ -39,8 +39,8 @@ void write(const fs::path& p, const std::string& text) {
 class sandbox {
  public:
   sandbox() {
-    root_ = fs::temp_directory_path() / ("assay-lint-resolve-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(counter()++));
+    root_ = fs::temp_directory_path() /
+            ("assay-lint-resolve-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
     fs::remove_all(root_);
     fs::create_directories(root_ / "work");
     old_cwd_ = fs::current_path();
@@ -147,8 +147,10 @@ TEST_CASE("the config directory: XDG_CONFIG_HOME, else ~/.config; <name>.yaml, e
   CHECK(resolves("home-pack").definition.name == "home-pack");
   ::unsetenv("HOME");
   CHECK_FALSE(lint::pack_config_dir().has_value());
-  CHECK(refused("home-pack") == "pack \"home-pack\" not found: no such file, built-in pack or pack in the config "
-                                "directory; " + builtins);
+  CHECK(refused("home-pack") ==
+        "pack \"home-pack\" not found: no such file, built-in pack or pack in the config "
+        "directory; " +
+            builtins);
 }
 
 TEST_CASE("a pack in the config directory must not resolve outside it") {
@@ -181,13 +183,12 @@ TEST_CASE("a pack in the config directory must not resolve outside it") {
 TEST_CASE("not found: the built-in packs listed, the nearest suggested") {
   sandbox s;
   const std::string where = "no such file, built-in pack or pack in " + s.xdg_packs().string() + "; ";
-  CHECK(refused("cicd-startr") == "pack \"cicd-startr\" not found: " + where + builtins +
-                                      "; did you mean \"cicd-starter\"?");
+  CHECK(refused("cicd-startr") ==
+        "pack \"cicd-startr\" not found: " + where + builtins + "; did you mean \"cicd-starter\"?");
   CHECK(refused("cicd") == "pack \"cicd\" not found: " + where + builtins + "; did you mean \"cicd-starter\"?");
-  CHECK(refused("replay") == "pack \"replay\" not found: " + where + builtins +
-                                 "; did you mean \"replay-readiness\"?");
-  CHECK(refused("replay-readiness-v2") == "pack \"replay-readiness-v2\" not found: " + where + builtins +
-                                              "; did you mean \"replay-readiness\"?");
+  CHECK(refused("replay") == "pack \"replay\" not found: " + where + builtins + "; did you mean \"replay-readiness\"?");
+  CHECK(refused("replay-readiness-v2") ==
+        "pack \"replay-readiness-v2\" not found: " + where + builtins + "; did you mean \"replay-readiness\"?");
   CHECK(refused("soc2-baseline") == "pack \"soc2-baseline\" not found: " + where + builtins);
   CHECK(refused("./missing.yaml") == "pack \"./missing.yaml\" not found: no such file or built-in pack; " + builtins);
 

@@ -169,9 +169,9 @@ inline void check_member_value(std::string_view t, const check_member& m, const 
       }
       for (std::size_t i = 0; i < v->as_array().size(); ++i)
         if (!v->as_array()[i].is_string())
-          r.fail(at + "/" + std::to_string(i),
-                 where + " must be an array of strings, found " + std::string(kind_found(v->as_array()[i])) +
-                     " at " + std::to_string(i));
+          r.fail(at + "/" + std::to_string(i), where + " must be an array of strings, found " +
+                                                   std::string(kind_found(v->as_array()[i])) + " at " +
+                                                   std::to_string(i));
       if (m.required && v->as_array().empty())
         r.fail(at, where + " cannot be empty");
       return;
@@ -259,8 +259,9 @@ struct rule {
       {.field = "id", .description = "Unique in the pack; the canonical id is <pack name>@<version>:<id>."},
       {.field = "severity", .description = "error, warning (or warn) or info; a capitalized spelling is the same."},
       {.field = "article_ref", .description = "The article or control the rule maps to."},
-      {.field = "engine_min_version", .description = "The pack engine the rule needs (major.minor); above 1.2 the "
-                                                     "rule is unsupported."},
+      {.field = "engine_min_version",
+       .description = "The pack engine the rule needs (major.minor); above 1.2 the "
+                      "rule is unsupported."},
       {.field = "event_types", .description = "Only events of these types (exact match) are checked."},
   };
 };

@@ -154,7 +154,7 @@ struct loaded_pack {
   // checks with only their type's members (none for an unsupported type), unknown rule members
   // dropped.
   contracts::pack definition;
-  std::string digest;            // "sha256:<hex>" (SPEC §10)
+  std::string digest;  // "sha256:<hex>" (SPEC §10)
   pack_source source;
   std::vector<check_spec> checks;  // one per rule
 
@@ -368,9 +368,8 @@ inline errors in_input_order(errors e) {
 // An error placed at the node its pointer names, in the words of a pack load error.
 inline error pack_error(const pack_source& src, const pack_node& tree, error e) {
   const located where = locate(tree, e.pointer);
-  const text_position at = where.at_key && (!where.complete || e.code == errc::unknown_member)
-                               ? where.key
-                               : where.node->at;
+  const text_position at =
+      where.at_key && (!where.complete || e.code == errc::unknown_member) ? where.key : where.node->at;
   e.offset = at.offset;
   e.line = at.line;
   e.column = at.column;

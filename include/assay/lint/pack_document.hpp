@@ -43,11 +43,11 @@ struct pack_node {
   enum class kind : std::uint8_t { scalar, sequence, mapping };
 
   kind type = kind::scalar;
-  bool plain = true;  // scalar: written plain (not quoted, not a block scalar); only plain scalars are typed
-  std::string tag;    // scalar: an explicit tag ("tag:yaml.org,2002:int", "!foo"), "" when none
-  std::string text;   // scalar: its value
-  std::vector<pack_node> items;     // sequence: the items; mapping: the values
-  std::vector<std::string> keys;    // mapping: the keys, in input order (parallel to items)
+  bool plain = true;             // scalar: written plain (not quoted, not a block scalar); only plain scalars are typed
+  std::string tag;               // scalar: an explicit tag ("tag:yaml.org,2002:int", "!foo"), "" when none
+  std::string text;              // scalar: its value
+  std::vector<pack_node> items;  // sequence: the items; mapping: the values
+  std::vector<std::string> keys;      // mapping: the keys, in input order (parallel to items)
   std::vector<text_position> key_at;  // mapping: where each key starts
   text_position at;
 
@@ -225,9 +225,7 @@ inline bool parse_float(std::string_view s, double& out, bool& finite) noexcept 
 // core ones and for values a tag does not allow.
 inline result<json::value> typed(const pack_node& n) {
   std::string_view tag = n.tag;
-  auto bad = [&](std::string what) -> result<json::value> {
-    return make_error(errc::type_mismatch, what);
-  };
+  auto bad = [&](std::string what) -> result<json::value> { return make_error(errc::type_mismatch, what); };
   if (!tag.empty()) {
     if (tag.substr(0, tag_prefix.size()) != tag_prefix)
       return bad("unsupported YAML tag \"" + std::string(tag) + "\"");
@@ -237,12 +235,14 @@ inline result<json::value> typed(const pack_node& n) {
     if (tag == "str")
       return json::value(n.text);
     if (tag == "null")
-      return is_null_text(n.text) ? result<json::value>(json::value(nullptr)) : bad(quoted_text(n.text) + " is not null");
+      return is_null_text(n.text) ? result<json::value>(json::value(nullptr))
+                                  : bad(quoted_text(n.text) + " is not null");
     if (tag == "bool")
       return bool_value(n.text) >= 0 ? result<json::value>(json::value(bool_value(n.text) == 1))
                                      : bad(quoted_text(n.text) + " is not a boolean");
     if (tag == "int")
-      return parse_integer(n.text, d) ? result<json::value>(json::value(d)) : bad(quoted_text(n.text) + " is not an integer");
+      return parse_integer(n.text, d) ? result<json::value>(json::value(d))
+                                      : bad(quoted_text(n.text) + " is not an integer");
     if (tag == "float") {
       if (parse_float(n.text, d, finite))
         return finite ? json::value(d) : json::value(nullptr);

@@ -30,8 +30,8 @@
 namespace assay::lint {
 
 struct yaml_limits {
-  std::size_t max_depth = 64;        // nested sequences and mappings, as the JSON reader
-  std::size_t max_nodes = 1000000;   // nodes after expanding aliases
+  std::size_t max_depth = 64;       // nested sequences and mappings, as the JSON reader
+  std::size_t max_nodes = 1000000;  // nodes after expanding aliases
 };
 
 namespace detail {
@@ -82,7 +82,8 @@ class yaml_tree_builder final : public YAML::EventHandler {
     pack_node copy = it->second;
     copy.at = at(m);
     if (stack_.size() + depth_of(copy) > lim_.max_depth)
-      fail(m, errc::depth_limit, "nesting deeper than " + std::to_string(lim_.max_depth) + " levels (aliases expanded)");
+      fail(m, errc::depth_limit,
+           "nesting deeper than " + std::to_string(lim_.max_depth) + " levels (aliases expanded)");
     count(size_of(copy), copy.at);
     add(std::move(copy), 0);
   }

@@ -31,7 +31,6 @@
 
 namespace assay::lint {
 
-
 // The pack name grammar: ^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$
 constexpr bool is_pack_name(std::string_view s) noexcept {
   if (s.empty() || s.front() == '-' || s.back() == '-')
@@ -182,15 +181,16 @@ inline results<loaded_pack> load_pack_ref(std::string_view ref, const pack_optio
   if (is_pack_name(ref) && config && std::filesystem::is_directory(*config, ec)) {
     const std::filesystem::path root = std::filesystem::canonical(*config, ec);
     if (ec)
-      return errors(make_error(errc::io_error, "cannot resolve pack directory " + quoted_text(config->string()) + ": " +
-                                                   ec.message()));
-    for (const std::filesystem::path& candidate : {*config / (std::string(ref) + ".yaml"), *config / std::string(ref) / "pack.yaml"}) {
+      return errors(make_error(errc::io_error,
+                               "cannot resolve pack directory " + quoted_text(config->string()) + ": " + ec.message()));
+    for (const std::filesystem::path& candidate :
+         {*config / (std::string(ref) + ".yaml"), *config / std::string(ref) / "pack.yaml"}) {
       if (!std::filesystem::exists(candidate, ec))
         continue;
       const std::filesystem::path real = std::filesystem::canonical(candidate, ec);
       if (ec)
-        return errors(make_error(errc::io_error, "cannot resolve pack " + quoted_text(candidate.string()) + ": " +
-                                                     ec.message()));
+        return errors(
+            make_error(errc::io_error, "cannot resolve pack " + quoted_text(candidate.string()) + ": " + ec.message()));
       if (!detail::within(root, real))
         return errors(make_error(errc::invalid_argument, "pack " + quoted_text(candidate.string()) +
                                                              " resolves outside the pack directory " +
@@ -207,8 +207,8 @@ inline results<loaded_pack> load_pack_ref(std::string_view ref, const pack_optio
 inline results<std::vector<loaded_pack>> load_packs(std::span<const std::string> values,
                                                     const pack_options& opts = {}) {
   const std::string fallback(default_pack_name);
-  auto refs = values.empty() ? results<std::vector<std::string>>(std::vector<std::string>{fallback})
-                             : split_pack_refs(values);
+  auto refs =
+      values.empty() ? results<std::vector<std::string>>(std::vector<std::string>{fallback}) : split_pack_refs(values);
   if (!refs)
     return refs.error();
   std::vector<loaded_pack> out;
