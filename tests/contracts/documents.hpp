@@ -117,26 +117,36 @@ inline const std::string manifest_minimal =
     R"j("producer":{"name":"assay","version":"0.1.0"},"run_id":"r",)j"
     R"j("run_root":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855","schema_version":1})j";
 
-// pack-v1 with every optional member, one rule of each check type and an x- extension.
+// pack-v1 with every optional member, one rule of each check type (an unsupported one too), every
+// severity spelling, members of a rule and of a check the format ignores, and x-assay.
 inline const std::string pack_full =
-    R"({"author":"Assay","description":"EU AI Act record-keeping baseline","kind":"compliance",)"
-    R"("license":"Apache-2.0","name":"eu-ai-act-baseline","requires":{"assay_min_version":"0.1.0",)"
-    R"("evidence_schema_version":"1.0"},"rules":[{"check":{"min":1,"type":"event_count"},)"
-    R"("description":"rule EU12-001","help_markdown":"At least one event.","id":"EU12-001","severity":"error"},)"
-    R"({"check":{"pattern":"assay.tool.*","type":"event_type_exists"},"description":"rule EU12-002",)"
-    R"("id":"EU12-002","severity":"warning"},{"check":{"finish_pattern":"assay.profile.finished",)"
-    R"("start_pattern":"assay.profile.started","type":"event_pairs"},"description":"rule EU12-003",)"
-    R"("id":"EU12-003","severity":"info"},{"check":{"in_data":true,"paths_any_of":["/tool","/tool_name"],)"
-    R"("type":"event_field_present"},"description":"rule EU12-004","id":"EU12-004","severity":"error"},)"
-    R"({"check":{"path":"/producer/git","required":false,"type":"manifest_field"},"description":"rule EU12-005",)"
-    R"("id":"EU12-005","severity":"error"},{"check":{"paths":["/data/decision"],"type":"json_path_exists",)"
-    R"("value_equals":"allow"},"description":"rule EU12-006","id":"EU12-006","severity":"warning"}],)"
-    R"("version":"1.0.0","x-assay":{"requires_signals":["policy_decisions","tool_calls"]},"x-vendor":{"tier":2}})";
+    R"({"author":"Assay","description":"EU AI Act record-keeping baseline","disclaimer":"Not legal advice.",)"
+    R"("kind":"compliance","license":"Apache-2.0","name":"eu-ai-act-baseline","requires":{)"
+    R"j("assay_min_version":">=2.9.0","evidence_schema_version":"1.0"},"rules":[{"article_ref":"12(1)",)j"
+    R"("check":{"min":1,"type":"event_count"},"description":"rule EU12-001","engine_min_version":"1.0",)"
+    R"("event_types":["assay.profile.started"],"help_markdown":"At least one event.","id":"EU12-001",)"
+    R"("severity":"error"},{"check":{"pattern":"assay.tool.*","type":"event_type_exists"},)"
+    R"("description":"rule EU12-002","id":"EU12-002","severity":"warning"},{"check":{)"
+    R"("finish_pattern":"assay.profile.finished","start_pattern":"assay.profile.started","type":"event_pairs"},)"
+    R"("description":"rule EU12-003","id":"EU12-003","severity":"Info"},{"check":{"in_data":true,)"
+    R"("paths_any_of":["/tool","/tool_name"],"type":"event_field_present"},"description":"rule EU12-004",)"
+    R"("id":"EU12-004","severity":"Error"},{"check":{"path":"/producer/git","required":false,)"
+    R"("type":"manifest_field"},"description":"rule EU12-005","id":"EU12-005","severity":"warn"},)"
+    R"({"check":{"paths":["/data/decision"],"type":"json_path_exists","value_equals":"allow"},)"
+    R"("description":"rule EU12-006","id":"EU12-006","severity":"Warning"},{"check":{"condition":{"all":[)"
+    R"({"equals":"allow","path":"/data/decision"}]},"then":{"paths":["/data/mandate_id"],)"
+    R"("type":"json_path_exists"},"type":"conditional"},"description":"rule EU12-007","id":"EU12-007",)"
+    R"("severity":"Warn"},{"check":{"type":"g3_authorization_context_present"},"description":"rule EU12-008",)"
+    R"("id":"EU12-008","severity":"info"},{"check":{"note":"engine 1.3","target":"mandate",)"
+    R"("type":"reference_exists"},"description":"rule EU12-009","id":"EU12-009","owner":"compliance-team",)"
+    R"("severity":"error"}],"source_url":"https://eur-lex.europa.eu/eli/reg/2024/1689/oj","version":"1.0.0",)"
+    R"("x-assay":{"requires_signals":["policy_decisions","tool_calls"]}})";
 
-// pack-v1 with the required members only.
+// pack-v1 with the required members only (and one rule).
 inline const std::string pack_minimal =
-    R"({"description":"d","kind":"quality","name":"p","rules":[{"check":{"min":0,"type":"event_count"},)"
-    R"("description":"rule r","id":"r","severity":"info"}],"version":"1"})";
+    R"({"author":"","description":"d","kind":"quality","license":"","name":"p","requires":{)"
+    R"("assay_min_version":"1.0"},"rules":[{"check":{"min":1,"type":"event_count"},"description":"",)"
+    R"("id":"r","severity":"info"}],"version":"1"})";
 
 // --- event payloads (SPEC §8, §10) ------------------------------------------------------------------
 

@@ -1,0 +1,130 @@
+// assay/lint/builtin_packs.hpp — the packs that ship with the library (SPEC §10), written for it.
+//
+// They are JSON, so they load without a YAML library. `cicd-starter` is the pack used when none
+// is named; `replay-readiness` requires the replay-critical signals of registry v0 (closure,
+// SPEC §13) and checks that the bundle has evidence of each.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace assay::lint {
+
+struct builtin_pack {
+  std::string_view name;
+  std::string_view text;  // pack-v1 JSON
+};
+
+// The pack used when no pack is named.
+inline constexpr std::string_view default_pack_name = "cicd-starter";
+
+namespace detail {
+
+inline constexpr std::string_view cicd_starter_text = R"json({
+  "name": "cicd-starter",
+  "version": "1.0.0",
+  "kind": "quality",
+  "description": "A floor for evidence produced in CI: events were recorded, runs show where they began and ended, events can be tied to the run that made them, and policy decisions were kept.",
+  "author": "assay",
+  "license": "Apache-2.0",
+  "requires": {"assay_min_version": ">=5.4.0", "evidence_schema_version": "1.0"},
+  "rules": [
+    {
+      "id": "CI-001",
+      "severity": "error",
+      "description": "The bundle holds at least one event.",
+      "help_markdown": "An empty bundle means nothing was recorded. Check that the run records events before the bundle is written (`assay evidence bundle`).",
+      "check": {"type": "event_count", "min": 1}
+    },
+    {
+      "id": "CI-002",
+      "severity": "warning",
+      "description": "The run's lifecycle is recorded: some event type ending in .started and some ending in .finished.",
+      "help_markdown": "A start without an end (or the reverse) means the evidence may be cut short. Record both ends of the run, e.g. `assay.profile.started` and `assay.profile.finished`.",
+      "check": {"type": "event_pairs", "start_pattern": "*.started", "finish_pattern": "*.finished"}
+    },
+    {
+      "id": "CI-003",
+      "severity": "warning",
+      "description": "Events carry a correlation id: the run id or W3C trace context.",
+      "help_markdown": "Correlation ties evidence to the pipeline and traces that produced it. Events written by assay carry `assayrunid`; propagate `traceparent` when the run is traced.",
+      "check": {
+        "type": "event_field_present",
+        "paths_any_of": ["/assayrunid", "/traceparent", "/data/run_id", "/data/traceparent", "/data/trace_id"]
+      }
+    },
+    {
+      "id": "CI-004",
+      "severity": "warning",
+      "description": "Policy decisions on tool calls are recorded (assay.tool.decision).",
+      "help_markdown": "Without decision events the bundle cannot show which tool calls were allowed, denied or sent for approval.",
+      "check": {"type": "event_type_exists", "pattern": "assay.tool.decision"}
+    }
+  ],
+  "x-assay": {"requires_signals": ["policy_decisions"]}
+})json";
+
+inline constexpr std::string_view replay_readiness_text = R"json({
+  "name": "replay-readiness",
+  "version": "1.0.0",
+  "kind": "quality",
+  "description": "Whether a run could be replayed from its evidence: its inputs, its random seeds, the models it used and the bodies of its tool calls were captured.",
+  "author": "assay",
+  "license": "Apache-2.0",
+  "requires": {"assay_min_version": ">=5.4.0", "evidence_schema_version": "1.0"},
+  "rules": [
+    {
+      "id": "REPLAY-001",
+      "severity": "warning",
+      "description": "The run's input is recorded (assay.run.input with data.input).",
+      "help_markdown": "Record what the run was given as an `assay.run.input` event; a redaction commitment in place of the value still shows it was captured.",
+      "event_types": ["assay.run.input"],
+      "check": {"type": "event_field_present", "paths_any_of": ["/data/input"]}
+    },
+    {
+      "id": "REPLAY-002",
+      "severity": "warning",
+      "description": "The random seeds the run used are recorded (assay.run.seed with data.seed).",
+      "help_markdown": "A replay must draw the same random numbers: record each seed as an `assay.run.seed` event.",
+      "event_types": ["assay.run.seed"],
+      "check": {"type": "event_field_present", "paths_any_of": ["/data/seed"]}
+    },
+    {
+      "id": "REPLAY-003",
+      "severity": "warning",
+      "description": "The model that served the run is identified (data.model of assay.model.invoked, or data.gen_ai.request.model).",
+      "help_markdown": "Record the model of every inference as an `assay.model.invoked` event, or carry the OpenTelemetry attribute `gen_ai.request.model` in event data.",
+      "check": {"type": "event_field_present", "paths_any_of": ["/data/model", "/data/gen_ai.request.model"]}
+    },
+    {
+      "id": "REPLAY-004",
+      "severity": "warning",
+      "description": "Tool calls carry their bodies (data.arguments or data.result of assay.tool.call).",
+      "help_markdown": "A replay stands tools in with what they returned: record the arguments and the result of each `assay.tool.call` (or commitments to them).",
+      "event_types": ["assay.tool.call"],
+      "check": {"type": "event_field_present", "paths_any_of": ["/data/arguments", "/data/result"]}
+    }
+  ],
+  "x-assay": {"requires_signals": ["model_identity", "rng_seeds", "run_inputs", "tool_io_bodies"]}
+})json";
+
+inline constexpr builtin_pack builtin_pack_table[] = {
+    {"cicd-starter", cicd_starter_text},
+    {"replay-readiness", replay_readiness_text},
+};
+
+}  // namespace detail
+
+// Every built-in pack, in name order.
+constexpr std::span<const builtin_pack> builtin_packs() noexcept {
+  return detail::builtin_pack_table;
+}
+
+constexpr const builtin_pack* find_builtin_pack(std::string_view name) noexcept {
+  for (const builtin_pack& p : builtin_packs())
+    if (p.name == name)
+      return &p;
+  return nullptr;
+}
+
+}  // namespace assay::lint

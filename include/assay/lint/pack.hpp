@@ -1,0 +1,453 @@
+// assay/lint/pack.hpp — loading a pack (SPEC §10): validation, normalization and its digest.
+//
+//   auto p = assay::lint::load_pack(text, {assay::lint::pack_source::origin::file, "my-pack.json"});
+//   if (!p) std::cerr << p.error().format();              // every error: pack, pointer, reason
+//   p->digest;                                             // "sha256:…", as the reference computes it
+//   p->canonical_rule_id(p->definition.rules[0].id);       // "my-pack@1.0.0:R-001"
+//
+// This header reads JSON packs with the strict reader and needs no YAML library; include
+// assay/lint/pack_yaml.hpp (yaml-cpp) and pass `yaml_options()` to read YAML, and JSON as YAML.
+// Finding a pack by `--pack` value (paths, built-ins, the config directory) is resolve.hpp.
+//
+// Loading runs, in order: the reader (syntax, duplicate keys), the scalar rules of SPEC §10
+// (pack_document.hpp), the pack-v1 contract (members, types, names, severities, checks, the
+// compliance disclaimer, unique rule ids, one spelling of x-assay), then `assay_min_version`
+// against the pack format implemented here and the signals against the registry. Every error
+// names the pack, carries the JSON Pointer of the member and, when it has one, its position.
+#pragma once
+
+#include "assay/contracts/pack.hpp"
+#include "assay/error.hpp"
+#include "assay/hash/hash.hpp"
+#include "assay/json/value.hpp"
+#include "assay/lint/pack_document.hpp"
+#include "assay/lint/signals.hpp"
+#include "assay/reflect/codec.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <compare>
+#include <limits>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace assay::lint {
+
+using contracts::pack_v1::check_type;
+
+// --- severities ------------------------------------------------------------------------------------
+
+enum class severity : std::uint8_t { info, warning, error };  // in increasing order
+
+constexpr std::string_view name(severity s) noexcept {
+  return s == severity::error ? "error" : s == severity::warning ? "warning" : "info";
+}
+
+// Every spelling a pack may use: error/Error, warning/Warning/warn/Warn, info/Info.
+constexpr std::optional<severity> parse_severity(std::string_view s) noexcept {
+  if (s == "error" || s == "Error")
+    return severity::error;
+  if (s == "warning" || s == "Warning" || s == "warn" || s == "Warn")
+    return severity::warning;
+  if (s == "info" || s == "Info")
+    return severity::info;
+  return std::nullopt;
+}
+
+// --- requires.assay_min_version ----------------------------------------------------------------------
+
+// The reference version whose pack engine this library follows (SPEC §10).
+inline constexpr std::string_view pack_format_version = "5.4.0";
+
+struct version {
+  std::uint32_t major = 0, minor = 0, patch = 0;
+  friend constexpr auto operator<=>(const version&, const version&) = default;
+};
+
+// `major.minor[.patch[-…]]`, each part a decimal u32 (a leading '+' allowed, as Rust's parse),
+// the patch cut at its first '-', parts after the third ignored; nothing else.
+constexpr std::optional<version> parse_version(std::string_view v) noexcept {
+  auto number = [](std::string_view s, std::uint32_t& out) {
+    if (!s.empty() && s[0] == '+')
+      s.remove_prefix(1);
+    if (s.empty())
+      return false;
+    std::uint64_t n = 0;
+    for (char c : s) {
+      if (c < '0' || c > '9')
+        return false;
+      n = n * 10 + static_cast<std::uint64_t>(c - '0');
+      if (n > 0xFFFFFFFFu)
+        return false;
+    }
+    out = static_cast<std::uint32_t>(n);
+    return true;
+  };
+  std::string_view parts[3];
+  std::size_t count = 0;
+  while (count < 3) {
+    const std::size_t dot = v.find('.');
+    parts[count++] = v.substr(0, dot);
+    if (dot == std::string_view::npos) {
+      v = {};
+      break;
+    }
+    v.remove_prefix(dot + 1);
+  }
+  version out;
+  if (count < 2 || !number(parts[0], out.major) || !number(parts[1], out.minor))
+    return std::nullopt;
+  if (count == 3 && !number(parts[2].substr(0, parts[2].find('-')), out.patch))
+    return std::nullopt;
+  return out;
+}
+
+// requires.assay_min_version as a version: every leading ">=" stripped, then every leading "=".
+constexpr std::optional<version> parse_min_version(std::string_view required) noexcept {
+  while (required.substr(0, 2) == ">=")
+    required.remove_prefix(2);
+  while (!required.empty() && required[0] == '=')
+    required.remove_prefix(1);
+  return parse_version(required);
+}
+
+// --- a loaded pack -------------------------------------------------------------------------------------
+
+struct pack_source {
+  enum class origin : std::uint8_t { text, file, built_in };
+  origin from = origin::text;
+  std::string name{};  // the file's path as given, the built-in's name, or a label for text
+
+  // How errors name the pack.
+  std::string label() const {
+    if (from == origin::built_in)
+      return "built-in pack " + name;
+    return name.empty() ? std::string("pack") : name;
+  }
+  // The `source` of soak and lint reports: "built-in" or the path.
+  std::string report_value() const { return from == origin::built_in ? std::string("built-in") : name; }
+};
+
+// A check with its members typed (the pack-v1 check, validated).
+struct check_spec {
+  check_type type = check_type::unsupported;
+  std::uint64_t min = 0;                          // event_count
+  std::string start_pattern{}, finish_pattern{};  // event_pairs
+  std::string pattern{};                          // event_type_exists
+  std::string path{};                             // manifest_field
+  bool required = false;                          // manifest_field
+  bool in_data = false;                           // event_field_present (already applied to `paths`)
+  // event_field_present: the pointers to look for (paths_any_of when not empty, else each any_of
+  // name as /data/<name> with in_data, /<name> without); json_path_exists: its paths.
+  std::vector<std::string> paths{};
+  std::optional<json::value> value_equals{};  // json_path_exists
+  json::value condition{}, then{};            // conditional: two objects (their shape is lint's to judge)
+};
+
+struct loaded_pack {
+  // As written, normalized: severities in their canonical spelling, x-assay in its object form,
+  // checks with only their type's members (none for an unsupported type), unknown rule members
+  // dropped.
+  contracts::pack definition;
+  std::string digest;  // "sha256:<hex>" (SPEC §10)
+  pack_source source;
+  std::vector<check_spec> checks;  // one per rule
+
+  std::string canonical_rule_id(std::string_view rule_id) const {
+    return std::string(definition.name) + "@" + definition.version + ":" + std::string(rule_id);
+  }
+  severity severity_of(const contracts::pack_v1::rule& r) const { return parse_severity(r.severity).value(); }
+  bool is_compliance() const { return definition.kind == "compliance"; }
+  // x-assay.requires_signals, in pack order (empty when none).
+  std::vector<std::string> requires_signals() const {
+    std::vector<std::string> out;
+    if (const auto* s = definition.requires_signals())
+      out.assign(s->begin(), s->end());
+    return out;
+  }
+};
+
+// --- loading ------------------------------------------------------------------------------------------
+
+using pack_reader = result<pack_node> (*)(std::string_view text);
+
+inline result<pack_node> json_pack_reader(std::string_view text) {
+  return read_json_pack(text);
+}
+
+struct pack_options {
+  const signal_registry* signals = nullptr;  // the signals packs may name; nullptr: registry v0
+  pack_reader reader = nullptr;              // nullptr: JSON (json_pack_reader)
+};
+
+namespace detail {
+
+inline check_spec spec_of(const contracts::pack_v1::check& c) {
+  check_spec s;
+  s.type = c.kind();
+  auto text = [&](std::string_view n) {
+    const json::value* v = c.member(n);
+    return v != nullptr && v->is_string() ? v->as_string() : std::string();
+  };
+  auto flag = [&](std::string_view n) {
+    const json::value* v = c.member(n);
+    return v != nullptr && v->is_bool() && v->as_bool();
+  };
+  auto strings = [&](std::string_view n) {
+    std::vector<std::string> out;
+    if (const json::value* v = c.member(n); v != nullptr && v->is_array())
+      for (const json::value& item : v->as_array())
+        out.push_back(item.as_string());
+    return out;
+  };
+  switch (s.type) {
+    case check_type::event_count:
+      // 2^64 - 1 reads as the double 2^64: the largest count there is.
+      s.min = c.member("min")->as_number() >= 18446744073709551615.0
+                  ? std::numeric_limits<std::uint64_t>::max()
+                  : static_cast<std::uint64_t>(c.member("min")->as_number());
+      break;
+    case check_type::event_pairs:
+      s.start_pattern = text("start_pattern");
+      s.finish_pattern = text("finish_pattern");
+      break;
+    case check_type::event_field_present:
+      s.in_data = flag("in_data");
+      s.paths = strings("paths_any_of");
+      if (s.paths.empty())
+        for (const std::string& field : strings("any_of"))
+          s.paths.push_back((s.in_data ? "/data/" : "/") + field);
+      break;
+    case check_type::event_type_exists:
+      s.pattern = text("pattern");
+      break;
+    case check_type::manifest_field:
+      s.path = text("path");
+      s.required = flag("required");
+      break;
+    case check_type::json_path_exists:
+      s.paths = strings("paths");
+      if (const json::value* v = c.member("value_equals"))
+        s.value_equals = *v;
+      break;
+    case check_type::conditional:
+      s.condition = *c.member("condition");
+      s.then = *c.member("then");
+      break;
+    case check_type::g3_authorization_context_present:
+    case check_type::unsupported:
+      break;
+  }
+  return s;
+}
+
+// Severities in their canonical spelling, one x-assay form, checks reduced to their members.
+inline void normalize(contracts::pack& p) {
+  for (contracts::pack_v1::rule& r : p.rules) {
+    r.severity = decltype(r.severity)::parse(name(parse_severity(r.severity).value())).value();
+    r.ignored.clear();
+    extra_members<> kept;
+    for (const auto& m : contracts::pack_v1::check_members(r.check.kind()))
+      if (const json::value* v = r.check.member(m.name); v != nullptr && !v->is_null())
+        kept.emplace(std::string(m.name), *v);
+    r.check.members = std::move(kept);
+  }
+  if (p.x_assay_requires_signals) {
+    p.x_assay = contracts::pack_v1::x_assay{std::move(p.x_assay_requires_signals)};
+    p.x_assay_requires_signals.reset();
+  }
+}
+
+template <class T>
+json::value or_null(const std::optional<T>& v) {
+  return v ? json::value(std::string(*v)) : json::value(nullptr);
+}
+
+}  // namespace detail
+
+// The document whose canonical bytes the digest hashes (SPEC §10): the typed pack with every
+// member, absent optionals as null (in_data and required as false), severities normalized, each
+// check as {type, <its members>} ("unsupported" for an unknown type), x-assay only with signals.
+inline json::value digest_document(const contracts::pack& p) {
+  using contracts::pack_v1::member_kind;
+  json::value doc = json::object{};
+  doc.set("name", std::string(p.name));
+  doc.set("version", p.version);
+  doc.set("kind", p.kind.value());
+  doc.set("description", p.description);
+  doc.set("author", p.author);
+  doc.set("license", p.license);
+  doc.set("source_url", detail::or_null(p.source_url));
+  doc.set("disclaimer", detail::or_null(p.disclaimer));
+  json::value req = json::object{};
+  req.set("assay_min_version", p.requires_.assay_min_version);
+  req.set("evidence_schema_version", detail::or_null(p.requires_.evidence_schema_version));
+  doc.set("requires", std::move(req));
+  json::array rules;
+  for (const contracts::pack_v1::rule& r : p.rules) {
+    json::value rule = json::object{};
+    rule.set("id", std::string(r.id));
+    rule.set("severity", name(parse_severity(r.severity).value()));
+    rule.set("description", r.description);
+    rule.set("article_ref", detail::or_null(r.article_ref));
+    rule.set("help_markdown", detail::or_null(r.help_markdown));
+    rule.set("engine_min_version", detail::or_null(r.engine_min_version));
+    if (r.event_types) {
+      json::array types;
+      for (const auto& t : *r.event_types)
+        types.emplace_back(std::string(t));
+      rule.set("event_types", std::move(types));
+    } else {
+      rule.set("event_types", nullptr);
+    }
+    const check_type t = r.check.kind();
+    json::value check = json::object{};
+    check.set("type", contracts::pack_v1::name(t));
+    for (const auto& m : contracts::pack_v1::check_members(t)) {
+      const json::value* v = r.check.member(m.name);
+      if (v != nullptr && !v->is_null())
+        check.set(m.name, *v);
+      else
+        check.set(m.name, m.kind == member_kind::boolean ? json::value(false) : json::value(nullptr));
+    }
+    rule.set("check", std::move(check));
+    rules.push_back(std::move(rule));
+  }
+  doc.set("rules", std::move(rules));
+  if (const auto* signals = p.requires_signals(); signals != nullptr && !signals->empty()) {
+    json::array list;
+    for (const auto& s : *signals)
+      list.emplace_back(std::string(s));
+    json::value x = json::object{};
+    x.set("requires_signals", std::move(list));
+    doc.set("x-assay", std::move(x));
+  }
+  return doc;
+}
+
+// "sha256:" + hex(sha256(JCS(digest_document(p)))).
+inline std::string pack_digest(const contracts::pack& p) {
+  return hash::digest_of<hash::sha256>(digest_document(p)).value().to_string();
+}
+
+namespace detail {
+
+// A whole number written as a float (`min: 1.0`) is no integer to the reference, though it is to
+// JSON: event_count.min must be written as an integer. (Other non-integers the contract refuses.)
+inline std::vector<error> check_integer_literals(const pack_node& tree) {
+  std::vector<error> out;
+  const pack_node* rules = tree.find("rules");
+  if (rules == nullptr || !rules->is_sequence())
+    return out;
+  for (std::size_t i = 0; i < rules->items.size(); ++i) {
+    const pack_node* check = rules->items[i].find("check");
+    const pack_node* type = check != nullptr ? check->find("type") : nullptr;
+    const pack_node* min = check != nullptr ? check->find("min") : nullptr;
+    if (type == nullptr || !type->is_scalar() || type->text != "event_count" || min == nullptr || !min->is_scalar())
+      continue;
+    auto v = yaml_scalar::typed(*min);
+    double d = 0;
+    const bool float_form = min->tag == "tag:yaml.org,2002:float" || !yaml_scalar::parse_integer(min->text, d);
+    if (v && v->is_number() && float_form && v->as_number() > 0 && std::floor(v->as_number()) == v->as_number())
+      out.push_back(make_error(errc::rule_violation, "event_count.min must be an integer > 0, found " + min->text,
+                               "/rules/" + std::to_string(i) + "/check/min"));
+  }
+  return out;
+}
+
+inline errors in_input_order(errors e) {
+  std::stable_sort(e.items.begin(), e.items.end(), [](const error& a, const error& b) { return a.offset < b.offset; });
+  return e;
+}
+
+// An error placed at the node its pointer names, in the words of a pack load error.
+inline error pack_error(const pack_source& src, const pack_node& tree, error e) {
+  const located where = locate(tree, e.pointer);
+  const text_position at =
+      where.at_key && (!where.complete || e.code == errc::unknown_member) ? where.key : where.node->at;
+  e.offset = at.offset;
+  e.line = at.line;
+  e.column = at.column;
+  e.message = src.label() + ": " + e.message;
+  return e;
+}
+
+}  // namespace detail
+
+// Loads a pack from its tree (as a reader made it).
+inline results<loaded_pack> load_pack(const pack_node& tree, pack_source source, const pack_options& opts = {}) {
+  errors errs;
+  auto fail = [&](error e) { errs.items.push_back(detail::pack_error(source, tree, std::move(e))); };
+
+  for (error& e : detail::check_integer_literals(tree))
+    fail(std::move(e));
+  auto json = to_json<contracts::pack>(tree);
+  if (!json) {
+    for (const error& e : json.error())
+      fail(e);
+    return errs;
+  }
+  auto decoded = from_value<contracts::pack>(*json);
+  if (!decoded) {
+    for (const error& e : decoded.error())
+      fail(e);
+  }
+  if (!errs.empty())
+    return detail::in_input_order(std::move(errs));
+  contracts::pack& p = *decoded;
+
+  const std::optional<version> required = parse_min_version(p.requires_.assay_min_version);
+  const version implemented = parse_version(pack_format_version).value();
+  if (!required) {
+    fail(make_error(errc::format_mismatch,
+                    "requires.assay_min_version " + quoted_text(p.requires_.assay_min_version) +
+                        " is not a version ([>=]major.minor[.patch]); this library implements the pack format of "
+                        "assay " +
+                        std::string(pack_format_version),
+                    "/requires/assay_min_version"));
+  } else if (*required > implemented) {
+    fail(make_error(errc::unsupported,
+                    "the pack requires assay " + p.requires_.assay_min_version +
+                        ", above the pack format this library implements (assay " + std::string(pack_format_version) +
+                        ")",
+                    "/requires/assay_min_version"));
+  }
+
+  const signal_registry& registry = opts.signals != nullptr ? *opts.signals : signal_registry::v0();
+  const std::string list_at = p.x_assay_requires_signals ? "/x-assay.requires_signals" : "/x-assay/requires_signals";
+  if (const auto* signals = p.requires_signals()) {
+    for (std::size_t i = 0; i < signals->size(); ++i)
+      if (registry.find((*signals)[i]) == nullptr)
+        fail(make_error(errc::enum_mismatch,
+                        "unknown signal " + quoted_text((*signals)[i]) + " (registered: " + registry.names() + ")",
+                        list_at + "/" + std::to_string(i)));
+  }
+  if (!errs.empty())
+    return detail::in_input_order(std::move(errs));
+
+  detail::normalize(p);
+  loaded_pack out{std::move(p), {}, std::move(source), {}};
+  out.digest = pack_digest(out.definition);
+  out.checks.reserve(out.definition.rules.size());
+  for (const auto& r : out.definition.rules)
+    out.checks.push_back(detail::spec_of(r.check));
+  return out;
+}
+
+// Loads a pack from its text: JSON, or YAML with pack_yaml.hpp's reader in `opts`.
+inline results<loaded_pack> load_pack(std::string_view text, pack_source source = {}, const pack_options& opts = {}) {
+  auto tree = (opts.reader != nullptr ? opts.reader : &json_pack_reader)(text);
+  if (!tree) {
+    error e = std::move(tree).error();
+    e.message = source.label() + ": " + e.message;
+    return errors(std::move(e));
+  }
+  return load_pack(*tree, std::move(source), opts);
+}
+
+}  // namespace assay::lint

@@ -1,0 +1,229 @@
+// assay/lint/resolve.hpp — finding the packs a `--pack` value names (SPEC §10) and loading them.
+//
+//   auto packs = assay::lint::load_packs(values, assay::lint::yaml_options());   // the CLI's --pack values
+//
+// A value may be a comma list (`a,b` is `a` then `b`). Each reference is, in this order:
+//   1. an existing path: a file, or a directory holding pack.yaml;
+//   2. a built-in pack by name (builtin_packs.hpp);
+//   3. for a valid pack name, <config>/<name>.yaml or <config>/<name>/pack.yaml, where <config> is
+//      $XDG_CONFIG_HOME/assay/packs (else ~/.config/assay/packs); a file found there must not
+//      resolve, symlinks followed, outside that directory;
+//   4. otherwise an error listing the built-in packs and suggesting the nearest name.
+// No value at all means the default pack (cicd-starter).
+#pragma once
+
+#include "assay/error.hpp"
+#include "assay/lint/builtin_packs.hpp"
+#include "assay/lint/pack.hpp"
+#include "assay/lint/pack_document.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+namespace assay::lint {
+
+// The pack name grammar: ^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$
+constexpr bool is_pack_name(std::string_view s) noexcept {
+  if (s.empty() || s.front() == '-' || s.back() == '-')
+    return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+      return false;
+  return true;
+}
+
+// The directory of the user's packs: $XDG_CONFIG_HOME/assay/packs when XDG_CONFIG_HOME is set and
+// not empty, else $HOME/.config/assay/packs; nothing when neither is set.
+inline std::optional<std::filesystem::path> pack_config_dir() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg != nullptr && *xdg != '\0')
+    return std::filesystem::path(xdg) / "assay" / "packs";
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
+    return std::filesystem::path(home) / ".config" / "assay" / "packs";
+  return std::nullopt;
+}
+
+// Levenshtein distance over bytes.
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// The built-in pack nearest to `ref`: one whose name starts with it (or that it starts with), or
+// within edit distance 3; the closest such (the first in name order on a tie). Empty when none.
+inline std::string_view suggest_builtin_pack(std::string_view ref) {
+  std::string_view best;
+  std::size_t best_distance = static_cast<std::size_t>(-1);
+  for (const builtin_pack& p : builtin_packs()) {
+    const std::size_t d = edit_distance(p.name, ref);
+    const bool prefix = !ref.empty() && (p.name.substr(0, ref.size()) == ref || ref.substr(0, p.name.size()) == p.name);
+    if ((prefix || d <= 3) && d < best_distance) {
+      best = p.name;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+// The references of --pack values: each value split at commas. An empty reference is an error.
+inline results<std::vector<std::string>> split_pack_refs(std::span<const std::string> values) {
+  std::vector<std::string> out;
+  for (const std::string& v : values) {
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = v.find(',', start);
+      std::string ref = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (ref.empty())
+        return errors(make_error(errc::invalid_argument, "empty pack reference in --pack " + quoted_text(v)));
+      out.push_back(std::move(ref));
+      if (comma == std::string::npos)
+        break;
+      start = comma + 1;
+    }
+  }
+  return out;
+}
+
+// Loads a pack file (JSON, or YAML with pack_yaml.hpp's reader in `opts`).
+inline results<loaded_pack> load_pack_file(const std::filesystem::path& path, const pack_options& opts = {},
+                                           std::string shown_as = {}) {
+  if (shown_as.empty())
+    shown_as = path.string();
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (in)
+    text << in.rdbuf();
+  if (!in || in.bad()) {
+    std::error_code ec(errno, std::generic_category());
+    return errors(make_error(errc::io_error, "cannot read pack file " + quoted_text(shown_as) + ": " + ec.message()));
+  }
+  auto loaded = load_pack(text.str(), pack_source{pack_source::origin::file, shown_as}, opts);
+  if (!loaded && opts.reader == nullptr) {
+    const std::string ext = path.extension().string();
+    if ((ext == ".yaml" || ext == ".yml") && is_syntax_error(loaded.error().front().code)) {
+      errors e = std::move(loaded).error();
+      e.items.front().message += " (this reads JSON packs only: YAML needs assay/lint/pack_yaml.hpp, yaml_options())";
+      return e;
+    }
+  }
+  return loaded;
+}
+
+namespace detail {
+
+// True when `inner` is `dir` or lies below it (both already canonical), compared by components.
+inline bool within(const std::filesystem::path& dir, const std::filesystem::path& inner) {
+  auto d = dir.begin(), i = inner.begin();
+  for (; d != dir.end(); ++d, ++i) {
+    if (d->empty() && std::next(d) == dir.end())
+      break;  // a trailing separator
+    if (i == inner.end() || *d != *i)
+      return false;
+  }
+  return true;
+}
+
+inline std::string not_found_message(std::string_view ref, const std::optional<std::filesystem::path>& config) {
+  std::string names;
+  for (const builtin_pack& p : builtin_packs())
+    names += (names.empty() ? "" : ", ") + std::string(p.name);
+  std::string m = "pack " + quoted_text(ref) + " not found: ";
+  if (is_pack_name(ref))
+    m += "no such file, built-in pack or pack in " + (config ? config->string() : std::string("the config directory"));
+  else
+    m += "no such file or built-in pack";
+  m += "; built-in packs: " + names;
+  if (const std::string_view s = suggest_builtin_pack(ref); !s.empty())
+    m += "; did you mean " + quoted_text(s) + "?";
+  return m;
+}
+
+}  // namespace detail
+
+// Resolves and loads one reference (not a comma list).
+inline results<loaded_pack> load_pack_ref(std::string_view ref, const pack_options& opts = {}) {
+  std::error_code ec;
+  const std::filesystem::path path{std::string(ref)};
+  if (!ref.empty() && std::filesystem::exists(path, ec)) {
+    if (std::filesystem::is_directory(path, ec)) {
+      const std::filesystem::path file = path / "pack.yaml";
+      if (!std::filesystem::exists(file, ec))
+        return errors(make_error(errc::io_error, "pack directory " + quoted_text(ref) + " has no pack.yaml"));
+      return load_pack_file(file, opts);
+    }
+    return load_pack_file(path, opts);
+  }
+  if (const builtin_pack* b = find_builtin_pack(ref)) {
+    pack_options builtin_opts = opts;
+    builtin_opts.reader = nullptr;  // built-ins are JSON
+    return load_pack(b->text, pack_source{pack_source::origin::built_in, std::string(b->name)}, builtin_opts);
+  }
+  const std::optional<std::filesystem::path> config = pack_config_dir();
+  if (is_pack_name(ref) && config && std::filesystem::is_directory(*config, ec)) {
+    const std::filesystem::path root = std::filesystem::canonical(*config, ec);
+    if (ec)
+      return errors(make_error(errc::io_error,
+                               "cannot resolve pack directory " + quoted_text(config->string()) + ": " + ec.message()));
+    for (const std::filesystem::path& candidate :
+         {*config / (std::string(ref) + ".yaml"), *config / std::string(ref) / "pack.yaml"}) {
+      if (!std::filesystem::exists(candidate, ec))
+        continue;
+      const std::filesystem::path real = std::filesystem::canonical(candidate, ec);
+      if (ec)
+        return errors(
+            make_error(errc::io_error, "cannot resolve pack " + quoted_text(candidate.string()) + ": " + ec.message()));
+      if (!detail::within(root, real))
+        return errors(make_error(errc::invalid_argument, "pack " + quoted_text(candidate.string()) +
+                                                             " resolves outside the pack directory " +
+                                                             quoted_text(config->string())));
+      // Read what was checked, not the link (which could change in between).
+      return load_pack_file(real, opts, candidate.string());
+    }
+  }
+  return errors(make_error(errc::invalid_argument, detail::not_found_message(ref, config)));
+}
+
+// Resolves and loads the packs of --pack values (comma lists allowed), in order; no value at all
+// means the default pack. Every reference is tried; all errors are returned together.
+inline results<std::vector<loaded_pack>> load_packs(std::span<const std::string> values,
+                                                    const pack_options& opts = {}) {
+  const std::string fallback(default_pack_name);
+  auto refs =
+      values.empty() ? results<std::vector<std::string>>(std::vector<std::string>{fallback}) : split_pack_refs(values);
+  if (!refs)
+    return refs.error();
+  std::vector<loaded_pack> out;
+  errors errs;
+  for (const std::string& ref : *refs) {
+    auto p = load_pack_ref(ref, opts);
+    if (p)
+      out.push_back(std::move(*p));
+    else
+      for (error& e : std::move(p).error().items)
+        errs.items.push_back(std::move(e));
+  }
+  if (!errs.empty())
+    return errs;
+  return out;
+}
+
+}  // namespace assay::lint

@@ -1,0 +1,414 @@
+// YAML packs (SPEC §10) through yaml-cpp: the nine open packs of the Rust reference load with its
+// digests, also as pack-v1 JSON; YAML's scalars, block styles, aliases and tags mean what they
+// mean to the reference; errors carry line and column; and a corpus of 306 pack variants gives
+// the reference's outcome (recorded, and live when the reference binary is at hand).
+#include "support.hpp"
+
+#include "assay/contracts/registry.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/lint/pack.hpp"
+#include "assay/lint/pack_yaml.hpp"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+namespace lint = assay::lint;
+using assay::errc;
+
+namespace {
+
+// The reference's digests of its nine open packs (assay-ref pack-digest, 5.4.0).
+const std::map<std::string, std::string> reference_digests = {
+    {"a2a-discovery-card-followup", "sha256:48fbf21530f4d0109a8e9f421474da43d5c676c9299568030a61a7ddd29c767a"},
+    {"a2a-signal-followup", "sha256:fd587cb179ea481cd5530757fee941c3ad5a1b25edde0902df66dc5dd206c766"},
+    {"cicd-starter", "sha256:11a648dad0f37781b296a5403c7ed2240cdece1531e05221b8aa39c3c7b06e1c"},
+    {"eu-ai-act-baseline", "sha256:97f10c43ae49e52261ee997ddcc7cc9a3c4a1f5c27d1403629fd27d24f1feb99"},
+    {"mandate-baseline", "sha256:74fe34930e0a1ff2321826ccbd93d86a3160c4ade9ccad96b865a32a5885e841"},
+    {"mcp-signal-followup", "sha256:be3196de38fec33228dcf484ab9dcc88c4bdc8ff6befe9efd42b74e25036dc0f"},
+    {"owasp-agentic-a3-a5-signal-followup", "sha256:26107a5d37dc5c179c1d88d54b2e64aa1a70f4bfbf43e775f6f7e0e85cd7ec62"},
+    {"owasp-agentic-control-evidence-baseline",
+     "sha256:9f26ea483fb507b6270263d943dd886ef30276fd18f5e3a6ac65d678ae5e41a9"},
+    {"soc2-baseline", "sha256:e3de126dcb064f5aa0eb3ba768fdd9f96a831362ba9c0f0bb8a33539194a3d9e"},
+};
+
+fs::path reference_packs_dir() {
+  const fs::path c = assay_test::conformance_dir();
+  return c.empty() ? fs::path() : c / "assay-upstream" / "packs";
+}
+
+lint::loaded_pack yaml_loads(const std::string& text, std::string name = "p.yaml") {
+  auto p = lint::load_pack(text, {lint::pack_source::origin::file, std::move(name)}, lint::yaml_options());
+  REQUIRE_MESSAGE(p.has_value(), p.error().format());
+  return std::move(*p);
+}
+
+// The first error, formatted.
+std::string yaml_error(const std::string& text) {
+  auto p = lint::load_pack(text, {lint::pack_source::origin::file, "p.yaml"}, lint::yaml_options());
+  REQUIRE_MESSAGE(!p.has_value(), "loaded: " << text);
+  return p.error().front().format();
+}
+
+std::vector<std::string> yaml_errors(const std::string& text) {
+  auto p = lint::load_pack(text, {lint::pack_source::origin::file, "p.yaml"}, lint::yaml_options());
+  REQUIRE_MESSAGE(!p.has_value(), "loaded: " << text);
+  std::vector<std::string> out;
+  for (const auto& e : p.error())
+    out.push_back(e.format());
+  return out;
+}
+
+const std::string head =
+    "name: p\nversion: \"1.0.0\"\nkind: security\ndescription: d\nauthor: a\nlicense: l\n"
+    "requires:\n  assay_min_version: \">=1.0\"\nrules:\n";
+
+// `head` and one rule with this check (YAML lines at the check's indentation).
+std::string with_check(const std::string& check) {
+  return head + "  - id: R1\n    severity: error\n    description: r\n    check:\n" + check;
+}
+
+// The assay-ref binary: $ASSAY_REF, else `assay-ref` on the PATH; empty when neither.
+fs::path reference_binary() {
+  if (const char* p = std::getenv("ASSAY_REF"); p != nullptr && *p != '\0')
+    return fs::exists(p) ? fs::path(p) : fs::path();
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream dirs(path);
+    std::string dir;
+    while (std::getline(dirs, dir, ':'))
+      if (!dir.empty() && fs::exists(fs::path(dir) / "assay-ref"))
+        return fs::path(dir) / "assay-ref";
+  }
+  return {};
+}
+
+// Runs `assay-ref pack-digest` on the files; one output line per file.
+std::vector<std::string> reference_digest_lines(const fs::path& bin, const std::vector<fs::path>& files) {
+  std::string cmd = "'" + bin.string() + "' pack-digest";
+  for (const auto& f : files)
+    cmd += " '" + f.string() + "'";
+  cmd += " 2>&1";
+  std::vector<std::string> out;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string line;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) {
+    line += buf.data();
+    if (!line.empty() && line.back() == '\n') {
+      line.pop_back();
+      out.push_back(line);
+      line.clear();
+    }
+  }
+  ::pclose(pipe);
+  return out;
+}
+
+struct variant {
+  std::string name;
+  std::string reference;  // "ok sha256:…" or "error"
+  std::string here;       // what SPEC §10 wants here, when it differs ("" = the reference's)
+  std::string text;
+};
+
+std::vector<variant> read_variants() {
+  const std::string all =
+      assay_test::read_file(assay_test::source_root() / "tests" / "lint" / "reference_variants.txt");
+  std::vector<variant> out;
+  std::stringstream in(all);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("#### ", 0) != 0) {
+      if (!out.empty())
+        out.back().text += line + "\n";
+      continue;
+    }
+    const std::string rest = line.substr(5);
+    if (rest.rfind("reference: ", 0) == 0)
+      out.back().reference = rest.substr(11);
+    else if (rest.rfind("here: ", 0) == 0)
+      out.back().here = rest.substr(6, rest.find("  (") - 6);
+    else
+      out.push_back({rest, "", "", ""});
+  }
+  return out;
+}
+
+std::string outcome(const assay::results<lint::loaded_pack>& p) {
+  return p ? "ok " + p->digest : "error";
+}
+
+}  // namespace
+
+TEST_CASE("the reference's nine open packs load with its digests, and validate as pack-v1 JSON") {
+  const fs::path dir = reference_packs_dir();
+  if (dir.empty())
+    return;
+  std::size_t seen = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".yaml")
+      continue;
+    ++seen;
+    const std::string name = entry.path().stem().string();
+    CAPTURE(name);
+    const std::string text = assay_test::read_file(entry.path());
+    const lint::loaded_pack p = yaml_loads(text, entry.path().filename().string());
+    CHECK(p.definition.name == name);
+    REQUIRE(reference_digests.count(name) == 1);
+    CHECK(p.digest == reference_digests.at(name));
+
+    // The same pack as JSON: valid pack-v1, and the strict reader loads it with the same digest.
+    auto tree = lint::read_yaml_pack(text, {});
+    REQUIRE(tree.has_value());
+    auto json = lint::to_json<assay::contracts::pack>(*tree);
+    REQUIRE(json.has_value());
+    const std::string as_json = assay::json::to_canonical(*json).value();
+    auto valid = assay::contracts::find("pack-v1")->validate(as_json, {});
+    CHECK_MESSAGE(valid.has_value(), valid.error().format());
+    auto from_json = lint::load_pack(as_json, {lint::pack_source::origin::file, name + ".json"});
+    REQUIRE_MESSAGE(from_json.has_value(), from_json.error().format());
+    CHECK(from_json->digest == p.digest);
+  }
+  CHECK(seen == 9);
+}
+
+TEST_CASE("SPEC §10 digest vectors") {
+  const fs::path dir = reference_packs_dir();
+  if (dir.empty())
+    return;
+  CHECK(yaml_loads(assay_test::read_file(dir / "soc2-baseline.yaml")).digest ==
+        "sha256:e3de126dcb064f5aa0eb3ba768fdd9f96a831362ba9c0f0bb8a33539194a3d9e");
+  CHECK(yaml_loads(assay_test::read_file(dir / "cicd-starter.yaml")).digest ==
+        "sha256:11a648dad0f37781b296a5403c7ed2240cdece1531e05221b8aa39c3c7b06e1c");
+}
+
+TEST_CASE("differential: the reference loads the nine packs to the same digests") {
+  const fs::path bin = reference_binary();
+  const fs::path dir = reference_packs_dir();
+  if (bin.empty()) {
+    MESSAGE("assay-ref not found (set ASSAY_REF or put it on the PATH): differential check skipped");
+    return;
+  }
+  if (dir.empty())
+    return;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().extension() == ".yaml")
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  const std::vector<std::string> ref = reference_digest_lines(bin, files);
+  REQUIRE(ref.size() == files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const lint::loaded_pack p = yaml_loads(assay_test::read_file(files[i]));
+    CHECK(ref[i] == std::string(p.definition.name) + " " + p.definition.version + " " + p.digest);
+  }
+}
+
+TEST_CASE("306 pack variants: the reference's outcome, recorded and (when at hand) live") {
+  const std::vector<variant> variants = read_variants();
+  REQUIRE(variants.size() == 306);
+  std::size_t differing = 0;
+  for (const variant& v : variants) {
+    CAPTURE(v.name);
+    CAPTURE(v.text);
+    REQUIRE((v.reference == "error" || v.reference.rfind("ok sha256:", 0) == 0));
+    const auto p = lint::load_pack(v.text, {lint::pack_source::origin::file, v.name}, lint::yaml_options());
+    const std::string want = v.here.empty() ? v.reference : v.here;
+    CHECK(outcome(p) == want);
+    if (!v.here.empty())
+      ++differing;
+  }
+  CHECK(differing == 2);  // a duplicate key in an ignored member; x-assay
+
+  const fs::path bin = reference_binary();
+  if (bin.empty()) {
+    MESSAGE("assay-ref not found (set ASSAY_REF or put it on the PATH): recorded outcomes used");
+    return;
+  }
+  const fs::path tmp = fs::temp_directory_path() / ("assay-lint-variants-" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  std::vector<fs::path> files;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    files.push_back(tmp / ("v" + std::to_string(i) + ".yaml"));
+    std::ofstream(files.back(), std::ios::binary) << variants[i].text;
+  }
+  const std::vector<std::string> ref = reference_digest_lines(bin, files);
+  fs::remove_all(tmp);
+  REQUIRE(ref.size() == variants.size());
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    CAPTURE(variants[i].name);
+    const std::string live = ref[i].rfind("ERROR ", 0) == 0 ? "error" : "ok " + ref[i].substr(ref[i].rfind(' ') + 1);
+    CHECK(live == variants[i].reference);
+  }
+}
+
+TEST_CASE("YAML scalars: string members take the text, other members the core schema") {
+  auto replaced = [](std::string s, std::string_view from, std::string_view to) {
+    const auto at = s.find(from);
+    REQUIRE_MESSAGE(at != std::string::npos, "not found: " << from);
+    return s.replace(at, from.size(), to);
+  };
+  const std::string pack = with_check("      type: event_count\n      min: 1\n");
+  const lint::loaded_pack plain = yaml_loads(pack);
+  // version: 1.0 is "1.0", not the number 1.
+  CHECK(yaml_loads(replaced(pack, "version: \"1.0.0\"", "version: 1.0")).definition.version == "1.0");
+  CHECK(yaml_loads(replaced(pack, "version: \"1.0.0\"", "version: 1.10")).definition.version == "1.10");
+  CHECK(yaml_loads(replaced(pack, "version: \"1.0.0\"", "version: !!int 7")).definition.version == "7");
+  // A required string written as null is the text; an optional one is absent.
+  CHECK(yaml_loads(replaced(pack, "author: a", "author: ~")).definition.author == "~");
+  CHECK(yaml_loads(replaced(pack, "author: a", "author:")).definition.author == "");
+  CHECK(yaml_loads(replaced(pack, "author: a", "author: null")).definition.author == "null");
+  for (const char* absent :
+       {"source_url:", "source_url: ~", "source_url: null", "source_url: NULL", "source_url: !!null null"}) {
+    CAPTURE(absent);
+    const lint::loaded_pack p = yaml_loads(replaced(pack, "license: l", std::string("license: l\n") + absent));
+    CHECK_FALSE(p.definition.source_url.has_value());
+    CHECK(p.digest == plain.digest);
+  }
+  CHECK(*yaml_loads(replaced(pack, "license: l", "license: l\nsource_url: \"~\"")).definition.source_url == "~");
+  // Block scalars keep YAML's meaning.
+  CHECK(yaml_loads(replaced(pack, "description: d", "description: |\n  one\n  two\n")).definition.description ==
+        "one\ntwo\n");
+  CHECK(yaml_loads(replaced(pack, "description: d", "description: >-\n  one\n  two\n\n  three\n"))
+            .definition.description == "one two\nthree");
+  CHECK(yaml_loads(replaced(pack, "description: d", "description: \"a\\tb\\u00e9\"")).definition.description ==
+        "a\tb\xc3\xa9");
+  // Aliases are expanded.
+  const lint::loaded_pack aliased =
+      yaml_loads(replaced(pack, "description: d\nauthor: a", "description: &d d\nauthor: *d"));
+  CHECK(aliased.definition.author == "d");
+
+  // Check members are typed: a quoted number is a string, a float is no integer.
+  auto min_error = [&](const std::string& min) {
+    return yaml_error(with_check("      type: event_count\n      min: " + min + "\n"));
+  };
+  CHECK(min_error("\"1\"") ==
+        "line 15, column 12 (byte 218) at /rules/0/check/min: p.yaml: event_count.min must be an integer > 0, found a "
+        "string");
+  CHECK(min_error("1.0") ==
+        "line 15, column 12 (byte 218) at /rules/0/check/min: p.yaml: event_count.min must be an integer > 0, found "
+        "1.0");
+  CHECK(min_error("!!str 3") ==
+        "line 15, column 12 (byte 218) at /rules/0/check/min: p.yaml: event_count.min must be an integer > 0, found a "
+        "string");
+  CHECK(min_error("!foo 3") ==
+        "line 15, column 12 (byte 218) at /rules/0/check/min: p.yaml: unsupported YAML tag \"!foo\"");
+  CHECK(min_error("yes") ==
+        "line 15, column 12 (byte 218) at /rules/0/check/min: p.yaml: event_count.min must be an integer > 0, found a "
+        "string");
+  CHECK(yaml_loads(with_check("      type: event_count\n      min: 0x10\n")).checks[0].min == 16);
+  CHECK(yaml_loads(with_check("      type: event_count\n      min: +3\n")).checks[0].min == 3);
+  CHECK(yaml_loads(with_check("      type: event_count\n      min: !!int 3\n")).checks[0].min == 3);
+  // value_equals: YAML's types (012 is a string in YAML 1.2; 1e3 a number; .nan has no JSON form: null).
+  auto value_of = [&](const std::string& v) {
+    const lint::loaded_pack p =
+        yaml_loads(with_check("      type: json_path_exists\n      paths: [/a]\n      value_equals: " + v + "\n"));
+    return p.checks[0].value_equals ? assay::json::to_canonical(*p.checks[0].value_equals).value() : "absent";
+  };
+  CHECK(value_of("012") == "\"012\"");
+  CHECK(value_of("1e3") == "1000");
+  CHECK(value_of("0x1F") == "31");
+  CHECK(value_of("-0o17") == "-15");
+  CHECK(value_of("true") == "true");
+  CHECK(value_of("True") == "true");
+  CHECK(value_of("yes") == "\"yes\"");
+  CHECK(value_of("~") == "absent");
+  CHECK(value_of("\"~\"") == "\"~\"");
+  CHECK(value_of("1e400") == "\"1e400\"");
+  CHECK(value_of("{a: [1, ~, x]}") == R"({"a":[1,null,"x"]})");
+  CHECK(value_of("!!float 2") == "2");
+  // A check's type is a string member: `type: 5` is the unsupported type "5".
+  CHECK(yaml_loads(with_check("      type: 5\n")).checks[0].type == lint::check_type::unsupported);
+}
+
+TEST_CASE("YAML errors: syntax, duplicate keys at any depth, documents, encoding, budgets") {
+  CHECK(yaml_error("name: [p\n") == "line 2, column 1 (byte 9): p.yaml: YAML: end of sequence flow not found");
+  CHECK(yaml_error("name: p\nkind: x\nname: q\n") ==
+        "line 3, column 1 (byte 16) at /name: p.yaml: duplicate key \"name\"");
+  const std::string check = with_check("      type: event_count\n      min: 1\n      min: 2\n");
+  CHECK(yaml_error(check) == "line 16, column 7 (byte 226) at /rules/0/check/min: p.yaml: duplicate key \"min\"");
+  // In a value of any JSON (a condition) and in a member the reference ignores.
+  CHECK(yaml_error(with_check("      type: conditional\n      condition: {all: [{path: /a, equals: 1, path: /b}]}\n"
+                              "      then: {type: json_path_exists, paths: [/c]}\n")) ==
+        "line 15, column 47 (byte 253) at /rules/0/check/condition/all/0/path: p.yaml: duplicate key \"path\"");
+  CHECK(yaml_error(head + "  - id: R1\n    severity: info\n    description: r\n    notes: {a: 1, a: 2}\n"
+                          "    check: {type: event_count, min: 1}\n") ==
+        "line 13, column 19 (byte 189) at /rules/0/notes/a: p.yaml: duplicate key \"a\"");
+  // The same key spelt two ways is the same key.
+  CHECK(yaml_error("name: p\n\"name\": q\n") == "line 2, column 1 (byte 8) at /name: p.yaml: duplicate key \"name\"");
+
+  CHECK(yaml_error("name: p\n---\nname: q\n") ==
+        "line 2, column 1 (byte 8): p.yaml: a pack is one YAML document; a second one starts here");
+  CHECK(yaml_error("") == "p.yaml: empty pack: no YAML document");
+  CHECK(yaml_error("# only a comment\n") == "p.yaml: empty pack: no YAML document");
+  CHECK(yaml_error("\xEF\xBB\xBFname: p\n") ==
+        "line 1, column 1 (byte 0): p.yaml: a byte-order mark is not allowed at the start of a pack");
+  CHECK(yaml_error("name: \xC3\x28\n") == "p.yaml: a pack must be UTF-8 text");
+  CHECK(yaml_error("? [a]\n: x\n") == "line 1, column 3 (byte 2): p.yaml: a mapping key must be a scalar");
+  CHECK(yaml_error("- 1\n") == "line 1, column 1 (byte 0): p.yaml: expected an object, found an array");
+
+  // Aliases are expanded within a node budget and the depth limit.
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'h'; ++c)
+    bomb += std::string(1, c) + ": &" + c + " [*" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) +
+            ", *" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) +
+            ", *" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) +
+            ", *" + static_cast<char>(c - 1) + ", *" + static_cast<char>(c - 1) + "]\n";
+  auto b = lint::load_pack(bomb, {}, lint::yaml_options());
+  REQUIRE_FALSE(b.has_value());
+  CHECK(b.error().front().code == errc::size_limit);
+  std::string deep = "name: " + std::string(70, '[') + std::string(70, ']') + "\n";
+  auto d = lint::load_pack(deep, {}, lint::yaml_options());
+  REQUIRE_FALSE(d.has_value());
+  CHECK(d.error().front().code == errc::depth_limit);
+  CHECK(d.error().front().format() == "line 1, column 70 (byte 69) at /name" + [] {
+    std::string p;
+    for (int i = 0; i < 63; ++i)
+      p += "/0";
+    return p;
+  }() + ": pack: nesting deeper than 64 levels");
+}
+
+TEST_CASE("YAML errors name the pack, the member and its line") {
+  const std::string text =
+      "name: Bad_Name\nversion: 1\nkind: compliance\ndescription: d\nauthor: a\nlicense: l\n"
+      "requires:\n  assay_min_version: \">=1.0\"\n  os: linux\nrules:\n"
+      "  - id: R1\n    severity: fatal\n    description: r\n    check: {type: event_pairs}\n";
+  CHECK(yaml_errors(text) ==
+        std::vector<std::string>{
+            "line 1, column 7 (byte 6) at /name: p.yaml: \"Bad_Name\" does not match the pattern "
+            "^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+            "line 9, column 3 (byte 120) at /requires/os: p.yaml: unknown member \"os\" (not allowed here)",
+            "line 12, column 15 (byte 162) at /rules/0/severity: p.yaml: \"fatal\" is not one of \"error\", \"Error\", "
+            "\"warning\", \"Warning\", \"warn\", \"Warn\", \"info\", \"Info\"",
+            "line 14, column 5 (byte 191) at /rules/0/check/start_pattern: p.yaml: event_pairs requires "
+            "start_pattern",
+            "line 14, column 5 (byte 191) at /rules/0/check/finish_pattern: p.yaml: event_pairs requires "
+            "finish_pattern",
+        });
+}
+
+TEST_CASE("x-assay in YAML, both spellings") {
+  const std::string pack = with_check("      type: event_count\n      min: 1\n");
+  const lint::loaded_pack nested = yaml_loads(pack + "x-assay:\n  requires_signals: [tool_calls, rng_seeds]\n");
+  const lint::loaded_pack flat = yaml_loads(pack + "x-assay.requires_signals:\n  - tool_calls\n  - rng_seeds\n");
+  CHECK(nested.digest == flat.digest);
+  CHECK(nested.requires_signals() == std::vector<std::string>{"tool_calls", "rng_seeds"});
+  CHECK(yaml_error(pack + "x-assay: {requires_signals: [tool_calls]}\nx-assay.requires_signals: [rng_seeds]\n") ==
+        "line 17, column 27 (byte 288) at /x-assay.requires_signals: p.yaml: x-assay.requires_signals is given twice: "
+        "as a key and inside x-assay");
+  CHECK(yaml_error(pack + "x-assay: {requires_signals: [tool_calls, secrets]}\n") ==
+        "line 16, column 42 (byte 261) at /x-assay/requires_signals/1: p.yaml: unknown signal \"secrets\" (registered: "
+        "environment_posture, human_approvals, model_identity, policy_decisions, prompt_lineage, rng_seeds, "
+        "run_inputs, sandbox_posture, tool_calls, tool_io_bodies)");
+}
