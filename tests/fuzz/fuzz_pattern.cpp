@@ -10,7 +10,7 @@
 // Boost is the reference the automaton replaced; a pattern Boost refuses or finds too complex
 // is skipped, and so is one with an escape that Boost reads unlike ECMA-262 (\' is the end of
 // the buffer to Boost, a quote to ECMA-262 and the automaton). Any disagreement aborts.
-#include "assay/reflect/checks.hpp"
+#include "assay/reflect/regex.hpp"
 #include "assay/reflect/pattern.hpp"
 
 #include <boost/regex.hpp>

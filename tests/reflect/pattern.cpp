@@ -3,7 +3,7 @@
 // outside the subset are left to Boost; matching stays linear where backtracking would not.
 #include "support.hpp"
 
-#include "assay/reflect/checks.hpp"
+#include "assay/reflect/regex.hpp"
 #include "assay/reflect/pattern.hpp"
 
 #include <boost/regex.hpp>

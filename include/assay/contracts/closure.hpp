@@ -48,10 +48,10 @@ void check_sorted_unique(rules& r, const std::string& at, std::string_view name,
     const std::string where = at + "/" + std::to_string(i);
     const std::string rule = std::string(name) + " must be sorted and unique: item " + std::to_string(i);
     if (item == before) {
-      r.fail(where, rule + " repeats item " + std::to_string(i - 1) + " (" + reflect::detail::quoted(item) + ")");
+      r.fail(where, rule + " repeats item " + std::to_string(i - 1) + " (" + reflect::quoted(item) + ")");
     } else {
-      r.fail(where, rule + " (" + reflect::detail::quoted(item) + ") sorts before item " + std::to_string(i - 1) +
-                        " (" + reflect::detail::quoted(before) + ")");
+      r.fail(where, rule + " (" + reflect::quoted(item) + ") sorts before item " + std::to_string(i - 1) + " (" +
+                        reflect::quoted(before) + ")");
     }
   }
 }

@@ -11,7 +11,9 @@
 // where the contract has a list or a unique_list.
 #pragma once
 
-#include "assay/reflect/codec.hpp"
+#include "assay/reflect/metadata.hpp"
+
+#include <optional>
 
 #include <string_view>
 #include <type_traits>

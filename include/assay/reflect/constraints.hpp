@@ -32,17 +32,34 @@
 // Values built from constants are checked at compile time (a constexpr `bounded<int, 1>{0}` or
 // a `one_of<"a","b">` made from "c" does not compile). Values set at run time are checked when
 // encoded or validated: an encode of a value that breaks its type's constraints is an error.
+//
+// Each constraint type owns its rule, in one place, like reflect-cpp's validators; decoding,
+// encoding and the schema call it without knowing which constraint it is:
+//
+//   using assay_base = B;       what it is read and written as, hence its JSON type: an
+//                               arithmetic type, std::string or std::vector<T> (the type converts
+//                               to B and is assignable from it, or derives from it)
+//   assay_check(v, report)      true when v satisfies it; else report(code, message) (or
+//                               report.item(i, code, message) for item i of an array) and false.
+//                               Decoding calls it on what was read, encoding on what is written:
+//                               a number, a std::string_view, or for an array a view of its
+//                               items with size() (and keys() and canonical(i), the items' JSON
+//                               forms, when assay_compares_items is set)
+//   assay_schema(s)             its JSON Schema keywords: s.set(keyword, value)
+//
+// An enumeration (const_string, one_of) has no base: it is a string that must be one of its
+// `values`, read with parse() and written as values[index()]; its check says why a string is
+// not one of them. Adding a constraint is adding such a type; nothing else changes.
 #pragma once
 
 #include "assay/error.hpp"
-#include "assay/json/value.hpp"
+#include "assay/reflect/checks.hpp"
 
-#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,10 +93,27 @@ inline void constraint_violated_in_constant_expression() {}
 template <fixed_string V>
 struct const_string {
   static constexpr std::string_view value = V.view();
+  static constexpr std::array<std::string_view, 1> values{value};
   constexpr std::string_view get() const noexcept { return value; }
+  constexpr std::size_t index() const noexcept { return 0; }
   constexpr operator std::string_view() const noexcept { return value; }  // NOLINT
   friend constexpr bool operator==(const_string, const_string) noexcept { return true; }
   friend constexpr bool operator==(const_string, std::string_view s) noexcept { return s == value; }
+
+  static constexpr std::optional<const_string> parse(std::string_view s) noexcept {
+    return s == value ? std::optional<const_string>(const_string{}) : std::nullopt;
+  }
+  template <class R>
+  static bool assay_check(std::string_view s, R& report) {
+    if (s == value)
+      return true;
+    report(errc::const_mismatch, reflect::detail::const_message(value, s));
+    return false;
+  }
+  template <class S>
+  static void assay_schema(S& s) {
+    s.set("const", value);
+  }
 };
 
 // --- enumerations of strings ---------------------------------------------------------------
@@ -107,6 +141,18 @@ class one_of {
       }
     }
     return std::nullopt;
+  }
+
+  template <class R>
+  static bool assay_check(std::string_view s, R& report) {
+    if (parse(s))
+      return true;
+    report(errc::enum_mismatch, reflect::detail::enum_message(s, values));
+    return false;
+  }
+  template <class S>
+  static void assay_schema(S& s) {
+    s.set("enum", values);
   }
 
   constexpr std::string_view value() const noexcept { return values[index_]; }
@@ -148,35 +194,54 @@ class bounded {
 
  public:
   using value_type = T;
+  using assay_base = T;
   static constexpr bool has_minimum = Min != no_minimum;
   static constexpr bool has_maximum = Max != no_maximum;
   static constexpr long long minimum = Min;
   static constexpr long long maximum = Max;
 
-  static constexpr bool in_range(T v) noexcept {
-    if constexpr (std::is_floating_point_v<T>) {
+  // `v`: a T, or the double read where an integer outside T was expected.
+  template <class V>
+  static constexpr bool in_range(V v) noexcept {
+    if constexpr (std::is_floating_point_v<V>) {
       if (v != v)
         return false;  // NaN is in no range
     }
-    if constexpr (has_minimum) {
-      if constexpr (std::is_unsigned_v<T>) {
-        if (Min > 0 && v < static_cast<unsigned long long>(Min))
-          return false;
-      } else {
-        if (v < static_cast<T>(Min))
-          return false;
+    return !below(v) && !above(v);
+  }
+
+  // Finite (a double bound has no JSON form otherwise) and within the bounds. Bounds are
+  // reported as "less than the minimum" / "greater than the maximum" with the value as JSON
+  // shows it.
+  template <class V, class R>
+  static bool assay_check(V v, R& report) {
+    if constexpr (std::is_floating_point_v<V>) {
+      if (!std::isfinite(v)) [[unlikely]] {  // before the range test: a range can hold infinity
+        auto [code, message] = reflect::detail::non_finite_violation(v != v);
+        report(code, std::move(message));
+        return false;
       }
     }
-    if constexpr (has_maximum) {
-      if constexpr (std::is_unsigned_v<T>) {
-        if (Max < 0 || v > static_cast<unsigned long long>(Max))
-          return false;
-      } else {
-        if (v > static_cast<T>(Max))
-          return false;
-      }
+    if (in_range(v)) [[likely]]
+      return true;
+    std::string shown;
+    if constexpr (std::is_floating_point_v<V>) {
+      shown = reflect::detail::number_text(static_cast<double>(v));
+    } else {
+      shown = std::to_string(v);
     }
-    return true;
+    const bool low = below(v);
+    auto [code, message] = reflect::detail::bound_violation(shown, low, low ? Min : Max);
+    report(code, std::move(message));
+    return false;
+  }
+
+  template <class S>
+  static void assay_schema(S& s) {
+    if constexpr (has_minimum)
+      s.set("minimum", static_cast<double>(Min));
+    if constexpr (has_maximum)
+      s.set("maximum", static_cast<double>(Max));
   }
 
   constexpr bounded() noexcept = default;
@@ -194,6 +259,31 @@ class bounded {
   }
 
  private:
+  template <class V>
+  static constexpr bool below(V v) noexcept {
+    if constexpr (!has_minimum) {
+      return false;
+    } else if constexpr (std::is_unsigned_v<V>) {
+      return Min > 0 && v < static_cast<unsigned long long>(Min);
+    } else if constexpr (std::is_floating_point_v<V> && std::is_integral_v<T>) {
+      return v < static_cast<double>(Min);
+    } else {
+      return v < static_cast<V>(Min);
+    }
+  }
+  template <class V>
+  static constexpr bool above(V v) noexcept {
+    if constexpr (!has_maximum) {
+      return false;
+    } else if constexpr (std::is_unsigned_v<V>) {
+      return Max < 0 || v > static_cast<unsigned long long>(Max);
+    } else if constexpr (std::is_floating_point_v<V> && std::is_integral_v<T>) {
+      return v > static_cast<double>(Max);
+    } else {
+      return v > static_cast<V>(Max);
+    }
+  }
+
   T v_{};
 };
 
@@ -203,10 +293,46 @@ class bounded {
 // ("date-time" is checked as RFC 3339). It is a std::string with that extra meaning.
 template <std::size_t MinLength = 0, fixed_string Pattern = "", fixed_string Format = "">
 struct str : std::string {
+  using assay_base = std::string;
   static constexpr std::size_t min_length = MinLength;
   static constexpr std::string_view pattern = Pattern.view();
   static constexpr std::string_view format = Format.view();
   static_assert(Format.empty() || Format.view() == "date-time", "str: the only supported format is date-time");
+
+  // The first of: too short, not matching the pattern, not of the format.
+  template <class R>
+  static bool assay_check(std::string_view s, R& report) {
+    if constexpr (MinLength > 0) {
+      if (!reflect::has_code_points(s, MinLength)) {
+        report(errc::too_short, reflect::detail::too_short_message(MinLength));
+        return false;
+      }
+    }
+    if constexpr (!Pattern.empty()) {
+      const reflect::pattern_result m = reflect::match_static_pattern<str>(s);
+      if (m != reflect::pattern_result::match) {
+        report(errc::pattern_mismatch, reflect::detail::pattern_message(m, s, pattern));
+        return false;
+      }
+    }
+    if constexpr (!Format.empty()) {
+      if (!reflect::is_date_time(s)) {
+        report(errc::format_mismatch, reflect::detail::date_time_message(s));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  template <class S>
+  static void assay_schema(S& s) {
+    if constexpr (MinLength > 0)
+      s.set("minLength", static_cast<double>(MinLength));
+    if constexpr (!Pattern.empty())
+      s.set("pattern", pattern);
+    if constexpr (!Format.empty())
+      s.set("format", format);
+  }
 
   using std::string::string;
   str() = default;
@@ -228,8 +354,32 @@ inline constexpr std::size_t unbounded = static_cast<std::size_t>(-1);
 template <class T, std::size_t MinItems = 0, std::size_t MaxItems = unbounded>
 struct list : std::vector<T> {
   static_assert(MinItems <= MaxItems, "list: minimum above maximum");
+  using assay_base = std::vector<T>;
   static constexpr std::size_t min_items = MinItems;
   static constexpr std::size_t max_items = MaxItems;
+
+  template <class Items, class R>
+  static bool assay_check(const Items& items, R& report) {
+    const std::size_t n = items.size();
+    if (n < MinItems) {
+      report(errc::too_few_items, reflect::detail::item_count_message(n, true, MinItems));
+      return false;
+    }
+    if (n > MaxItems) {
+      report(errc::too_many_items, reflect::detail::item_count_message(n, false, MaxItems));
+      return false;
+    }
+    return true;
+  }
+
+  template <class S>
+  static void assay_schema(S& s) {
+    if constexpr (MinItems > 0)
+      s.set("minItems", static_cast<double>(MinItems));
+    if constexpr (MaxItems != unbounded)
+      s.set("maxItems", static_cast<double>(MaxItems));
+  }
+
   using std::vector<T>::vector;
   list() = default;
   list(const std::vector<T>& v) : std::vector<T>(v) {}        // NOLINT
@@ -242,6 +392,23 @@ struct list : std::vector<T> {
 template <class T, std::size_t MinItems = 0, std::size_t MaxItems = unbounded>
 struct unique_list : list<T, MinItems, MaxItems> {
   static constexpr bool unique_items = true;
+  static constexpr bool assay_compares_items = true;
+
+  // Every repeated item at its place (naming the first equal item), then the bounds of list.
+  template <class Items, class R>
+  static bool assay_check(const Items& items, R& report) {
+    const auto repeats = reflect::repeated_items(items.keys());
+    for (const auto& [item, first] : repeats)
+      report.item(item, errc::duplicate_item, reflect::repeated_item_message(item, first, items.canonical(item)));
+    return list<T, MinItems, MaxItems>::assay_check(items, report) && repeats.empty();
+  }
+
+  template <class S>
+  static void assay_schema(S& s) {
+    list<T, MinItems, MaxItems>::assay_schema(s);
+    s.set("uniqueItems", true);
+  }
+
   using list<T, MinItems, MaxItems>::list;
   unique_list() = default;
   unique_list(const std::vector<T>& v) : list<T, MinItems, MaxItems>(v) {}        // NOLINT
@@ -276,16 +443,13 @@ struct either : std::variant<A, B> {
 // A struct may have one member of this type. Decoding keeps there every member the struct does not
 // declare whose name starts with `Prefix` (any name when `Prefix` is empty) instead of rejecting
 // it; encoding writes them among the declared members, in canonical order. The schema says
-// "patternProperties" for a prefix and allows any member without one.
+// "patternProperties" for a prefix and allows any member without one. Its values are untyped
+// JSON: it is defined in reflect/untyped.hpp (which reflect/codec.hpp includes).
 //
 //   struct pack { ...; extra_members<"x-"> extensions; };        // only x-… members
 //   struct fs_access { ...; extra_members<> observed; };          // anything else too
 template <fixed_string Prefix = "">
-struct extra_members : std::map<std::string, json::value> {
-  static constexpr std::string_view prefix = Prefix.view();
-  static constexpr bool accepts(std::string_view name) noexcept { return name.substr(0, prefix.size()) == prefix; }
-  using std::map<std::string, json::value>::map;
-};
+struct extra_members;
 
 // --- member annotations ------------------------------------------------------------------------
 

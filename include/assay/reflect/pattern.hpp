@@ -14,16 +14,21 @@
 // Like the Boost.Regex path it replaces, matching is over bytes (a class such as [^:] takes one
 // byte of a multi-byte character) and is a search (an unanchored pattern matches anywhere).
 // Anything outside the subset (`.`, \s, \b, look-around, back-references, ...) or a pattern
-// whose automaton would be large is not compiled here: compile() then says so, and checks.hpp
+// whose automaton would be large is not compiled here: compile() then says so, and regex.hpp
 // keeps using Boost.Regex for it.
+//
+// The parser and the NFA are constexpr: in_subset() tells at compile time whether a pattern is
+// one of ours, so a contract whose patterns all are never includes Boost.Regex (checks.hpp). For
+// such a pattern compile(p, large::simulate) always answers: should its DFA grow past the limit,
+// the NFA is run instead, a set of states per byte (still linear, never backtracking).
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -35,25 +40,40 @@ class pattern_dfa {
   static constexpr std::size_t max_program = 4096;  // NFA instructions after expanding {n,m}
   static constexpr std::size_t max_states = 2048;   // DFA states
 
-  // The automaton of `pattern`, or nothing when the pattern is outside the subset or too large.
-  static std::optional<pattern_dfa> compile(std::string_view pattern) {
-    parser p{pattern};
-    auto ast = p.parse();
-    if (!ast)
-      return std::nullopt;
+  // True when `pattern` is in the subset and its NFA within max_program (usable at compile time).
+  static constexpr bool in_subset(std::string_view pattern) {
+    tree t;
     program prog;
-    if (!*ast || !prog.emit_all(**ast))
+    return t.parse(pattern) && prog.emit_all(t);
+  }
+
+  // What compile() does with a pattern of the subset whose DFA would exceed max_states.
+  enum class large { refuse, simulate };
+
+  // The automaton of `pattern`, or nothing when the pattern is outside the subset or too large
+  // (with large::simulate, nothing only when it is outside the subset: see in_subset()).
+  static std::optional<pattern_dfa> compile(std::string_view pattern, large if_large = large::refuse) {
+    tree t;
+    program prog;
+    if (!t.parse(pattern) || !prog.emit_all(t))
       return std::nullopt;
     pattern_dfa d;
-    if (!d.build(prog))
-      return std::nullopt;
-    d.build_shapes(**ast);
+    if (!d.build(prog)) {
+      if (if_large == large::refuse)
+        return std::nullopt;
+      pattern_dfa sim;
+      sim.nfa_ = std::move(prog.code);
+      return sim;
+    }
+    d.build_shapes(t);
     return d;
   }
 
   // True when `s` contains a match (search semantics).
-  bool search(std::string_view s) const noexcept {
+  bool search(std::string_view s) const {
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    if (!nfa_.empty())
+      return simulate(p, s.size());
     if (!shapes_.empty())
       return match_shapes(p, s.size());
     // Each entry of next_ is the target state's row (state × classes) shifted left by two, bit 0
@@ -88,53 +108,58 @@ class pattern_dfa {
 
   using byteset = std::array<std::uint64_t, 4>;
 
-  static void add(byteset& b, unsigned c) noexcept { b[c >> 6] |= std::uint64_t{1} << (c & 63); }
-  static void add_range(byteset& b, unsigned lo, unsigned hi) noexcept {
+  static constexpr void add(byteset& b, unsigned c) noexcept { b[c >> 6] |= std::uint64_t{1} << (c & 63); }
+  static constexpr void add_range(byteset& b, unsigned lo, unsigned hi) noexcept {
     for (unsigned c = lo; c <= hi; ++c)
       add(b, c);
   }
-  static bool has(const byteset& b, unsigned c) noexcept { return (b[c >> 6] >> (c & 63)) & 1; }
+  static constexpr bool has(const byteset& b, unsigned c) noexcept { return (b[c >> 6] >> (c & 63)) & 1; }
 
+  static constexpr std::size_t unbounded = static_cast<std::size_t>(-1);
+
+  // Nodes live in one vector and name their children by index (constexpr: no owning pointers).
   struct node {
     enum kind_t { set, cat, alt, repeat, bol, eol, empty } kind;
-    byteset bytes{};                          // set
-    std::vector<std::unique_ptr<node>> kids;  // cat, alt; repeat: one
-    std::size_t min = 0, max = 0;             // repeat; max == unbounded for none
+    byteset bytes{};                  // set
+    std::vector<std::uint32_t> kids;  // cat, alt; repeat: one
+    std::size_t min = 0, max = 0;     // repeat; max == unbounded for none
   };
-  static constexpr std::size_t unbounded = static_cast<std::size_t>(-1);
-  using node_ptr = std::unique_ptr<node>;
+
+  struct tree {
+    std::vector<node> nodes;
+    std::uint32_t root = 0;
+
+    constexpr const node& operator[](std::uint32_t i) const { return nodes[i]; }
+    constexpr bool parse(std::string_view pattern);
+  };
+
+  static constexpr std::uint32_t none = static_cast<std::uint32_t>(-1);
 
   struct parser {
     std::string_view s;
+    std::vector<node>& nodes;
     std::size_t i = 0;
     bool ok = true;
 
-    static node_ptr make(node::kind_t k) {
-      auto n = std::make_unique<node>();
-      n->kind = k;
-      return n;
+    constexpr std::uint32_t make(typename node::kind_t k) {
+      nodes.push_back(node{k, {}, {}, 0, 0});
+      return static_cast<std::uint32_t>(nodes.size() - 1);
     }
 
-    std::optional<node_ptr> parse() {
-      auto n = alternation(0);
-      if (!ok || i != s.size())
-        return std::nullopt;
-      return n;
-    }
-
-    node_ptr alternation(int depth) {
+    constexpr std::uint32_t alternation(int depth) {
       if (depth > 32) {
         ok = false;
-        return nullptr;
+        return none;
       }
-      auto first = concat(depth);
-      if (i >= s.size() || s[i] != '|')
+      const std::uint32_t first = concat(depth);
+      if (!ok || i >= s.size() || s[i] != '|')
         return first;
-      auto a = make(node::alt);
-      a->kids.push_back(std::move(first));
+      const std::uint32_t a = make(node::alt);
+      nodes[a].kids.push_back(first);
       while (ok && i < s.size() && s[i] == '|') {
         ++i;
-        a->kids.push_back(concat(depth));
+        const std::uint32_t k = concat(depth);
+        nodes[a].kids.push_back(k);
       }
       return a;
     }
@@ -142,22 +167,22 @@ class pattern_dfa {
     // ^ only as the first atom and $ only as the last of a top-level branch: then ^ holds only
     // in the start state and $ only at the end, which the automaton encodes. Elsewhere (inside
     // groups, in the middle) they are left to Boost.
-    node_ptr concat(int depth) {
-      auto c = make(node::cat);
+    constexpr std::uint32_t concat(int depth) {
+      const std::uint32_t c = make(node::cat);
       bool ended = false;  // a $ was read: nothing may follow it in this branch
       while (ok && i < s.size() && s[i] != '|' && s[i] != ')') {
         if (ended) {
           ok = false;
           return c;
         }
-        auto a = atom(depth);
+        std::uint32_t a = atom(depth);
         if (!ok)
           return c;
-        if (a->kind == node::bol && (depth != 0 || !c->kids.empty())) {
+        if (nodes[a].kind == node::bol && (depth != 0 || !nodes[c].kids.empty())) {
           ok = false;
           return c;
         }
-        if (a->kind == node::eol) {
+        if (nodes[a].kind == node::eol) {
           if (depth != 0) {
             ok = false;
             return c;
@@ -165,14 +190,14 @@ class pattern_dfa {
           ended = true;
         }
         quantified(a);
-        c->kids.push_back(std::move(a));
+        nodes[c].kids.push_back(a);
       }
       return c;
     }
 
-    static bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
+    static constexpr bool digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
-    bool number(std::size_t& out) {
+    constexpr bool number(std::size_t& out) {
       if (i >= s.size() || !digit(s[i]))
         return false;
       std::size_t v = 0;
@@ -186,7 +211,7 @@ class pattern_dfa {
       return true;
     }
 
-    void quantified(node_ptr& a) {
+    constexpr void quantified(std::uint32_t& a) {
       while (ok && i < s.size()) {
         std::size_t lo = 0, hi = 0;
         const char c = s[i];
@@ -228,20 +253,20 @@ class pattern_dfa {
           ok = false;  // a quantifier on a quantifier: an ECMA-262 syntax error, possessive to Boost
           return;
         }
-        if (a->kind == node::bol || a->kind == node::eol) {
+        if (nodes[a].kind == node::bol || nodes[a].kind == node::eol) {
           ok = false;  // a quantified assertion: left to Boost
           return;
         }
-        auto r = make(node::repeat);
-        r->min = lo;
-        r->max = hi;
-        r->kids.push_back(std::move(a));
-        a = std::move(r);
+        const std::uint32_t r = make(node::repeat);
+        nodes[r].min = lo;
+        nodes[r].max = hi;
+        nodes[r].kids.push_back(a);
+        a = r;
       }
     }
 
     // The class of an escape (\d, \w) or the literal byte it stands for; false if unsupported.
-    bool escape(byteset& out) {
+    constexpr bool escape(byteset& out) {
       if (i >= s.size())
         return false;
       const char e = s[i++];
@@ -267,7 +292,7 @@ class pattern_dfa {
       return true;
     }
 
-    node_ptr atom(int depth) {
+    constexpr std::uint32_t atom(int depth) {
       const char c = s[i];
       switch (c) {
         case '^':
@@ -283,13 +308,13 @@ class pattern_dfa {
               i += 2;
             } else {
               ok = false;  // look-around and named groups: left to Boost
-              return nullptr;
+              return none;
             }
           }
-          auto inner = alternation(depth + 1);
+          const std::uint32_t inner = alternation(depth + 1);
           if (!ok || i >= s.size() || s[i] != ')') {
             ok = false;
-            return nullptr;
+            return none;
           }
           ++i;
           return inner;
@@ -298,9 +323,11 @@ class pattern_dfa {
           return klass();
         case '\\': {
           ++i;
-          auto n = make(node::set);
-          if (!escape(n->bytes))
+          const std::uint32_t n = make(node::set);
+          byteset b{};
+          if (!escape(b))
             ok = false;
+          nodes[n].bytes = b;
           return n;
         }
         case '.':
@@ -312,19 +339,20 @@ class pattern_dfa {
         case ']':
         case ')':
           ok = false;  // '.' (newline rules) and stray syntax: left to Boost
-          return nullptr;
+          return none;
         default: {
           ++i;
-          auto n = make(node::set);
-          add(n->bytes, static_cast<unsigned char>(c));
+          const std::uint32_t n = make(node::set);
+          add(nodes[n].bytes, static_cast<unsigned char>(c));
           return n;
         }
       }
     }
 
-    node_ptr klass() {
+    constexpr std::uint32_t klass() {
       ++i;  // '['
-      auto n = make(node::set);
+      const std::uint32_t n = make(node::set);
+      byteset bytes{};
       bool negate = false;
       if (i < s.size() && s[i] == '^') {
         negate = true;
@@ -338,7 +366,7 @@ class pattern_dfa {
         }
         first = false;
         // One class atom: a byte, or an escape standing for a byte or a class.
-        auto atom_of = [&](int& byte, byteset& cls) {
+        auto atom_of = [&](int& byte, byteset& cls) constexpr {
           if (s[i] == '\\') {
             ++i;
             byteset b{};
@@ -373,12 +401,12 @@ class pattern_dfa {
             ok = false;  // a range with a class end, or reversed: left to Boost
             return n;
           }
-          add_range(n->bytes, static_cast<unsigned>(lo), static_cast<unsigned>(hi));
+          add_range(bytes, static_cast<unsigned>(lo), static_cast<unsigned>(hi));
         } else if (lo >= 0) {
-          add(n->bytes, static_cast<unsigned>(lo));
+          add(bytes, static_cast<unsigned>(lo));
         } else {
           for (std::size_t w = 0; w < 4; ++w)
-            n->bytes[w] |= lo_cls[w];
+            bytes[w] |= lo_cls[w];
         }
       }
       if (i >= s.size()) {
@@ -387,8 +415,9 @@ class pattern_dfa {
       }
       ++i;  // ']'
       if (negate)
-        for (auto& w : n->bytes)
+        for (auto& w : bytes)
           w = ~w;
+      nodes[n].bytes = bytes;
       return n;
     }
   };
@@ -405,7 +434,7 @@ class pattern_dfa {
     std::vector<inst> code;
     bool full = false;
 
-    std::uint32_t push(inst in) {
+    constexpr std::uint32_t push(inst in) {
       if (code.size() >= max_program) {
         full = true;
         return 0;
@@ -413,11 +442,12 @@ class pattern_dfa {
       code.push_back(in);
       return static_cast<std::uint32_t>(code.size() - 1);
     }
-    std::uint32_t here() const noexcept { return static_cast<std::uint32_t>(code.size()); }
+    constexpr std::uint32_t here() const noexcept { return static_cast<std::uint32_t>(code.size()); }
 
-    void emit(const node& n) {
+    constexpr void emit(const tree& t, std::uint32_t at) {
       if (full)
         return;
+      const node& n = t[at];
       switch (n.kind) {
         case node::set:
           push(inst{inst::set, n.bytes, here() + 1, 0});
@@ -431,8 +461,8 @@ class pattern_dfa {
         case node::empty:
           break;
         case node::cat:
-          for (const auto& k : n.kids)
-            emit(*k);
+          for (const std::uint32_t k : n.kids)
+            emit(t, k);
           break;
         case node::alt: {
           // split L1, next; L1: kid0; jmp end; next: split L2, ...
@@ -443,13 +473,13 @@ class pattern_dfa {
               if (full)
                 return;
               code[sp].x = here();
-              emit(*n.kids[k]);
+              emit(t, n.kids[k]);
               jumps.push_back(push(inst{inst::jmp, {}, 0, 0}));
               if (full)
                 return;
               code[sp].y = here();
             } else {
-              emit(*n.kids[k]);
+              emit(t, n.kids[k]);
             }
           }
           for (std::uint32_t j : jumps)
@@ -457,16 +487,16 @@ class pattern_dfa {
           break;
         }
         case node::repeat: {
-          const node& k = *n.kids[0];
+          const std::uint32_t k = n.kids[0];
           for (std::size_t r = 0; r < n.min && !full; ++r)
-            emit(k);
+            emit(t, k);
           if (n.max == unbounded) {
             // L: split body, out; body; jmp L
             const std::uint32_t sp = push(inst{inst::split, {}, 0, 0});
             if (full)
               return;
             code[sp].x = here();
-            emit(k);
+            emit(t, k);
             push(inst{inst::jmp, {}, sp, 0});
             if (full)
               return;
@@ -479,7 +509,7 @@ class pattern_dfa {
                 return;
               code[sp].x = here();
               splits.push_back(sp);
-              emit(k);
+              emit(t, k);
             }
             for (std::uint32_t sp : splits)
               if (!full)
@@ -490,8 +520,8 @@ class pattern_dfa {
       }
     }
 
-    bool emit_all(const node& n) {
-      emit(n);
+    constexpr bool emit_all(const tree& t) {
+      emit(t, t.root);
       push(inst{inst::match, {}, 0, 0});
       return !full;
     }
@@ -501,17 +531,17 @@ class pattern_dfa {
 
   // The states reachable from `seeds` without consuming a byte: the consuming ones (set), the
   // pending end assertions (eol) and match. `at_start`: ^ holds here; `at_end`: $ holds.
-  static std::vector<std::uint32_t> closure(const program& prog, const std::vector<std::uint32_t>& seeds, bool at_start,
-                                            bool at_end) {
+  static std::vector<std::uint32_t> closure(const std::vector<inst>& code, const std::vector<std::uint32_t>& seeds,
+                                            bool at_start, bool at_end) {
     std::vector<std::uint32_t> out, stack(seeds.rbegin(), seeds.rend());
-    std::vector<bool> seen(prog.code.size(), false);
+    std::vector<bool> seen(code.size(), false);
     while (!stack.empty()) {
       const std::uint32_t pc = stack.back();
       stack.pop_back();
       if (seen[pc])
         continue;
       seen[pc] = true;
-      const inst& in = prog.code[pc];
+      const inst& in = code[pc];
       switch (in.op) {
         case inst::set:
         case inst::match:
@@ -573,8 +603,8 @@ class pattern_dfa {
       return id;
     };
     // Search semantics: the start state is re-entered at every position (but ^ holds only at 0).
-    const std::vector<std::uint32_t> restart = closure(prog, {0}, false, false);
-    auto first = intern(closure(prog, {0}, true, false));
+    const std::vector<std::uint32_t> restart = closure(prog.code, {0}, false, false);
+    auto first = intern(closure(prog.code, {0}, true, false));
     if (!first)
       return false;
     start_ = *first;
@@ -586,7 +616,7 @@ class pattern_dfa {
         for (std::uint32_t pc : cur)
           if (prog.code[pc].op == inst::set && has(prog.code[pc].bytes, c))
             seeds.push_back(prog.code[pc].x);
-        auto moved = closure(prog, seeds, false, false);
+        auto moved = closure(prog.code, seeds, false, false);
         std::vector<std::uint32_t> merged;
         std::set_union(moved.begin(), moved.end(), restart.begin(), restart.end(), std::back_inserter(merged));
         auto id = intern(std::move(merged));
@@ -602,7 +632,7 @@ class pattern_dfa {
       for (std::uint32_t pc : st)
         if (prog.code[pc].op == inst::eol || prog.code[pc].op == inst::match)
           pending.push_back(pc);
-      const auto at_end = closure(prog, pending, false, true);
+      const auto at_end = closure(prog.code, pending, false, true);
       accept_at_end_.push_back(std::binary_search(at_end.begin(), at_end.end(), match_pc) ? 1 : 0);
     }
     if (states.size() * classes_ >= (std::uint32_t{1} << 30))
@@ -629,7 +659,8 @@ class pattern_dfa {
 
   // The language of `n` as a list of shapes (a byte set per position), or false when it is not
   // finite or not small.
-  static bool shapes_of(const node& n, std::vector<shape>& out) {
+  static bool shapes_of(const tree& t, std::uint32_t at, std::vector<shape>& out) {
+    const node& n = t[at];
     switch (n.kind) {
       case node::set:
         out = {shape{n.bytes}};
@@ -642,18 +673,18 @@ class pattern_dfa {
         return false;
       case node::cat: {
         out = {shape{}};
-        for (const auto& k : n.kids) {
+        for (const std::uint32_t k : n.kids) {
           std::vector<shape> tail;
-          if (!shapes_of(*k, tail) || !product(out, tail))
+          if (!shapes_of(t, k, tail) || !product(out, tail))
             return false;
         }
         return true;
       }
       case node::alt: {
         out.clear();
-        for (const auto& k : n.kids) {
+        for (const std::uint32_t k : n.kids) {
           std::vector<shape> one;
-          if (!shapes_of(*k, one) || out.size() + one.size() > max_shapes)
+          if (!shapes_of(t, k, one) || out.size() + one.size() > max_shapes)
             return false;
           out.insert(out.end(), one.begin(), one.end());
         }
@@ -663,7 +694,7 @@ class pattern_dfa {
         if (n.max == unbounded || n.max > max_shape_length)
           return false;
         std::vector<shape> body, run = {shape{}};
-        if (!shapes_of(*n.kids[0], body))
+        if (!shapes_of(t, n.kids[0], body))
           return false;
         out.clear();
         for (std::size_t r = 0; r <= n.max; ++r) {
@@ -699,23 +730,23 @@ class pattern_dfa {
   }
 
   // Shapes are used when every top-level branch is ^...$ with a finite, small language between.
-  void build_shapes(const node& root) {
-    std::vector<const node*> branches;
-    if (root.kind == node::alt) {
-      for (const auto& k : root.kids)
-        branches.push_back(k.get());
+  void build_shapes(const tree& t) {
+    std::vector<std::uint32_t> branches;
+    if (t[t.root].kind == node::alt) {
+      branches = t[t.root].kids;
     } else {
-      branches.push_back(&root);
+      branches.push_back(t.root);
     }
     std::vector<shape> all;
-    for (const node* b : branches) {
-      if (b->kind != node::cat || b->kids.size() < 2 || b->kids.front()->kind != node::bol ||
-          b->kids.back()->kind != node::eol)
+    for (const std::uint32_t at : branches) {
+      const node& b = t[at];
+      if (b.kind != node::cat || b.kids.size() < 2 || t[b.kids.front()].kind != node::bol ||
+          t[b.kids.back()].kind != node::eol)
         return;
       std::vector<shape> one = {shape{}};
-      for (std::size_t k = 1; k + 1 < b->kids.size(); ++k) {
+      for (std::size_t k = 1; k + 1 < b.kids.size(); ++k) {
         std::vector<shape> tail;
-        if (!shapes_of(*b->kids[k], tail) || !product(one, tail))
+        if (!shapes_of(t, b.kids[k], tail) || !product(one, tail))
           return;
       }
       if (all.size() + one.size() > max_shapes)
@@ -759,6 +790,38 @@ class pattern_dfa {
     return false;
   }
 
+  // --- simulation ------------------------------------------------------------------------------
+
+  // The NFA run directly, for a pattern whose DFA would be too large: the set of its states after
+  // each byte (the DFA's construction, done per input instead of once).
+  bool simulate(const unsigned char* p, std::size_t n) const {
+    const auto match_pc = static_cast<std::uint32_t>(nfa_.size() - 1);
+    auto accepts = [&](const std::vector<std::uint32_t>& st) {
+      return std::binary_search(st.begin(), st.end(), match_pc);
+    };
+    const std::vector<std::uint32_t> restart = closure(nfa_, {0}, false, false);
+    std::vector<std::uint32_t> cur = closure(nfa_, {0}, true, false), seeds, merged;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (accepts(cur))
+        return true;
+      seeds.clear();
+      for (std::uint32_t pc : cur)
+        if (nfa_[pc].op == inst::set && has(nfa_[pc].bytes, p[i]))
+          seeds.push_back(nfa_[pc].x);
+      const auto moved = closure(nfa_, seeds, false, false);
+      merged.clear();
+      std::set_union(moved.begin(), moved.end(), restart.begin(), restart.end(), std::back_inserter(merged));
+      cur.swap(merged);
+    }
+    std::vector<std::uint32_t> pending;
+    for (std::uint32_t pc : cur)
+      if (nfa_[pc].op == inst::eol || nfa_[pc].op == inst::match)
+        pending.push_back(pc);
+    return accepts(closure(nfa_, pending, false, true));
+  }
+
+  std::vector<inst> nfa_;  // set only when simulating
+
   std::array<std::uint64_t, 256> mask_{};
   std::vector<std::vector<std::uint64_t>> shapes_;  // per shape, per position: its set's bit
 
@@ -770,5 +833,11 @@ class pattern_dfa {
   std::vector<std::uint32_t> next_;  // states × classes: target row << 2 | loops << 1 | accepts
   std::vector<std::uint8_t> accept_now_, accept_at_end_;
 };
+
+constexpr bool pattern_dfa::tree::parse(std::string_view pattern) {
+  parser p{pattern, nodes};
+  root = p.alternation(0);
+  return p.ok && p.i == pattern.size() && root != none;
+}
 
 }  // namespace assay::reflect

@@ -6,8 +6,11 @@
 #pragma once
 
 #include "assay/json/value.hpp"
-#include "assay/reflect/codec.hpp"
+#include "assay/reflect/metadata.hpp"
+#include "assay/reflect/untyped.hpp"
 
+#include <array>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -21,7 +24,32 @@ struct schema_context {
 template <class T>
 json::value schema_value(schema_context& ctx);
 
+// What a constraint type's assay_schema() writes its keywords into: the schema of the value.
+struct schema_keywords {
+  json::value& s;
+
+  void set(std::string_view keyword, double v) { s.set(keyword, v); }
+  void set(std::string_view keyword, bool v) { s.set(keyword, v); }
+  void set(std::string_view keyword, std::string_view v) { s.set(keyword, v); }
+  template <std::size_t N>
+  void set(std::string_view keyword, const std::array<std::string_view, N>& list) {
+    json::array values;
+    for (auto v : list)
+      values.emplace_back(v);
+    s.set(keyword, std::move(values));
+  }
+};
+
 namespace detail {
+
+// The keywords of T's constraint, if it has one.
+template <class T>
+void add_keywords(json::value& s) {
+  if constexpr (requires(schema_keywords & k) { T::assay_schema(k); }) {
+    schema_keywords k{s};
+    T::assay_schema(k);
+  }
+}
 
 inline json::value typed(std::string_view type) {
   json::value v = json::object{};
@@ -104,33 +132,13 @@ json::value inline_schema(schema_context& ctx) {
     s = typed("boolean");
   } else if constexpr (cat == category::integer) {
     s = typed("integer");
+    add_keywords<T>(s);
   } else if constexpr (cat == category::number) {
     s = typed("number");
-  } else if constexpr (cat == category::bounded) {
-    s = typed(std::is_integral_v<typename T::value_type> ? "integer" : "number");
-    if constexpr (T::has_minimum)
-      s.set("minimum", static_cast<double>(T::minimum));
-    if constexpr (T::has_maximum)
-      s.set("maximum", static_cast<double>(T::maximum));
-  } else if constexpr (cat == category::const_string) {
+    add_keywords<T>(s);
+  } else if constexpr (cat == category::string || cat == category::enumeration) {
     s = typed("string");
-    s.set("const", T::value);
-  } else if constexpr (cat == category::one_of) {
-    s = typed("string");
-    json::array values;
-    for (auto v : T::values)
-      values.emplace_back(v);
-    s.set("enum", std::move(values));
-  } else if constexpr (cat == category::string) {
-    s = typed("string");
-    if constexpr (requires { T::min_length; }) {
-      if (T::min_length > 0)
-        s.set("minLength", static_cast<double>(T::min_length));
-      if (!T::pattern.empty())
-        s.set("pattern", T::pattern);
-      if (!T::format.empty())
-        s.set("format", T::format);
-    }
+    add_keywords<T>(s);
   } else if constexpr (cat == category::either) {
     s = json::object{};
     s.set("anyOf", json::array{schema_value<typename T::first_type>(ctx), schema_value<typename T::second_type>(ctx)});
@@ -153,14 +161,7 @@ json::value inline_schema(schema_context& ctx) {
     s.set("items", schema_value<typename T::value_type>(ctx));
   } else if constexpr (cat == category::array) {
     s = typed("array");
-    if constexpr (requires { T::min_items; }) {
-      if (T::min_items > 0)
-        s.set("minItems", static_cast<double>(T::min_items));
-      if (T::max_items != unbounded)
-        s.set("maxItems", static_cast<double>(T::max_items));
-    }
-    if constexpr (unique_items_array<T>)
-      s.set("uniqueItems", true);
+    add_keywords<T>(s);
     s.set("items", schema_value<typename T::value_type>(ctx));
   } else if constexpr (cat == category::map) {
     s = typed("object");

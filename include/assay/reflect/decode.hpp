@@ -1,0 +1,667 @@
+// assay/reflect/decode.hpp — decode reflected values straight from bytes, with every constraint
+// of their types enforced.
+//
+//   auto r = assay::decode<soak_report>(bytes);       // results<soak_report>: all violations
+//   assay::reflect::decode_from(cursor, out);         // one value of a larger document
+//
+// Decoding builds no DOM: the strict cursor feeds each member into its C++ field. Members are
+// found through a compile-time table, required and duplicate members tracked per object.
+// Syntax errors stop decoding; constraint violations are collected (up to max_errors) with the
+// JSON Pointer, offset, line and column of the offending value. A constrained type's check
+// (constraints.hpp) runs on what was read. Only members of untyped JSON (json::value,
+// extra_members) go through the DOM, in untyped.hpp.
+#pragma once
+
+#include "assay/error.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/reader.hpp"
+#include "assay/reflect/checks.hpp"
+#include "assay/reflect/constraints.hpp"
+#include "assay/reflect/fields.hpp"
+#include "assay/reflect/metadata.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace assay::reflect {
+
+struct decode_context {
+  json::cursor& c;
+  errors errs;
+  std::size_t max_errors = 1000;
+  bool truncated = false;
+
+  void report_at(errc code, std::size_t at, std::string message, std::string pointer) {
+    if (errs.size() >= max_errors) {
+      truncated = true;
+      return;
+    }
+    errs.items.push_back(c.make_error(code, at, std::move(message), std::move(pointer), true));
+  }
+  // An error about the value classified last (its offset and pointer).
+  void report(errc code, std::string message) { report_at(code, c.value_offset(), std::move(message), c.pointer()); }
+};
+
+template <class T>
+bool decode_value(decode_context& ctx, T& out);
+
+namespace detail {
+
+inline std::string_view found_name(json::token t) {
+  switch (t) {
+    case json::token::object:
+      return "an object";
+    case json::token::array:
+      return "an array";
+    case json::token::string:
+      return "a string";
+    case json::token::number:
+      return "a number";
+    case json::token::boolean:
+      return "a boolean";
+    case json::token::null:
+      return "null";
+    default:
+      return "nothing";
+  }
+}
+
+constexpr json::token expected_token(json_type t) {
+  switch (t) {
+    case json_type::boolean:
+      return json::token::boolean;
+    case json_type::integer:
+    case json_type::number:
+      return json::token::number;
+    case json_type::string:
+      return json::token::string;
+    case json_type::array:
+      return json::token::array;
+    case json_type::object:
+      return json::token::object;
+    case json_type::null:
+      return json::token::null;
+    case json_type::any:
+      break;
+  }
+  return json::token::error;
+}
+
+// Reports a value of the wrong JSON type and skips it: true unless the input is not JSON.
+ASSAY_COLD inline bool mismatch(decode_context& ctx, std::string expected, json::token found) {
+  ctx.report(errc::type_mismatch, "expected " + expected + ", found " + std::string(found_name(found)));
+  return json::skip_value(ctx.c);
+}
+
+// Checks the JSON type of the next value. On a mismatch reports it and skips the value.
+// Returns: 1 = the type is right, 0 = mismatch handled, -1 = cursor failed.
+inline int expect_type(decode_context& ctx, json_type want) {
+  const json::token t = ctx.c.expect_value();
+  if (t == json::token::error)
+    return -1;
+  if (t == expected_token(want)) [[likely]]
+    return 1;
+  return mismatch(ctx, std::string(name(want)), t) ? 0 : -1;
+}
+
+template <class I>
+bool integer_from_double(double d, I& out) {
+  if (d != std::trunc(d))
+    return false;
+  if constexpr (std::is_signed_v<I>) {
+    if (d < -9223372036854775808.0 || d >= 9223372036854775808.0)
+      return false;
+    const auto v = static_cast<long long>(d);
+    if (v < static_cast<long long>(std::numeric_limits<I>::min()) ||
+        v > static_cast<long long>(std::numeric_limits<I>::max()))
+      return false;
+    out = static_cast<I>(v);
+  } else {
+    if (d < 0 || d >= 18446744073709551616.0)
+      return false;
+    const auto v = static_cast<unsigned long long>(d);
+    if (v > static_cast<unsigned long long>(std::numeric_limits<I>::max()))
+      return false;
+    out = static_cast<I>(v);
+  }
+  return true;
+}
+
+ASSAY_COLD inline void report_not_an_integer(decode_context& ctx, double d) {
+  ctx.report(errc::not_an_integer, d == std::trunc(d) ? number_text(d) + " is out of range for this member"
+                                                      : "expected an integer, found " + number_text(d));
+}
+
+// Where a constraint's check reports: at the value just read.
+struct value_reporter {
+  decode_context& ctx;
+  void operator()(errc code, std::string message) { ctx.report(code, std::move(message)); }
+};
+
+// --- numbers and strings -------------------------------------------------------------------
+
+template <class T>
+bool decode_number(decode_context& ctx, T& out) {
+  using B = base_of_t<T>;
+  double d = 0;
+  if (!ctx.c.read_number(d))
+    return false;
+  B v{};
+  if constexpr (std::is_integral_v<B>) {
+    if (!integer_from_double(d, v)) [[unlikely]] {
+      // A whole number outside the C++ type may still be outside the constraint's bounds first.
+      value_reporter report{ctx};
+      if constexpr (constrained<T>) {
+        if (d == std::trunc(d) && !T::assay_check(d, report))
+          return true;
+      }
+      report_not_an_integer(ctx, d);
+      return true;
+    }
+  } else {
+    v = static_cast<B>(d);
+  }
+  out = v;
+  if constexpr (constrained<T>) {
+    value_reporter report{ctx};
+    T::assay_check(v, report);
+  }
+  return true;
+}
+
+template <class T>
+bool decode_string(decode_context& ctx, T& out) {
+  std::string_view s;
+  if (!ctx.c.read_string(s))
+    return false;
+  value_reporter report{ctx};
+  if constexpr (enumeration<T>) {
+    if (auto v = T::parse(s)) {
+      out = *v;
+    } else {
+      T::assay_check(s, report);
+    }
+  } else {
+    out.assign(s.data(), s.size());
+    if constexpr (constrained<T>)
+      T::assay_check(std::string_view(out), report);
+  }
+  return true;
+}
+
+// --- arrays --------------------------------------------------------------------------------
+
+// Where each item of an array starts and ends in the input.
+using item_spans = std::vector<std::pair<std::size_t, std::size_t>>;
+
+// Writes the canonical (JCS) form of the one JSON value in `text` to `out`, building no DOM:
+// each open container keeps its members (objects: sorted when closed) as text. False if `text`
+// is not one JSON value.
+inline bool canonical_text(std::string_view text, const json::limits& lim, std::string& out) {
+  struct frame {
+    explicit frame(bool is_object) : object(is_object) {}
+    bool object;
+    std::size_t count = 0;
+    std::string text;                                          // an array's items so far
+    std::string name;                                          // an object's member being read
+    std::vector<std::pair<std::string, std::string>> members;  // an object's members so far
+  };
+  json::cursor c(text, lim);
+  std::vector<frame> open;
+  std::string value;  // the value completed last
+  for (;;) {
+    bool done = true;
+    value.clear();
+    json::detail::string_writer w{&value};
+    switch (c.expect_value()) {
+      case json::token::object:
+        if (!c.enter_object())
+          return false;
+        open.emplace_back(true);
+        done = false;
+        break;
+      case json::token::array:
+        if (!c.enter_array())
+          return false;
+        open.emplace_back(false);
+        done = false;
+        break;
+      case json::token::string: {
+        std::string_view s;
+        if (!c.read_string(s) || !json::write_string(w, s))
+          return false;
+        break;
+      }
+      case json::token::number: {
+        double d = 0;
+        if (!c.read_number(d) || !json::write_number(w, d))
+          return false;
+        break;
+      }
+      case json::token::boolean: {
+        bool b = false;
+        if (!c.read_bool(b))
+          return false;
+        value = b ? "true" : "false";
+        break;
+      }
+      case json::token::null:
+        if (!c.read_null())
+          return false;
+        value = "null";
+        break;
+      default:
+        return false;
+    }
+    // Hand completed values to their containers, and close the containers that end here.
+    for (;;) {
+      if (done) {
+        if (open.empty()) {
+          out += value;
+          return true;
+        }
+        frame& f = open.back();
+        if (f.object) {
+          f.members.emplace_back(std::move(f.name), std::move(value));
+        } else {
+          if (f.count++ != 0)
+            f.text += ',';
+          f.text += value;
+        }
+      }
+      frame& f = open.back();
+      std::string_view name;
+      if (f.object ? c.next_member(name) : c.next_element()) {
+        if (f.object)
+          f.name = name;
+        break;  // read the next value
+      }
+      if (!c.ok())
+        return false;
+      value.clear();
+      json::detail::string_writer cw{&value};
+      if (f.object) {
+        std::sort(f.members.begin(), f.members.end(),
+                  [](const auto& a, const auto& b) { return json::utf16_less(a.first, b.first); });
+        cw.put('{');
+        for (std::size_t i = 0; i < f.members.size(); ++i) {
+          if (i != 0)
+            cw.put(',');
+          json::write_string(cw, f.members[i].first);
+          cw.put(':');
+          cw.write(f.members[i].second);
+        }
+        cw.put('}');
+      } else {
+        cw.put('[');
+        cw.write(f.text);
+        cw.put(']');
+      }
+      open.pop_back();
+      done = true;
+    }
+  }
+}
+
+// The items of an array as a unique_list's check sees them: each item's canonical JSON, from
+// the input (items are compared as JSON, whatever they decoded to: an item of the wrong type
+// too). A string without escapes and a literal are already canonical and are not copied.
+class decoded_items {
+ public:
+  decoded_items(const json::cursor& c, const item_spans& spans) : owned_(spans.size()) {
+    keys_.reserve(spans.size());
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      std::string_view text = c.input().substr(spans[i].first, spans[i].second - spans[i].first);
+      while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r'))
+        text.remove_suffix(1);
+      const char first = text.empty() ? '\0' : text.front();
+      const bool plain =
+          (first == '"' && text.find('\\') == std::string_view::npos) || first == 't' || first == 'f' || first == 'n';
+      if (!plain && canonical_text(text, c.limits(), owned_[i]))
+        text = owned_[i];
+      keys_.push_back(text);
+    }
+  }
+  std::size_t size() const noexcept { return keys_.size(); }
+  const std::vector<std::string_view>& keys() const noexcept { return keys_; }
+  std::string_view canonical(std::size_t i) const noexcept { return keys_[i]; }
+
+ private:
+  std::vector<std::string> owned_;  // one per item, never resized: the views stay valid
+  std::vector<std::string_view> keys_;
+};
+
+// Where a constraint's check on an array reports: the array itself (at its start), or one of
+// its items.
+struct array_reporter {
+  decode_context& ctx;
+  std::size_t at;
+  const item_spans& spans;
+  std::string array_pointer = {};
+
+  void operator()(errc code, std::string message) { ctx.report_at(code, at, std::move(message), ctx.c.pointer()); }
+  void item(std::size_t i, errc code, std::string message) {
+    if (array_pointer.empty())
+      array_pointer = ctx.c.pointer() + "/";
+    ctx.report_at(code, spans[i].first, std::move(message), array_pointer + std::to_string(i));
+  }
+};
+
+template <class T>
+bool decode_array(decode_context& ctx, T& out) {
+  json::cursor& c = ctx.c;
+  const std::size_t at = c.value_offset();
+  if (!c.enter_array())
+    return false;
+  std::size_t n = 0;
+  [[maybe_unused]] item_spans spans;
+  if constexpr (!is_std_array<T>::value)
+    out.clear();
+  while (c.next_element()) {
+    if constexpr (compares_items<T>)
+      spans.emplace_back(c.offset(), 0);
+    if constexpr (is_std_array<T>::value) {
+      if (n < out.size()) {
+        if (!decode_value(ctx, out[n]))
+          return false;
+      } else if (!json::skip_value(c)) {
+        return false;
+      }
+    } else {
+      out.emplace_back();
+      if (!decode_value(ctx, out.back()))
+        return false;
+    }
+    if constexpr (compares_items<T>)
+      spans.back().second = c.offset();
+    ++n;
+  }
+  if (!c.ok())
+    return false;
+  array_reporter report{ctx, at, spans};
+  if constexpr (is_std_array<T>::value) {
+    constexpr std::size_t size = std::tuple_size_v<T>;
+    if (n != size)
+      report(n < size ? errc::too_few_items : errc::too_many_items, item_count_message(n, n < size, size));
+  } else if constexpr (compares_items<T>) {
+    T::assay_check(decoded_items(c, spans), report);
+  } else if constexpr (constrained<T>) {
+    T::assay_check(counted_items{n}, report);
+  }
+  return true;
+}
+
+// --- objects -------------------------------------------------------------------------------
+
+ASSAY_COLD inline bool duplicate_member(json::cursor& c, std::string_view name) {
+  return c.fail(c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + quoted(name)));
+}
+
+// A member the type does not declare: reported and skipped; its name is remembered in `seen`
+// (made on the first) to find it repeated. False when decoding stops.
+ASSAY_COLD inline bool unknown_member(decode_context& ctx, std::string_view name,
+                                      std::unique_ptr<std::unordered_set<std::string>>& seen) {
+  json::cursor& c = ctx.c;
+  if (!seen)
+    seen = std::make_unique<std::unordered_set<std::string>>();
+  if (!seen->emplace(name).second)
+    return duplicate_member(c, name);
+  ctx.report_at(errc::unknown_member, c.name_offset(), "unknown member " + quoted(name) + " (not allowed here)",
+                c.pointer());
+  return json::skip_value(c);
+}
+
+// The object just read, for the errors about it as a whole: where it starts, and its pointer
+// (taken after leaving it, on first use).
+struct object_site {
+  decode_context& ctx;
+  std::size_t at;
+  std::string pointer = {};
+  bool known = false;
+
+  const std::string& get() {
+    if (!known) {
+      pointer = ctx.c.pointer();
+      known = true;
+    }
+    return pointer;
+  }
+};
+
+ASSAY_COLD inline void report_missing(object_site& site, std::string_view name) {
+  site.ctx.report_at(errc::missing_member, site.at, "required member " + quoted(name) + " is missing",
+                     site.get() + "/" + json::escape_pointer_token(name));
+}
+
+// Cross-field rules need every member present and valid: a member that failed to decode holds a
+// default value, and a rule over it would report a violation that is not there. (A nested
+// object's rule violation leaves its values intact, so it does not count.)
+inline bool members_valid(const decode_context& ctx, std::size_t errors_before) {
+  if (ctx.truncated)
+    return false;
+  for (std::size_t k = errors_before; k < ctx.errs.size(); ++k)
+    if (ctx.errs.items[k].code != errc::rule_violation)
+      return false;
+  return true;
+}
+
+ASSAY_COLD inline void report_rules(object_site& site, const rules& r) {
+  for (const auto& v : r.violations())
+    site.ctx.report_at(errc::rule_violation, site.at, v.message, site.get() + v.member);
+}
+
+template <class T, std::size_t I>
+bool decode_field(decode_context& ctx, T& obj) {
+  using F = field_type<T, I>;
+  auto& field = get<I>(obj);
+  if constexpr (is_extra_members<F>::value) {
+    return true;  // never reached: find() does not return the extras field
+  } else if constexpr (is_std_optional<F>::value) {
+    field.emplace();
+    return decode_value(ctx, *field);
+  } else {
+    return decode_value(ctx, field);
+  }
+}
+
+template <class T>
+using field_decoder = bool (*)(decode_context&, T&);
+
+template <class T>
+constexpr auto field_decoders() {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<field_decoder<T>, sizeof...(I)>{&decode_field<T, I>...};
+  }
+  (std::make_index_sequence<field_count<T>>{});
+}
+
+// An undeclared member that the struct's extra_members takes: read as untyped JSON.
+template <class T>
+bool extra_member(json::cursor& c, T& out, std::string_view name) {
+  using info = struct_info<T>;
+  using X = field_type<T, info::extras_index>;
+  auto [it, inserted] = get<info::extras_index>(out).try_emplace(std::string(name));
+  if (!inserted)
+    return duplicate_member(c, name);
+  return untyped_codec<typename X::mapped_type>::read(c, it->second);
+}
+
+template <class T>
+bool decode_struct(decode_context& ctx, T& out) {
+  using info = struct_info<T>;
+  json::cursor& c = ctx.c;
+  object_site site{ctx, c.value_offset()};
+  if (!c.enter_object())
+    return false;
+  static constexpr auto decoders = field_decoders<T>();
+  const std::size_t errors_before = ctx.errs.size();
+  std::array<bool, info::size> seen{};
+  std::unique_ptr<std::unordered_set<std::string>> unknown;
+  std::string_view name;
+  while (c.next_member(name)) {
+    const std::size_t i = info::find(name);
+    if (i == info::npos) [[unlikely]] {
+      if constexpr (info::has_extras) {
+        if (field_type<T, info::extras_index>::accepts(name)) {
+          if (!extra_member(c, out, name))
+            return false;
+          continue;
+        }
+      }
+      if (!unknown_member(ctx, name, unknown))
+        return false;
+      continue;
+    }
+    if (seen[i]) [[unlikely]]
+      return duplicate_member(c, name);
+    seen[i] = true;
+    if (!decoders[i](ctx, out))
+      return false;
+  }
+  if (!c.ok())
+    return false;
+  bool complete = true;
+  for (std::size_t i = 0; i < info::size; ++i) {
+    if (info::required[i] && !seen[i]) [[unlikely]] {
+      complete = false;
+      report_missing(site, info::json_names[i]);
+    }
+  }
+  if constexpr (has_rules<T>) {
+    if (complete && members_valid(ctx, errors_before)) {
+      rules r;
+      out.check_rules(r);
+      if (!r.violations().empty())
+        report_rules(site, r);
+    }
+  }
+  return true;
+}
+
+ASSAY_COLD inline bool either_mismatch(decode_context& ctx, json_type a, json_type b, json::token t) {
+  return mismatch(ctx, std::string(name(a)) + " or " + std::string(name(b)), t);
+}
+
+}  // namespace detail
+
+template <class T>
+bool decode_value(decode_context& ctx, T& out) {
+  constexpr category cat = category_of<T>();
+  static_assert(cat != category::unsupported, "assay: this type cannot be mapped to JSON");
+  json::cursor& c = ctx.c;
+  if constexpr (cat == category::any) {
+    return untyped_codec<T>::read(c, out);
+  } else if constexpr (cat == category::either) {
+    using A = typename T::first_type;
+    using B = typename T::second_type;
+    constexpr json::token a = detail::expected_token(json_type_of<A>());
+    constexpr json::token b = detail::expected_token(json_type_of<B>());
+    static_assert(a != b && category_of<A>() != category::any && category_of<B>() != category::any,
+                  "either<A, B>: A and B must have different JSON types");
+    const json::token t = c.expect_value();
+    if (t == json::token::error)
+      return false;
+    if (t == b) {
+      out.template emplace<1>();
+      return decode_value(ctx, std::get<1>(out));
+    }
+    if (t != a)
+      return detail::either_mismatch(ctx, json_type_of<A>(), json_type_of<B>(), t);
+    out.template emplace<0>();
+    return decode_value(ctx, std::get<0>(out));
+  } else if constexpr (cat == category::nullable) {
+    const json::token t = c.expect_value();
+    if (t == json::token::error)
+      return false;
+    if (t == json::token::null) {
+      out.reset();
+      return c.read_null();
+    }
+    out.emplace();
+    return decode_value(ctx, *out);
+  } else {
+    const int r = detail::expect_type(ctx, json_type_of<T>());
+    if (r <= 0)
+      return r == 0;
+    if constexpr (cat == category::boolean) {
+      return c.read_bool(out);
+    } else if constexpr (cat == category::integer || cat == category::number) {
+      return detail::decode_number(ctx, out);
+    } else if constexpr (cat == category::string || cat == category::enumeration) {
+      return detail::decode_string(ctx, out);
+    } else if constexpr (cat == category::fixed_array || cat == category::array) {
+      return detail::decode_array(ctx, out);
+    } else if constexpr (cat == category::map) {
+      if (!c.enter_object())
+        return false;
+      out.clear();
+      std::string_view name;
+      while (c.next_member(name)) {
+        auto [it, inserted] = out.try_emplace(std::string(name));
+        if (!inserted)
+          return detail::duplicate_member(c, name);
+        if (!decode_value(ctx, it->second))
+          return false;
+      }
+      return c.ok();
+    } else if constexpr (cat == category::object) {
+      return detail::decode_struct(ctx, out);
+    }
+  }
+}
+
+// Decodes into `out` from a cursor positioned before a value (does not check for trailing
+// content: callers reading one value of a larger document use this).
+template <class T>
+results<void> decode_from(json::cursor& c, T& out, std::size_t max_errors = 1000) {
+  decode_context ctx{c, {}, max_errors};
+  if (!decode_value(ctx, out)) {
+    // The input is not JSON: its syntax error is the one thing to say about it (violations
+    // found before it are about a document that does not exist).
+    return errors(c.error());
+  }
+  if (ctx.truncated) {
+    ctx.errs.items.push_back(make_error(errc::invalid_argument, "more errors were found; only the first " +
+                                                                    std::to_string(max_errors) + " are reported"));
+  }
+  if (!ctx.errs.empty())
+    return std::move(ctx.errs);
+  return {};
+}
+
+}  // namespace assay::reflect
+
+namespace assay {
+
+// Decodes a whole document into T: every violation, or the value.
+template <class T>
+results<T> decode(std::string_view text, const json::limits& lim = {}) {
+  json::cursor c(text, lim);
+  T out{};
+  if (!c.ok())
+    return errors(c.error());
+  auto r = reflect::decode_from(c, out);
+  // Content after the value makes the whole input something other than JSON: report that alone.
+  if (c.ok() && !c.finish())
+    return errors(c.error());
+  if (!r)
+    return r.error();
+  return out;
+}
+
+template <class T>
+T decode_or_throw(std::string_view text, const json::limits& lim = {}) {
+  return decode<T>(text, lim).value();
+}
+
+}  // namespace assay

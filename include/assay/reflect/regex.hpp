@@ -1,0 +1,91 @@
+// assay/reflect/regex.hpp — ECMA-262 patterns through Boost.Regex, for what the automata of
+// pattern.hpp do not cover (`.`, \s, \b, look-around, back-references, ...).
+//
+// A contract whose str<> patterns are all in that subset does not need this header (checks.hpp
+// matches them without Boost). One with a pattern outside it includes this header before
+// decoding or encoding; match_pattern() serves patterns known only at run time.
+#pragma once
+
+#include "assay/reflect/checks.hpp"
+#include "assay/reflect/pattern.hpp"
+
+#include <boost/regex.hpp>
+
+#include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace assay::reflect {
+
+namespace detail {
+
+// JSON Schema patterns are ECMA-262 regular expressions, unanchored, where '$' (no multiline
+// flag) matches only at the very end. Boost's Perl-style '$' also matches before a final
+// newline, so each '$' outside a character class becomes an end-of-input assertion.
+inline std::string ecma_to_boost(std::string_view pattern) {
+  std::string out;
+  bool in_class = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size()) {
+      out += c;
+      out += pattern[++i];
+      continue;
+    }
+    if (in_class) {
+      if (c == ']')
+        in_class = false;
+      out += c;
+      continue;
+    }
+    if (c == '[') {
+      in_class = true;
+      out += c;
+      if (i + 1 < pattern.size() && pattern[i + 1] == ']')
+        out += pattern[++i];  // "[]...]"
+      continue;
+    }
+    if (c == '$') {
+      out += "(?![\\s\\S])";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace detail
+
+// The Boost.Regex path alone (compiled once per Tag: pass a pattern with static storage).
+template <class Tag>
+struct regex_pattern {
+  static pattern_result match(std::string_view pattern, std::string_view s) {
+    static const boost::regex re(detail::ecma_to_boost(pattern), boost::regex::ECMAScript | boost::regex::no_mod_m);
+    try {
+      return boost::regex_search(s.begin(), s.end(), re, boost::match_not_dot_newline) ? pattern_result::match
+                                                                                       : pattern_result::no_match;
+    } catch (const std::exception&) {
+      return pattern_result::too_complex;
+    }
+  }
+};
+
+template <class Tag>
+pattern_result match_pattern_boost(std::string_view pattern, std::string_view s) {
+  return regex_pattern<Tag>::match(pattern, s);
+}
+
+// Matches `s` against the ECMA-262 pattern `pattern`, known only at run time (compiled once per
+// Tag; pass a string with static storage). A pattern of the subset of pattern.hpp runs as a DFA,
+// in linear time; any other goes to Boost.Regex. Never throws: a match too costly for Boost's
+// limits reports too_complex (never the case on the DFA path).
+template <class Tag>
+pattern_result match_pattern(std::string_view pattern, std::string_view s) {
+  static const std::optional<pattern_dfa> dfa = pattern_dfa::compile(pattern);
+  if (dfa)
+    return dfa->search(s) ? pattern_result::match : pattern_result::no_match;
+  return match_pattern_boost<Tag>(pattern, s);
+}
+
+}  // namespace assay::reflect
