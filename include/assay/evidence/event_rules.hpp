@@ -15,9 +15,11 @@
 
 #include "assay/error.hpp"
 #include "assay/evidence/codes.hpp"
+#include "assay/evidence/content_hash.hpp"
 #include "assay/json/document.hpp"
 #include "assay/json/time.hpp"
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -100,6 +102,11 @@ inline std::optional<event_violation> read_event_fields(const json::document& do
   return std::nullopt;
 }
 
+// The event's content hash (SPEC §4), from the members read_event_fields found.
+inline result<std::string> content_hash(const json::document& doc, const event_fields& f) {
+  return content_hash_at_nodes(doc, f.data, f.datacontenttype, f.specversion, f.subject, f.type);
+}
+
 // The source rule (SPEC §4): a URI, with ':' and not first.
 inline std::optional<event_violation> check_source(std::string_view source, std::uint64_t seq) {
   if (source.empty() || source.front() == ':' || source.find(':') == std::string_view::npos)
@@ -126,14 +133,14 @@ class event_stream {
 
   std::optional<event_violation> next(const json::document& doc, const event_fields& f) {
     const std::uint64_t seq = f.seq;
-    const std::string at_seq = "seq " + std::to_string(seq);
+    auto at_seq = [seq] { return "seq " + std::to_string(seq); };  // for messages only
     if (events_ == 0) {
       if (seq != 0)
         return event_violation{code::ContractSequenceStart, "assayseq",
                                "the first event must have seq 0, found " + std::to_string(seq)};
     } else if (seq != prev_seq_ + 1) {
       return event_violation{code::ContractSequenceGap, "assayseq",
-                             "sequence gap: " + at_seq + " follows " + std::to_string(prev_seq_)};
+                             "sequence gap: " + at_seq() + " follows " + std::to_string(prev_seq_)};
     }
     const std::string_view run_id = doc.string_at(f.run_id);
     if (!run_id_)
@@ -141,7 +148,7 @@ class event_stream {
     if (run_id != *run_id_) {
       return event_violation{
           code::ContractRunIdMismatch, "assayrunid",
-          "the run id at " + at_seq + " differs from " + (run_id_given_ ? "the manifest's" : "the first event's")};
+          "the run id at " + at_seq() + " differs from " + (run_id_given_ ? "the manifest's" : "the first event's")};
     }
     const std::string_view source = doc.string_at(f.source);
     if (auto v = check_source(source, seq))
@@ -149,16 +156,17 @@ class event_stream {
     if (events_ == 0) {
       first_source_ = source;
     } else if (source != first_source_) {
-      return event_violation{code::ContractInvalidEvent, "source", at_seq + ": source differs from the first event's"};
+      return event_violation{code::ContractInvalidEvent, "source", at_seq() + ": source differs from the first event's"};
     }
     if (auto v = check_run_id(run_id, seq))
       return v;
     const std::string_view id = doc.string_at(f.id);
-    const std::string seq_text = std::to_string(seq);
+    char digits[24];
+    const std::string_view seq_text(digits, static_cast<std::size_t>(std::to_chars(digits, digits + 24, seq).ptr - digits));
     if (id.size() != run_id.size() + 1 + seq_text.size() || id.substr(0, run_id.size()) != run_id ||
         id[run_id.size()] != ':' || id.substr(run_id.size() + 1) != seq_text) {
       return event_violation{code::ContractInvalidEvent, "id",
-                             "event id does not match the run_id:seq contract at " + at_seq};
+                             "event id does not match the run_id:seq contract at " + at_seq()};
     }
     const std::string_view time = doc.string_at(f.time);
     if (events_ == 0 || f.at < json::instant{lo_seconds_, lo_fraction_}) {

@@ -195,7 +195,7 @@ class event_checker {
 
   std::optional<error> line_done(std::string_view line) {
     ++lines_;
-    const std::string where = "line " + std::to_string(lines_) + " of events.ndjson";
+    auto where = [&] { return "line " + std::to_string(lines_) + " of events.ndjson"; };  // for messages only
     if (lines_ == 1 && line.size() >= 3 && std::memcmp(line.data(), "\xEF\xBB\xBF", 3) == 0) {
       return make_error(code::ContractInvalidJson, "byte-order mark at the start of events.ndjson");
     }
@@ -204,7 +204,7 @@ class event_checker {
     if (line.size() > lim_.max_line_bytes)
       return line_too_long();
     if (line.empty())
-      return make_error(code::ContractInvalidEvent, where + " is blank");
+      return make_error(code::ContractInvalidEvent, where() + " is blank");
     if (lines_ > lim_.max_events) {
       return make_error(code::LimitTotalEvents, "events.ndjson has more than the limit of " +
                                                     std::to_string(lim_.max_events.value()) + " events");
@@ -214,21 +214,21 @@ class event_checker {
     auto parsed = json::document::parse(line, jl);
     if (!parsed) {
       const error& pe = parsed.error();
-      return make_error(invalid_json_code(pe.code), where + " is not valid JSON: " + pe.format());
+      return make_error(invalid_json_code(pe.code), where() + " is not valid JSON: " + pe.format());
     }
     const json::document& doc = *parsed;
-    auto at = [&](const event_violation& v) { return make_error(v.code, where + ": " + v.message); };
+    auto at = [&](const event_violation& v) { return make_error(v.code, where() + ": " + v.message); };
     event_fields f;
     if (auto v = read_event_fields(doc, f))
       return at(*v);
     // Content hash: present, and equal to the recomputed one.
     if (!detail::is_string_node(doc, f.content_hash))
-      return make_error(code::IntegrityEventHash, where + ": the event has no content hash");
-    auto computed = content_hash_at_nodes(doc, f.data, f.datacontenttype, f.specversion, f.subject, f.type);
+      return make_error(code::IntegrityEventHash, where() + ": the event has no content hash");
+    auto computed = content_hash(doc, f);
     if (!computed)
-      return make_error(code::IntegrityEventHash, where + ": " + computed.error().message);
+      return make_error(code::IntegrityEventHash, where() + ": " + computed.error().message);
     if (*computed != doc.string_at(f.content_hash))
-      return make_error(code::IntegrityEventHash, where + ": content hash mismatch at seq " + std::to_string(f.seq));
+      return make_error(code::IntegrityEventHash, where() + ": content hash mismatch at seq " + std::to_string(f.seq));
     if (auto v = stream_.next(doc, f))
       return at(*v);
     root_.add(*computed);

@@ -155,7 +155,7 @@ inline result<events_file> build_events(std::span<const std::string_view> events
       return fail(event_error(v->code, i, v->member, v->message));
     if (optimistic && f.seq != k)
       return fail({});
-    auto computed = content_hash(*doc);
+    auto computed = content_hash(*doc, f);
     if (!computed)
       return fail(in_event(computed.error(), i, code::ContractInvalidJson));
     const bool has_hash = f.content_hash != 0 && doc->nodes()[f.content_hash].kind != json::kind::null;
