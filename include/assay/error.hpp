@@ -8,6 +8,7 @@
 
 #include <boost/system/result.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -61,177 +62,109 @@ enum class errc : std::uint16_t {
   // JSON Pointer (RFC 6901)
   invalid_pointer = 300,
   no_such_value,
-  // Evidence bundle verification (SPEC §7): the reference verifier's names
-  IntegrityGzip = 500,
-  IntegrityTar,
-  IntegrityManifestHash,
-  IntegrityEventHash,
-  IntegrityFileSizeMismatch,
-  IntegrityRunRootMismatch,
-  ContractMissingManifest,
-  ContractSchemaVersion,
-  ContractFileOrder,
-  ContractMissingFile,
-  ContractDuplicateFile,
-  ContractUnexpectedFile,
-  ContractRunIdMismatch,
-  ContractSequenceGap,
-  ContractSequenceStart,
-  ContractInvalidJson,
-  ContractInvalidEvent,
-  ContractBundleIdMismatch,
-  LimitPathLength,
-  LimitFileSize,
-  LimitTotalEvents,
-  LimitLineBytes,
-  LimitJsonDepth,
-  LimitBundleBytes,
-  LimitDecodeBytes,
-  SecurityPathTraversal,
-  SecurityAbsolutePath,
   // Environment
   io_error = 400,
   invalid_argument,
   unsupported,
+  // 500-599: reserved for evidence bundle verification (SPEC §7). Those codes, with the reference
+  // verifier's names (IntegrityGzip = 500, ...) and classes, belong to the evidence floor:
+  // assay::evidence::code in assay/evidence/codes.hpp. An error carries them as errc values of
+  // this range; name() and error_class() below say them once that header describes its block.
 };
 
-// The stable, human-readable name of a code (snake_case, as in the enum).
-constexpr std::string_view name(errc c) noexcept {
-  switch (c) {
-    case errc::ok:
-      return "ok";
-    case errc::unexpected_end:
-      return "unexpected_end";
-    case errc::unexpected_character:
-      return "unexpected_character";
-    case errc::invalid_literal:
-      return "invalid_literal";
-    case errc::invalid_number:
-      return "invalid_number";
-    case errc::number_overflow:
-      return "number_overflow";
-    case errc::invalid_escape:
-      return "invalid_escape";
-    case errc::unescaped_control:
-      return "unescaped_control";
-    case errc::invalid_utf8:
-      return "invalid_utf8";
-    case errc::lone_surrogate:
-      return "lone_surrogate";
-    case errc::noncharacter:
-      return "noncharacter";
-    case errc::byte_order_mark:
-      return "byte_order_mark";
-    case errc::trailing_content:
-      return "trailing_content";
-    case errc::duplicate_member:
-      return "duplicate_member";
-    case errc::depth_limit:
-      return "depth_limit";
-    case errc::member_limit:
-      return "member_limit";
-    case errc::string_limit:
-      return "string_limit";
-    case errc::size_limit:
-      return "size_limit";
-    case errc::type_mismatch:
-      return "type_mismatch";
-    case errc::missing_member:
-      return "missing_member";
-    case errc::unknown_member:
-      return "unknown_member";
-    case errc::const_mismatch:
-      return "const_mismatch";
-    case errc::enum_mismatch:
-      return "enum_mismatch";
-    case errc::below_minimum:
-      return "below_minimum";
-    case errc::above_maximum:
-      return "above_maximum";
-    case errc::too_short:
-      return "too_short";
-    case errc::pattern_mismatch:
-      return "pattern_mismatch";
-    case errc::format_mismatch:
-      return "format_mismatch";
-    case errc::too_few_items:
-      return "too_few_items";
-    case errc::too_many_items:
-      return "too_many_items";
-    case errc::not_an_integer:
-      return "not_an_integer";
-    case errc::rule_violation:
-      return "rule_violation";
-    case errc::not_finite:
-      return "not_finite";
-    case errc::unknown_contract:
-      return "unknown_contract";
-    case errc::duplicate_item:
-      return "duplicate_item";
-    case errc::invalid_pointer:
-      return "invalid_pointer";
-    case errc::no_such_value:
-      return "no_such_value";
-    case errc::IntegrityGzip:
-      return "IntegrityGzip";
-    case errc::IntegrityTar:
-      return "IntegrityTar";
-    case errc::IntegrityManifestHash:
-      return "IntegrityManifestHash";
-    case errc::IntegrityEventHash:
-      return "IntegrityEventHash";
-    case errc::IntegrityFileSizeMismatch:
-      return "IntegrityFileSizeMismatch";
-    case errc::IntegrityRunRootMismatch:
-      return "IntegrityRunRootMismatch";
-    case errc::ContractMissingManifest:
-      return "ContractMissingManifest";
-    case errc::ContractSchemaVersion:
-      return "ContractSchemaVersion";
-    case errc::ContractFileOrder:
-      return "ContractFileOrder";
-    case errc::ContractMissingFile:
-      return "ContractMissingFile";
-    case errc::ContractDuplicateFile:
-      return "ContractDuplicateFile";
-    case errc::ContractUnexpectedFile:
-      return "ContractUnexpectedFile";
-    case errc::ContractRunIdMismatch:
-      return "ContractRunIdMismatch";
-    case errc::ContractSequenceGap:
-      return "ContractSequenceGap";
-    case errc::ContractSequenceStart:
-      return "ContractSequenceStart";
-    case errc::ContractInvalidJson:
-      return "ContractInvalidJson";
-    case errc::ContractInvalidEvent:
-      return "ContractInvalidEvent";
-    case errc::ContractBundleIdMismatch:
-      return "ContractBundleIdMismatch";
-    case errc::LimitPathLength:
-      return "LimitPathLength";
-    case errc::LimitFileSize:
-      return "LimitFileSize";
-    case errc::LimitTotalEvents:
-      return "LimitTotalEvents";
-    case errc::LimitLineBytes:
-      return "LimitLineBytes";
-    case errc::LimitJsonDepth:
-      return "LimitJsonDepth";
-    case errc::LimitBundleBytes:
-      return "LimitBundleBytes";
-    case errc::LimitDecodeBytes:
-      return "LimitDecodeBytes";
-    case errc::SecurityPathTraversal:
-      return "SecurityPathTraversal";
-    case errc::SecurityAbsolutePath:
-      return "SecurityAbsolutePath";
-    case errc::io_error:
-      return "io_error";
-    case errc::invalid_argument:
-      return "invalid_argument";
-    case errc::unsupported:
-      return "unsupported";
+// A block of codes that a floor above this one owns (500-599: bundle verification, described
+// by assay/evidence/codes.hpp): how to name them, and their class.
+struct code_block {
+  std::uint16_t first = 0;
+  std::uint16_t last = 0;
+  std::string_view (*name)(errc) noexcept = nullptr;         // "" for a code of the block it lacks
+  std::string_view (*error_class)(errc) noexcept = nullptr;  // "" when the code has none
+};
+
+namespace detail {
+
+struct code_name {
+  errc code;
+  std::string_view name;
+};
+
+// The names of the codes declared above, as spelt in the enum.
+inline constexpr code_name code_names[] = {
+    {errc::ok, "ok"},
+    {errc::unexpected_end, "unexpected_end"},
+    {errc::unexpected_character, "unexpected_character"},
+    {errc::invalid_literal, "invalid_literal"},
+    {errc::invalid_number, "invalid_number"},
+    {errc::number_overflow, "number_overflow"},
+    {errc::invalid_escape, "invalid_escape"},
+    {errc::unescaped_control, "unescaped_control"},
+    {errc::invalid_utf8, "invalid_utf8"},
+    {errc::lone_surrogate, "lone_surrogate"},
+    {errc::noncharacter, "noncharacter"},
+    {errc::byte_order_mark, "byte_order_mark"},
+    {errc::trailing_content, "trailing_content"},
+    {errc::duplicate_member, "duplicate_member"},
+    {errc::depth_limit, "depth_limit"},
+    {errc::member_limit, "member_limit"},
+    {errc::string_limit, "string_limit"},
+    {errc::size_limit, "size_limit"},
+    {errc::type_mismatch, "type_mismatch"},
+    {errc::missing_member, "missing_member"},
+    {errc::unknown_member, "unknown_member"},
+    {errc::const_mismatch, "const_mismatch"},
+    {errc::enum_mismatch, "enum_mismatch"},
+    {errc::below_minimum, "below_minimum"},
+    {errc::above_maximum, "above_maximum"},
+    {errc::too_short, "too_short"},
+    {errc::pattern_mismatch, "pattern_mismatch"},
+    {errc::format_mismatch, "format_mismatch"},
+    {errc::too_few_items, "too_few_items"},
+    {errc::too_many_items, "too_many_items"},
+    {errc::not_an_integer, "not_an_integer"},
+    {errc::rule_violation, "rule_violation"},
+    {errc::not_finite, "not_finite"},
+    {errc::unknown_contract, "unknown_contract"},
+    {errc::duplicate_item, "duplicate_item"},
+    {errc::invalid_pointer, "invalid_pointer"},
+    {errc::no_such_value, "no_such_value"},
+    {errc::io_error, "io_error"},
+    {errc::invalid_argument, "invalid_argument"},
+    {errc::unsupported, "unsupported"},
+};
+
+// The blocks described so far, by the hundreds of their codes (set before main, read after).
+inline constexpr unsigned code_hundreds = 10;
+inline std::atomic<const code_block*> code_blocks[code_hundreds];
+
+inline const code_block* block_of(errc c) noexcept {
+  const auto v = static_cast<std::uint16_t>(c);
+  if (v / 100u >= code_hundreds)
+    return nullptr;
+  const code_block* b = code_blocks[v / 100u].load(std::memory_order_acquire);
+  return b != nullptr && v >= b->first && v <= b->last ? b : nullptr;
+}
+
+}  // namespace detail
+
+// Makes the codes of `b` known to name() and error_class(). `b` must live as long as the program
+// (a constant of the header that declares the codes). Returns true, so that it can initialize a
+// variable.
+inline bool describe_codes(const code_block& b) noexcept {
+  for (unsigned h = b.first / 100u; h <= b.last / 100u && h < detail::code_hundreds; ++h)
+    detail::code_blocks[h].store(&b, std::memory_order_release);
+  return true;
+}
+
+// The stable, human-readable name of a code: snake_case as in the enum, or the name the block's
+// owner gives it (the reference verifier's, e.g. "IntegrityGzip"); "unknown" for any other value.
+inline std::string_view name(errc c) noexcept {
+  for (const detail::code_name& n : detail::code_names)
+    if (n.code == c)
+      return n.name;
+  if (const code_block* b = detail::block_of(c)) {
+    const std::string_view n = b->name(c);
+    if (!n.empty())
+      return n;
   }
   return "unknown";
 }
@@ -243,16 +176,11 @@ constexpr bool is_syntax_error(errc code) noexcept {
   return v >= 100 && v < 200;
 }
 
-// The class of a bundle verification code (SPEC §7): Integrity, Contract, Limits or Security;
-// "" for the other codes.
-constexpr std::string_view error_class(errc c) noexcept {
-  const std::string_view n = name(c);
-  for (std::string_view k : {"Integrity", "Contract", "Limits", "Security"}) {
-    const std::string_view prefix = k == "Limits" ? std::string_view("Limit") : k;
-    if (static_cast<unsigned>(c) >= 500 && n.substr(0, prefix.size()) == prefix)
-      return k;
-  }
-  return {};
+// The class its owner gives a code (bundle verification: Integrity, Contract, Limits or
+// Security, SPEC §7); "" for the codes that have none.
+inline std::string_view error_class(errc c) noexcept {
+  const code_block* b = detail::block_of(c);
+  return b != nullptr && b->error_class != nullptr ? b->error_class(c) : std::string_view();
 }
 
 struct error {

@@ -4,9 +4,14 @@
 #include "assay/contracts/payloads.hpp"
 #include "assay/evidence/recorder.hpp"
 #include "assay/evidence/verify.hpp"
+#include "assay/evidence/writer.hpp"
+#include "assay/json/canonical.hpp"
 
 #include <chrono>
+#include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace ev = assay::evidence;
 namespace c = assay::contracts;
@@ -56,7 +61,7 @@ TEST_CASE("a recorded run fills every envelope member and verifies") {
   CHECK(*s0 == 0);
   auto s1 = run.append("custom.type", assay::json::parse(R"({"anything":[1,2]})").value(), {.subject = "tool:x"});
   CHECK(*s1 == 1);
-  const auto& e = run.events()[1];
+  const auto e = run.event(1);
   CHECK(e.find("id")->as_string() == "run-7:1");
   CHECK(e.find("time")->as_string() == "2023-11-14T22:13:20.002Z");
   CHECK(e.find("subject")->as_string() == "tool:x");
@@ -86,4 +91,102 @@ TEST_CASE("an invalid payload is refused with pointers under /data") {
   CHECK(r.error().items[1].pointer == "/data");
   CHECK(r.error().items[1].code == assay::errc::rule_violation);
   CHECK(run.size() == 0);  // nothing was recorded
+}
+
+namespace {
+
+// A run with every envelope member a recorder writes, and payloads of both kinds.
+ev::recorder full_run(const std::string& source = "urn:assay:test", const std::string& run_id = "run-8") {
+  auto t = std::make_shared<system_clock::time_point>(seconds{1700000000});
+  ev::recorder run({.source = source,
+                    .run_id = run_id,
+                    .producer = {"rt", "2.0.0", std::nullopt},
+                    .policy_id = "p\"1",
+                    .clock = [t] { return *t += microseconds{1500}; }});
+  c::tool_decision d{.tool = "read_file", .decision = "allow", .reason_code = "P_\u00e9"};
+  d.policy_digest = "sha256:1f39a541bdfda88c46f6561084909883101e93f0fc7a5e041b408ce38d340069";
+  REQUIRE(run.append(c::tool_decision::event_type, d).has_value());
+  REQUIRE(run.append("custom.type", assay::json::parse(R"({"z":[1,2.5,{"b":null,"a":"x\ny"}],"a":1e21})").value(),
+                     {.subject = "",
+                      .traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+                      .tracestate = "k=v",
+                      .pii = true,
+                      .secrets = true})
+              .has_value());
+  REQUIRE(run.append(c::profile_finished::event_type,
+                     c::profile_finished{
+                         .files_count = 1, .network_count = 0, .processes_count = 2, .sandbox_degradation_count = 0},
+                     {.subject = "run"})
+              .has_value());
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("a recorded run is the bundle the writer makes of the same events, byte for byte") {
+  ev::recorder run = full_run();
+  std::vector<assay::json::value> events;
+  for (std::uint64_t i = 0; i < run.size(); ++i) {
+    const auto e = run.event(i);
+    CHECK(assay::json::to_canonical(e).value() == run.line(i));  // each line canonical
+    CHECK(e.find("assaycontenthash")->as_string() == ev::content_hash(e).value());
+    events.push_back(e);
+  }
+  CHECK(run.event(1).find("subject")->as_string().empty());
+  CHECK(run.event(1).find("assaypii")->as_bool());
+  CHECK(run.event(0).find("assaypolicyid")->as_string() == "p\"1");
+  ev::bundle_options opt;
+  opt.producer = ev::producer_info{"rt", "2.0.0", std::nullopt};
+  const auto written = ev::write_bundle(events, opt).value();
+  CHECK(run.finish().value() == written);
+  CHECK(ev::verify_bundle_bytes(written).has_value());
+}
+
+TEST_CASE("finish refuses what the verifier would reject, as the writer does") {
+  auto same_as_writer = [](const ev::recorder& run, const ev::bundle_options& opt = {}) {
+    std::vector<assay::json::value> events;
+    for (std::uint64_t i = 0; i < run.size(); ++i)
+      events.push_back(run.event(i));
+    ev::bundle_options with_producer = opt;
+    with_producer.producer = ev::producer_info{"rt", "2.0.0", std::nullopt};
+    auto mine = run.finish(opt);
+    auto theirs = ev::write_bundle(events, with_producer);
+    REQUIRE_FALSE(mine.has_value());
+    REQUIRE_FALSE(theirs.has_value());
+    CHECK(assay::name(mine.error().code) == assay::name(theirs.error().code));
+    return mine.error();
+  };
+  auto e = same_as_writer(full_run("no-colon"));
+  CHECK(e.pointer == "/0/source");
+  CHECK(e.message == "seq 0: source must be a URI (with ':', not first)");
+  e = same_as_writer(full_run("urn:x", "a:b"));
+  CHECK(e.code == ev::code::ContractInvalidEvent);
+  CHECK(e.pointer == "/0/assayrunid");
+  ev::bundle_options opt;
+  opt.limits.max_json_depth = 3;  // the second event nests 4 levels
+  e = same_as_writer(full_run(), opt);
+  CHECK(e.code == ev::code::LimitJsonDepth);
+  CHECK(e.pointer == "/1");
+  opt = {};
+  opt.limits.max_line_bytes = full_run().line(0).size() - 1;
+  e = same_as_writer(full_run(), opt);
+  CHECK(e.code == ev::code::LimitLineBytes);
+  CHECK(e.pointer == "/0");
+  opt = {};
+  opt.limits.max_events = 2;
+  CHECK(same_as_writer(full_run(), opt).code == ev::code::LimitTotalEvents);
+  opt = {};
+  opt.limits.max_events_bytes = 100;
+  CHECK(same_as_writer(full_run(), opt).code == ev::code::LimitFileSize);
+  CHECK(ev::recorder({.run_id = "r"}).finish().error().code == ev::code::ContractInvalidEvent);
+  // Text that is not UTF-8 is refused where it enters.
+  ev::recorder run({.source = "urn:x", .run_id = "r"});
+  auto bad = run.append("t\xff", assay::json::value(1));
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().front().pointer == "/type");
+  CHECK(run.size() == 0);
+  CHECK(run.append("t", assay::json::value(std::string("\xff"))).error().front().pointer == "/data");
+  CHECK(run.size() == 0);
+  CHECK(run.append("t", assay::json::value(1)).value() == 0);
+  CHECK(run.line(0).find("\xff") == std::string_view::npos);
 }

@@ -268,3 +268,57 @@ TEST_CASE("P56b: the bounded projection of an MCP tool definition and its digest
   CHECK(ev::tool_definition_digest(parse(R"({"name":"a"})"), "").error().code == errc::invalid_argument);
   CHECK(ev::tool_definition_digest(parse("[]")).error().code == errc::type_mismatch);
 }
+
+TEST_CASE("a typed event is redacted as its JSON form would be, without leaving C++") {
+  auto make = [] {
+    contracts::evidence_event<redact_test::payload> e;
+    e.type = "test.redact";
+    e.source = "urn:test";
+    e.id = "r:0";
+    e.time = "2026-01-01T00:00:00Z";
+    e.subject = "tool:/home/alice/x";  // not data: never redacted
+    e.assayrunid = "r";
+    e.assayseq = 0;
+    e.assayproducer = "p";
+    e.assayproducerversion = "1";
+    e.data.label = "/home/alice/keep";
+    e.data.command = "deploy --token=abc /home/alice/w/f.txt";
+    e.data.api_secret = "s";
+    e.data.email = "a@b.c";
+    e.data.blob = parse(R"({"k":["key=1"],"z":1.5})");
+    e.data.items = {{.path = "/Users/bob/a/b.txt", .note = "/Users/bob/n"},
+                    {.path = "C:\\Users\\c\\d.txt", .note = ""}};
+    return e;
+  };
+  for (const bool commitments : {false, true}) {
+    CAPTURE(commitments);
+    ev::redact_options opt;
+    opt.commitments = commitments;
+    auto typed = make();
+    // The JSON form, redacted by the payload type's classes: flags set, the hash computed afresh.
+    json::value dom = parse(assay::encode(make()).value());
+    const auto d = ev::redact_payload<redact_test::payload>(*dom.find("data"), opt);
+    if (d.set_secrets)
+      dom.set("assaysecrets", true);
+    if (d.set_pii)
+      dom.set("assaypii", true);
+    dom.set("assaycontenthash", ev::content_hash(dom).value());
+    const auto r = ev::redact_event(typed, opt);
+    REQUIRE(r.has_value());
+    CHECK(r->changed());
+    CHECK(assay::encode(typed).value() == canonical(dom));
+    CHECK(r->paths == d.paths);
+    CHECK(r->secrets == d.secrets);
+    CHECK(r->dropped == d.dropped);
+    CHECK(r->committed == d.committed);
+    CHECK(r->set_secrets == d.set_secrets);
+    CHECK(r->set_pii == d.set_pii);
+  }
+  // An event that breaks its contract is refused before anything changes.
+  auto bad = make();
+  bad.id = "r:1";
+  auto r = ev::redact_event(bad);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().pointer == "/id");
+  CHECK(bad.data.email.has_value());
+}

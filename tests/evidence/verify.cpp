@@ -2,14 +2,17 @@
 // boundary, the reference bundles and conformance corpora, and exhaustive tamper detection.
 #include "support.hpp"
 
+#include "assay/contracts/soak_report.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "events.hpp"
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ev = assay::evidence;
@@ -84,8 +87,15 @@ errc code_of(const std::string& gzbytes, const ev::bundle_limits& lim = {}) {
   return r ? errc::ok : r.error().code;
 }
 
-#define CHECK_CODE(bytes, expected) CHECK_EQ(assay::name(code_of(bytes)), assay::name(expected))
-#define CHECK_CODE_LIM(bytes, lim, expected) CHECK_EQ(assay::name(code_of(bytes, lim)), assay::name(expected))
+std::string code_name(errc c) {
+  return std::string(assay::name(c));
+}
+std::string code_name(ev::code c) {
+  return std::string(ev::name(c));
+}
+
+#define CHECK_CODE(bytes, expected) CHECK_EQ(code_name(code_of(bytes)), code_name(expected))
+#define CHECK_CODE_LIM(bytes, lim, expected) CHECK_EQ(code_name(code_of(bytes, lim)), code_name(expected))
 
 // A raw tar header with a given type flag and name.
 std::string raw_member(const std::string& name, char type, const std::string& body, const std::string& link = {}) {
@@ -125,7 +135,7 @@ TEST_CASE("a bundle of many inflate blocks verifies (blocks are recycled)") {
     e.find("data")->set("pad", std::string(200 + e.find("assayseq")->as_number(), 'p'));
   auto gzbytes = ev::write_bundle(events).value();
   std::size_t seen = 0;
-  auto r = ev::verify_bundle_bytes(gzbytes, {}, [&](std::string_view, const json::document&) { ++seen; });
+  auto r = ev::verify_bundle_bytes(gzbytes, {}, [&](const ev::verified_event&) { ++seen; });
   REQUIRE(r.has_value());
   CHECK(r->event_count == 6000);
   CHECK(seen == 6000);
@@ -152,27 +162,27 @@ TEST_CASE("container errors") {
   const std::string events = lines_of(make_events(2));
   const std::string man = json::to_canonical(manifest_for(events)).value();
   CHECK_CODE(pack({{"manifest.json", man}, {"events.ndjson", events}}), errc::ok);
-  CHECK_CODE(pack({{"events.ndjson", events}, {"manifest.json", man}}), errc::ContractFileOrder);
-  CHECK_CODE(pack({{"manifest.json", man}}), errc::ContractMissingFile);
-  CHECK_CODE(pack({}), errc::ContractMissingManifest);
+  CHECK_CODE(pack({{"events.ndjson", events}, {"manifest.json", man}}), ev::code::ContractFileOrder);
+  CHECK_CODE(pack({{"manifest.json", man}}), ev::code::ContractMissingFile);
+  CHECK_CODE(pack({}), ev::code::ContractMissingManifest);
   CHECK_CODE(pack({{"manifest.json", man}, {"events.ndjson", events}, {"extra.txt", "x"}}),
-             errc::ContractUnexpectedFile);
-  CHECK_CODE(pack({{"manifest.json", man}, {"manifest.json", man}}), errc::ContractDuplicateFile);
-  CHECK_CODE(pack({{"manifest.json", man}, {"../events.ndjson", events}}), errc::SecurityPathTraversal);
-  CHECK_CODE(pack({{"manifest.json", man}, {"a/../../events.ndjson", events}}), errc::SecurityPathTraversal);
-  CHECK_CODE(pack({{"/manifest.json", man}}), errc::SecurityAbsolutePath);
-  CHECK_CODE(pack({{"./manifest.json", man}}), errc::ContractUnexpectedFile);
+             ev::code::ContractUnexpectedFile);
+  CHECK_CODE(pack({{"manifest.json", man}, {"manifest.json", man}}), ev::code::ContractDuplicateFile);
+  CHECK_CODE(pack({{"manifest.json", man}, {"../events.ndjson", events}}), ev::code::SecurityPathTraversal);
+  CHECK_CODE(pack({{"manifest.json", man}, {"a/../../events.ndjson", events}}), ev::code::SecurityPathTraversal);
+  CHECK_CODE(pack({{"/manifest.json", man}}), ev::code::SecurityAbsolutePath);
+  CHECK_CODE(pack({{"./manifest.json", man}}), ev::code::ContractUnexpectedFile);
   // links, directories, devices
   std::string end(1024, '\0');
-  CHECK_CODE(gz(raw_member("manifest.json", '2', "", "/etc/passwd") + end), errc::SecurityPathTraversal);
+  CHECK_CODE(gz(raw_member("manifest.json", '2', "", "/etc/passwd") + end), ev::code::SecurityPathTraversal);
   CHECK_CODE(gz(raw_member("manifest.json", '0', man) + raw_member("events.ndjson", '1', "", "manifest.json") + end),
-             errc::SecurityPathTraversal);
-  CHECK_CODE(gz(raw_member("manifest.json", '5', "") + end), errc::ContractUnexpectedFile);
-  CHECK_CODE(gz(raw_member("manifest.json", '3', "") + end), errc::ContractUnexpectedFile);
+             ev::code::SecurityPathTraversal);
+  CHECK_CODE(gz(raw_member("manifest.json", '5', "") + end), ev::code::ContractUnexpectedFile);
+  CHECK_CODE(gz(raw_member("manifest.json", '3', "") + end), ev::code::ContractUnexpectedFile);
   // a tar header whose checksum is wrong
   std::string bad = raw_member("manifest.json", '0', man) + end;
   bad[148] = '7';
-  CHECK_CODE(gz(bad), errc::IntegrityTar);
+  CHECK_CODE(gz(bad), ev::code::IntegrityTar);
 }
 
 TEST_CASE("gzip errors: truncation, CRC, length, trailing bytes, not gzip") {
@@ -181,28 +191,29 @@ TEST_CASE("gzip errors: truncation, CRC, length, trailing bytes, not gzip") {
   for (std::size_t cut :
        {std::size_t{1}, std::size_t{9}, std::size_t{20}, good.size() / 2, good.size() - 8, good.size() - 1}) {
     CAPTURE(cut);
-    CHECK_CODE(good.substr(0, cut), errc::IntegrityGzip);
+    CHECK_CODE(good.substr(0, cut), ev::code::IntegrityGzip);
   }
   std::string crc = good;
   crc[crc.size() - 8] ^= 1;  // CRC32
-  CHECK_CODE(crc, errc::IntegrityGzip);
+  CHECK_CODE(crc, ev::code::IntegrityGzip);
   std::string len = good;
   len[len.size() - 1] ^= 1;  // ISIZE
-  CHECK_CODE(len, errc::IntegrityGzip);
-  CHECK_CODE(good + "x", errc::IntegrityGzip);
-  CHECK_CODE(std::string("not a gzip stream at all"), errc::IntegrityGzip);
-  CHECK_CODE(std::string(), errc::IntegrityGzip);
+  CHECK_CODE(len, ev::code::IntegrityGzip);
+  CHECK_CODE(good + "x", ev::code::IntegrityGzip);
+  CHECK_CODE(std::string("not a gzip stream at all"), ev::code::IntegrityGzip);
+  CHECK_CODE(std::string(), ev::code::IntegrityGzip);
 }
 
 TEST_CASE("manifest errors") {
   const std::string events = lines_of(make_events(2));
-  CHECK_CODE(pack({{"manifest.json", "{not json"}, {"events.ndjson", events}}), errc::ContractInvalidJson);
-  CHECK_CODE(pack({{"manifest.json", "{\"a\":1,\"a\":1}"}, {"events.ndjson", events}}), errc::ContractInvalidJson);
-  CHECK_CODE(bundle(events, [](json::value& m) { m.set("schema_version", 2); }), errc::ContractSchemaVersion);
-  CHECK_CODE(bundle(events, [](json::value& m) { m.set("run_id", 5); }), errc::ContractInvalidJson);
-  CHECK_CODE(bundle(events, [](json::value& m) { m.find("files")->as_object().clear(); }), errc::ContractMissingFile);
+  CHECK_CODE(pack({{"manifest.json", "{not json"}, {"events.ndjson", events}}), ev::code::ContractInvalidJson);
+  CHECK_CODE(pack({{"manifest.json", "{\"a\":1,\"a\":1}"}, {"events.ndjson", events}}), ev::code::ContractInvalidJson);
+  CHECK_CODE(bundle(events, [](json::value& m) { m.set("schema_version", 2); }), ev::code::ContractSchemaVersion);
+  CHECK_CODE(bundle(events, [](json::value& m) { m.set("run_id", 5); }), ev::code::ContractInvalidJson);
+  CHECK_CODE(bundle(events, [](json::value& m) { m.find("files")->as_object().clear(); }),
+             ev::code::ContractMissingFile);
   std::string deep = "{\"x\":" + std::string(64, '[') + std::string(64, ']') + "}";  // 65 levels
-  CHECK_CODE(pack({{"manifest.json", deep}, {"events.ndjson", events}}), errc::LimitJsonDepth);
+  CHECK_CODE(pack({{"manifest.json", deep}, {"events.ndjson", events}}), ev::code::LimitJsonDepth);
 }
 
 TEST_CASE("events errors, in the order of SPEC §7") {
@@ -215,10 +226,10 @@ TEST_CASE("events errors, in the order of SPEC §7") {
                       auto* f = m.find("files")->find("events.ndjson");
                       f->set("bytes", f->find("bytes")->as_number() + 1);
                     }),
-             errc::IntegrityFileSizeMismatch);
-  CHECK_CODE(bundle("\xEF\xBB\xBF" + good), errc::ContractInvalidJson);
-  CHECK_CODE(bundle(good + "\n"), errc::ContractInvalidEvent);  // a blank line
-  CHECK_CODE(bundle("{" + good), errc::ContractInvalidJson);
+             ev::code::IntegrityFileSizeMismatch);
+  CHECK_CODE(bundle("\xEF\xBB\xBF" + good), ev::code::ContractInvalidJson);
+  CHECK_CODE(bundle(good + "\n"), ev::code::ContractInvalidEvent);  // a blank line
+  CHECK_CODE(bundle("{" + good), ev::code::ContractInvalidJson);
   // CRLF and a missing final newline are accepted
   std::string crlf;
   for (char c : good)
@@ -237,11 +248,11 @@ TEST_CASE("events errors, in the order of SPEC §7") {
     }
     return out;
   };
-  CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("specversion", "0.3"); })), errc::ContractSchemaVersion);
+  CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("specversion", "0.3"); })), ev::code::ContractSchemaVersion);
   // content hash: wrong, uppercase, absent
   CHECK_CODE(bundle(with(
                  1, [](json::value& e) { e.find("data")->set("n", 99); }, false)),
-             errc::IntegrityEventHash);
+             ev::code::IntegrityEventHash);
   {
     auto copy = evs;
     for (auto& e : copy)
@@ -253,13 +264,13 @@ TEST_CASE("events errors, in the order of SPEC §7") {
     std::string out;
     for (auto& e : copy)
       out += json::to_canonical(e).value() + "\n";
-    CHECK_CODE(bundle(out), errc::IntegrityEventHash);
+    CHECK_CODE(bundle(out), ev::code::IntegrityEventHash);
     copy[1].as_object().erase(std::find_if(copy[1].as_object().begin(), copy[1].as_object().end(),
                                            [](const json::member& m) { return m.name == "assaycontenthash"; }));
     out.clear();
     for (auto& e : copy)
       out += json::to_canonical(e).value() + "\n";
-    CHECK_CODE(bundle(out), errc::IntegrityEventHash);
+    CHECK_CODE(bundle(out), ev::code::IntegrityEventHash);
   }
   auto reseq = [](std::uint64_t s) {
     return [s](json::value& e) {
@@ -267,28 +278,29 @@ TEST_CASE("events errors, in the order of SPEC §7") {
       e.set("id", "run-1:" + std::to_string(s));
     };
   };
-  CHECK_CODE(bundle(with(0, reseq(1))), errc::ContractSequenceStart);
-  CHECK_CODE(bundle(with(2, reseq(3))), errc::ContractSequenceGap);
+  CHECK_CODE(bundle(with(0, reseq(1))), ev::code::ContractSequenceStart);
+  CHECK_CODE(bundle(with(2, reseq(3))), ev::code::ContractSequenceGap);
   CHECK_CODE(bundle(with(1,
                          [](json::value& e) {
                            e.set("assayrunid", "run-2");
                            e.set("id", "run-2:1");
                          })),
-             errc::ContractRunIdMismatch);
-  CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("source", "urn:assay:other"); })), errc::ContractInvalidEvent);
-  CHECK_CODE(bundle(with(0, [](json::value& e) { e.set("source", "no-colon"); })), errc::ContractInvalidEvent);
-  CHECK_CODE(bundle(with(0, [](json::value& e) { e.set("source", ":leading"); })), errc::ContractInvalidEvent);
-  CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("id", "run-1:7"); })), errc::ContractInvalidEvent);
+             ev::code::ContractRunIdMismatch);
+  CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("source", "urn:assay:other"); })),
+             ev::code::ContractInvalidEvent);
+  CHECK_CODE(bundle(with(0, [](json::value& e) { e.set("source", "no-colon"); })), ev::code::ContractInvalidEvent);
+  CHECK_CODE(bundle(with(0, [](json::value& e) { e.set("source", ":leading"); })), ev::code::ContractInvalidEvent);
+  CHECK_CODE(bundle(with(1, [](json::value& e) { e.set("id", "run-1:7"); })), ev::code::ContractInvalidEvent);
   {
     std::vector<json::value> colon{make_event(0, "a:b")};
-    CHECK_CODE(bundle(lines_of(colon)), errc::ContractInvalidEvent);
+    CHECK_CODE(bundle(lines_of(colon)), ev::code::ContractInvalidEvent);
   }
   // step 5: bytes and sha256 of the raw file
   CHECK_CODE(bundle(good,
                     [](json::value& m) {
                       m.find("files")->find("events.ndjson")->set("sha256", "sha256:" + std::string(64, '0'));
                     }),
-             errc::IntegrityManifestHash);
+             ev::code::IntegrityManifestHash);
   CHECK_CODE(bundle(good,
                     [](json::value& m) {
                       auto* f = m.find("files")->find("events.ndjson");
@@ -303,19 +315,19 @@ TEST_CASE("events errors, in the order of SPEC §7") {
         h[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(h[i])));
       s->set("sha256", h);
     };
-    CHECK_CODE(bundle(good, f), errc::IntegrityManifestHash);
+    CHECK_CODE(bundle(good, f), ev::code::IntegrityManifestHash);
   }
   // step 6
-  CHECK_CODE(bundle("", [](json::value& m) { m.set("event_count", 0); }), errc::ContractInvalidEvent);
-  CHECK_CODE(bundle(good, [](json::value& m) { m.set("event_count", 4); }), errc::ContractSequenceGap);
+  CHECK_CODE(bundle("", [](json::value& m) { m.set("event_count", 0); }), ev::code::ContractInvalidEvent);
+  CHECK_CODE(bundle(good, [](json::value& m) { m.set("event_count", 4); }), ev::code::ContractSequenceGap);
   CHECK_CODE(bundle(good,
                     [](json::value& m) {
                       m.set("run_root", "sha256:" + std::string(64, 'a'));
                       m.set("bundle_id", "sha256:" + std::string(64, 'a'));
                     }),
-             errc::IntegrityRunRootMismatch);
+             ev::code::IntegrityRunRootMismatch);
   CHECK_CODE(bundle(good, [](json::value& m) { m.set("bundle_id", "sha256:" + std::string(64, 'b')); }),
-             errc::ContractBundleIdMismatch);
+             ev::code::ContractBundleIdMismatch);
 }
 
 TEST_CASE("each limit at its boundary") {
@@ -328,7 +340,7 @@ TEST_CASE("each limit at its boundary") {
   lim.max_bundle_bytes = b.size();
   CHECK_CODE_LIM(b, lim, errc::ok);
   lim.max_bundle_bytes = b.size() - 1;
-  CHECK_CODE_LIM(b, lim, errc::LimitBundleBytes);
+  CHECK_CODE_LIM(b, lim, ev::code::LimitBundleBytes);
 
   const std::size_t decoded =
       man.size() + events.size() + 512 * 2 + (512 - man.size() % 512) % 512 + (512 - events.size() % 512) % 512 + 1024;
@@ -336,31 +348,31 @@ TEST_CASE("each limit at its boundary") {
   lim.max_decode_bytes = decoded;
   CHECK_CODE_LIM(b, lim, errc::ok);
   lim.max_decode_bytes = decoded - 1;
-  CHECK_CODE_LIM(b, lim, errc::LimitDecodeBytes);
+  CHECK_CODE_LIM(b, lim, ev::code::LimitDecodeBytes);
 
   lim = {};
   lim.max_path_len = 13;  // "manifest.json", "events.ndjson"
   CHECK_CODE_LIM(b, lim, errc::ok);
   lim.max_path_len = 12;
-  CHECK_CODE_LIM(b, lim, errc::LimitPathLength);
+  CHECK_CODE_LIM(b, lim, ev::code::LimitPathLength);
 
   lim = {};
   lim.max_manifest_bytes = man.size();
   CHECK_CODE_LIM(b, lim, errc::ok);
   lim.max_manifest_bytes = man.size() - 1;
-  CHECK_CODE_LIM(b, lim, errc::LimitFileSize);
+  CHECK_CODE_LIM(b, lim, ev::code::LimitFileSize);
 
   lim = {};
   lim.max_events_bytes = events.size();
   CHECK_CODE_LIM(b, lim, errc::ok);
   lim.max_events_bytes = events.size() - 1;
-  CHECK_CODE_LIM(b, lim, errc::LimitFileSize);
+  CHECK_CODE_LIM(b, lim, ev::code::LimitFileSize);
 
   lim = {};
   lim.max_events = 3;
   CHECK_CODE_LIM(b, lim, errc::ok);
   lim.max_events = 2;
-  CHECK_CODE_LIM(b, lim, errc::LimitTotalEvents);
+  CHECK_CODE_LIM(b, lim, ev::code::LimitTotalEvents);
 
   std::size_t longest = 0;
   for (std::size_t start = 0; start < events.size();) {
@@ -372,7 +384,7 @@ TEST_CASE("each limit at its boundary") {
   lim.max_line_bytes = longest;
   CHECK_CODE_LIM(b, lim, errc::ok);
   lim.max_line_bytes = longest - 1;
-  CHECK_CODE_LIM(b, lim, errc::LimitLineBytes);
+  CHECK_CODE_LIM(b, lim, ev::code::LimitLineBytes);
 
   // json depth: data nested to 63 arrays inside the event object = 64 levels
   auto nested = [](int levels) {
@@ -384,14 +396,14 @@ TEST_CASE("each limit at its boundary") {
     return lines_of({e});
   };
   CHECK_CODE(bundle(nested(63)), errc::ok);
-  CHECK_CODE(bundle(nested(64)), errc::LimitJsonDepth);
+  CHECK_CODE(bundle(nested(64)), ev::code::LimitJsonDepth);
 
   // a gzip bomb stops at max_decode_bytes with flat memory
   std::string zeros(64 << 20, '\0');
   std::string bomb = gz(zeros);
   lim = {};
   lim.max_decode_bytes = 1 << 20;
-  CHECK_CODE_LIM(bomb, lim, errc::LimitDecodeBytes);
+  CHECK_CODE_LIM(bomb, lim, ev::code::LimitDecodeBytes);
 }
 
 TEST_CASE("limits from JSON: exactly the eight members") {
@@ -438,7 +450,7 @@ TEST_CASE("the reference's bundles and conformance corpora") {
   CHECK(ev::verify_bundle_file((up / "bundles" / "test-bundle.tar.gz").string()).has_value());
   CHECK(ev::verify_bundle_file((up / "bundles" / "demo-bundle.tar.gz").string()).has_value());
   CHECK(ev::verify_bundle_file((up / "bundles" / "invalid-manifest.bundle.tar.gz").string()).error().code ==
-        errc::ContractInvalidJson);
+        ev::code::ContractInvalidJson);
   std::size_t vectors = 0;
   for (const char* corpus : {"conformance-v0", "conformance-v1"}) {
     auto manifest = json::parse(assay_test::read_file(up / corpus / "MANIFEST.json")).value();
@@ -449,9 +461,9 @@ TEST_CASE("the reference's bundles and conformance corpora") {
       CAPTURE(id);
       CHECK((r ? "pass" : "fail") == want);
       if (id == "bad-101-tampered-bundle")
-        CHECK(r.error().code == errc::IntegrityEventHash);
+        CHECK(r.error().code == ev::code::IntegrityEventHash);
       if (id == "bad-109-bundle-id-mismatch")
-        CHECK(r.error().code == errc::ContractBundleIdMismatch);
+        CHECK(r.error().code == ev::code::ContractBundleIdMismatch);
       ++vectors;
     }
   }
@@ -493,9 +505,9 @@ TEST_CASE("the reference's own bundles re-written give the same manifest and eve
     std::string manifest, events_bytes;
     std::vector<json::value> events;
     auto r = ev::verify_bundle_file((dir / "assay-upstream" / "bundles" / name).string(), {},
-                                    [&](std::string_view line, const json::document&) {
-                                      events.push_back(json::parse(line).value());
-                                      events_bytes.append(line).append("\n");
+                                    [&](const ev::verified_event& e) {
+                                      events.push_back(json::parse(e.line).value());
+                                      events_bytes.append(e.line).append("\n");
                                     });
     REQUIRE(r.has_value());
     auto files = ev::build_bundle_files(events).value();
@@ -503,4 +515,196 @@ TEST_CASE("the reference's own bundles re-written give the same manifest and eve
     CHECK(files.manifest == r->manifest);
     CHECK(files.events == events_bytes);
   }
+}
+
+namespace {
+
+// A visitor with every member: what it saw, in order.
+struct recording_visitor {
+  std::vector<std::string> seen;
+  void on_manifest(const ev::bundle_manifest& m) { seen.push_back("manifest " + m.fields.run_id); }
+  void on_event(const ev::verified_event& e) {
+    seen.push_back("event " + std::to_string(e.seq) + " " + std::string(e.type) + " " + std::string(e.content_hash));
+  }
+  void on_end(const ev::verified_bundle& b) { seen.push_back("end " + std::to_string(b.event_count)); }
+};
+
+}  // namespace
+
+TEST_CASE("visitors: several in one pass, each member optional, events only once verified") {
+  auto evs = make_events(4);
+  evs[2].set("subject", "tool:x");
+  const std::string gzbytes = ev::write_bundle(evs).value();
+  recording_visitor all;
+  std::vector<std::string> lines;
+  std::vector<std::uint64_t> seqs;
+  struct {
+    std::size_t data_members = 0;
+    std::optional<std::string> subject;
+    void on_event(const ev::verified_event& e) {
+      data_members += e.doc.nodes()[e.data].count;
+      if (e.subject)
+        subject = std::string(*e.subject);
+    }
+  } by_member;
+  auto r = ev::verify_bundle_bytes(gzbytes, {}, all, by_member, [&](const ev::verified_event& e) {
+    lines.emplace_back(e.line);
+    seqs.push_back(e.seq);
+    CHECK(e.id == "run-1:" + std::to_string(e.seq));
+    CHECK(e.run_id == "run-1");
+    CHECK(e.source == "urn:assay:test");
+    CHECK(e.time == "2026-01-02T03:04:05Z");
+    CHECK(ev::content_hash(e.doc).value() == e.content_hash);
+  });
+  REQUIRE(r.has_value());
+  REQUIRE(all.seen.size() == 6);
+  CHECK(all.seen.front() == "manifest run-1");
+  CHECK(all.seen.back() == "end 4");
+  for (std::uint64_t i = 0; i < 4; ++i) {
+    CHECK(all.seen[1 + i].rfind("event " + std::to_string(i) + " assay.test sha256:", 0) == 0);
+    CHECK(seqs[i] == i);
+  }
+  std::string joined;
+  for (const auto& l : lines)
+    joined += l + "\n";
+  CHECK(joined == ev::build_bundle_files(evs).value().events);
+  CHECK(by_member.data_members == 8);  // {"n","s"} in each event's data
+  CHECK(by_member.subject == "tool:x");
+
+  // A bundle that fails at seq 2: the visitors saw the manifest and seq 0 and 1, and no end.
+  std::string events = lines_of(make_events(4));
+  const std::size_t third = events.find("\"assayseq\":2");
+  events[events.find("\"n\":2", third) + 4] = '7';  // still JSON, the content hash no longer matches
+  recording_visitor partial;
+  auto bad = ev::verify_bundle_bytes(bundle(events), {}, partial);
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().code == ev::code::IntegrityEventHash);
+  REQUIRE(partial.seen.size() == 3);
+  CHECK(partial.seen[2].rfind("event 1 ", 0) == 0);
+}
+
+TEST_CASE("manifest.json as read: open where the reference is, the reference's codes otherwise") {
+  const std::string events = lines_of(make_events(2));
+  const json::value honest = manifest_for(events);
+  auto read = [&](const std::function<void(json::value&)>& tweak) {
+    json::value m = honest;
+    tweak(m);
+    return ev::read_manifest(json::to_canonical(m).value());
+  };
+  auto code_and_message = [&](const std::function<void(json::value&)>& tweak) {
+    auto r = read(tweak);
+    REQUIRE_FALSE(r.has_value());
+    return code_name(r.error().code) + ": " + r.error().message;
+  };
+  // Accepted: members it does not know, no git, a sha256 without its prefix.
+  auto m = read([](json::value& v) {
+    v.set("x-later", json::parse(R"({"a":[1,{"b":null}]})").value());
+    v.find("producer")->set("build", "ci");
+    v.find("files")->set("other.txt", 1);
+    auto* f = v.find("files")->find("events.ndjson");
+    f->set("sha256", f->find("sha256")->as_string().substr(7));
+  });
+  REQUIRE(m.has_value());
+  CHECK(m->run_id == "run-1");
+  CHECK(m->event_count == 2);
+  CHECK_FALSE(m->producer.git.has_value());
+  CHECK(m->files.events->bytes == static_cast<std::int64_t>(events.size()));
+  CHECK(m->files.events->sha256.size() == 64);
+  CHECK(m->other.count("x-later") == 1);
+  // Every manifest the writer writes reads back with its facts.
+  auto files = ev::build_bundle_files(make_events(2)).value();
+  auto back = ev::read_manifest(files.manifest).value();
+  CHECK(back.run_root == files.run_root);
+  CHECK(back.bundle_id == files.run_root);
+  CHECK(back.files.events->bytes == static_cast<std::int64_t>(files.events.size()));
+  // Refused, as the reference's codes and the verifier's messages.
+  CHECK(code_and_message([](json::value& v) { v.set("schema_version", "1"); }) ==
+        "ContractInvalidJson: manifest.json: \"schema_version\" must be an integer");
+  for (double bad : {2.0, 0.0, 1.5, -1.0, 1e300}) {
+    CAPTURE(bad);
+    CHECK(code_and_message([&](json::value& v) { v.set("schema_version", bad); }) ==
+          "ContractSchemaVersion: manifest.json: unsupported schema_version (1 is supported)");
+  }
+  // The checks' order decides, not the members' order: schema_version before run_id.
+  CHECK(code_and_message([](json::value& v) {
+          v.set("schema_version", 2);
+          v.set("run_id", 5);
+        }) == "ContractSchemaVersion: manifest.json: unsupported schema_version (1 is supported)");
+  CHECK(code_and_message([](json::value& v) {
+          v.set("run_id", 5);
+          v.set("event_count", -1);
+        }) == "ContractInvalidJson: manifest.json: \"run_id\" must be a string");
+  CHECK(code_and_message([](json::value& v) { v.set("event_count", 9007199254740994.0); }) ==
+        "ContractInvalidJson: manifest.json: \"event_count\" must be an integer");
+  CHECK(code_and_message([](json::value& v) { v.find("producer")->set("git", nullptr); }) ==
+        "ContractInvalidJson: manifest.json: \"producer.git\" must be a string");
+  CHECK(code_and_message([](json::value& v) {
+          v.find("producer")->set("git", 1);
+          v.find("producer")->set("name", 1);
+        }) ==
+        "ContractInvalidJson: manifest.json: \"producer\" must be an object with string members \"name\" and "
+        "\"version\"");
+  CHECK(code_and_message([](json::value& v) { v.set("files", json::array{}); }) ==
+        "ContractInvalidJson: manifest.json: \"files\" must be an object");
+  CHECK(code_and_message([](json::value& v) { v.find("files")->find("events.ndjson")->set("bytes", "1"); }) ==
+        "ContractInvalidJson: manifest.json: \"files.events.ndjson\" must have an integer \"bytes\" and a string "
+        "\"sha256\"");
+  CHECK(code_name(ev::read_manifest("[]").error().code) == "ContractInvalidJson");
+  CHECK(ev::read_manifest("[]").error().message == "manifest.json: not a JSON object");
+  CHECK(ev::read_manifest("{\"a\":1,\"a\":2}").error().message.rfind("manifest.json is not valid JSON: ", 0) == 0);
+  ev::bundle_limits shallow;
+  shallow.max_json_depth = 2;
+  CHECK(ev::read_manifest(json::to_canonical(honest).value(), shallow).error().code == ev::code::LimitJsonDepth);
+}
+
+TEST_CASE("the verdict as a contract: what verify --json prints") {
+  auto ok = ev::verify_bundle_bytes(ev::write_bundle(make_events(3)).value());
+  REQUIRE(ok.has_value());
+  CHECK(assay::encode(ev::verify_result_of(ok)).value() == R"({"bundle_id":")" + ok->bundle_id +
+                                                               R"(","class":null,"code":null,"event_count":3,)"
+                                                               R"("message":null,"ok":true,"run_id":"run-1"})");
+  auto bad = ev::verify_bundle_bytes("not a gzip stream");
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(assay::encode(ev::verify_result_of(bad)).value() ==
+        R"({"bundle_id":null,"class":"Integrity","code":"IntegrityGzip","event_count":null,"message":")" +
+            bad.error().message + R"(","ok":false,"run_id":null})");
+  auto missing = ev::verify_bundle_file("/nonexistent/bundle.tar.gz");
+  const auto v = ev::verify_result_of(missing);
+  CHECK(*v.code == "io_error");
+  CHECK_FALSE(v.error_class.has_value());
+  auto back = assay::decode<ev::verify_result>(assay::encode(v).value());
+  REQUIRE(back.has_value());
+  CHECK(*back->code == "io_error");
+}
+
+TEST_CASE("the codes: stable values, the reference's names, explicit classes, known to assay::name") {
+  CHECK(static_cast<int>(ev::code::IntegrityGzip) == 500);
+  CHECK(static_cast<int>(ev::code::ContractMissingManifest) == 506);
+  CHECK(static_cast<int>(ev::code::LimitPathLength) == 518);
+  CHECK(static_cast<int>(ev::code::SecurityAbsolutePath) == 526);
+  std::size_t n = 0;
+  for (int v = 500; v <= 526; ++v, ++n) {
+    const auto c = ev::bundle_code(static_cast<errc>(v));
+    REQUIRE(c.has_value());
+    const std::string_view name = ev::name(*c), cls = ev::error_class(*c);
+    CAPTURE(name);
+    CHECK(assay::name(static_cast<errc>(v)) == name);
+    CHECK(assay::error_class(static_cast<errc>(v)) == cls);
+    CHECK(name.substr(0, cls == "Limits" ? 5 : cls.size()) == (cls == "Limits" ? "Limit" : cls));
+    CHECK(ev::make_error(*c, "m").code == *c);
+  }
+  CHECK(n == 27);
+  CHECK_FALSE(ev::bundle_code(static_cast<errc>(527)).has_value());
+  CHECK(assay::name(static_cast<errc>(527)) == "unknown");
+  CHECK(assay::error_class(errc::depth_limit).empty());
+  CHECK(assay::name(errc::depth_limit) == "depth_limit");
+  CHECK(ev::invalid_json_code(errc::depth_limit) == ev::code::LimitJsonDepth);
+  CHECK(ev::invalid_json_code(errc::duplicate_member) == ev::code::ContractInvalidJson);
+  CHECK_FALSE(ev::limit_code(errc::trailing_content).has_value());
+  // The soak report records the limits as the verifier's own type.
+  CHECK(std::is_same_v<assay::contracts::soak::limits, ev::bundle_limits>);
+  CHECK(assay::encode(ev::bundle_limits{}).value() ==
+        R"({"max_bundle_bytes":104857600,"max_decode_bytes":1073741824,"max_events":100000,)"
+        R"("max_events_bytes":524288000,"max_json_depth":64,"max_line_bytes":1048576,"max_manifest_bytes":10485760,)"
+        R"("max_path_len":256})");
 }

@@ -87,7 +87,7 @@ TEST_CASE("events out of order are written in seq order; the producer is the seq
   // Without a producer in the seq-0 event: refused at that event's input position.
   auto e = ev::build_bundle_files(std::vector<json::value>{evs[1], without(evs[0], "assayproducer")});
   REQUIRE_FALSE(e.has_value());
-  CHECK(e.error().code == errc::ContractInvalidJson);
+  CHECK(e.error().code == ev::code::ContractInvalidJson);
   CHECK(e.error().pointer == "/1/assayproducer");
   // A producer given in the options wins.
   ev::bundle_options opt;
@@ -102,25 +102,25 @@ TEST_CASE("the first broken rule in seq order is the one reported, at the event'
   evs[2].set("assaycontenthash", "sha256:" + std::string(64, '0'));
   // In input order = seq order: seq 1's source comes before seq 2's hash.
   auto e = error_of(texts_of(evs));
-  CHECK(e.code == errc::ContractInvalidEvent);
+  CHECK(e.code == ev::code::ContractInvalidEvent);
   CHECK(e.pointer == "/1/source");
   CHECK(e.message == "seq 1: source differs from the first event's");
   // Shuffled: the same event is reported, at its new input position.
   e = error_of(texts_of({evs[2], evs[0], evs[1]}));
-  CHECK(e.code == errc::ContractInvalidEvent);
+  CHECK(e.code == ev::code::ContractInvalidEvent);
   CHECK(e.pointer == "/2/source");
   // But every event must first be an object with a valid seq: that is checked before the rules.
   auto t = texts_of(evs);
   t.push_back("[1]");
   e = error_of(t);
-  CHECK(e.code == errc::ContractInvalidJson);
+  CHECK(e.code == ev::code::ContractInvalidJson);
   CHECK(e.pointer == "/3");
   CHECK(e.message == "the event is not a JSON object");
   auto bad_seq = make_event(3);
   bad_seq.set("assayseq", -1);
   t.back() = json::to_pretty(bad_seq);
   e = error_of(t);
-  CHECK(e.code == errc::ContractInvalidJson);
+  CHECK(e.code == ev::code::ContractInvalidJson);
   CHECK(e.pointer == "/3/assayseq");
   CHECK(e.message == "member \"assayseq\" must be an integer >= 0");
   // Each rule of the stream, with the verifier's code.
@@ -130,25 +130,25 @@ TEST_CASE("the first broken rule in seq order is the one reported, at the event'
     return error_of(texts_of(v));
   };
   e = one([](auto& v) { v[1].set("assayseq", 0); });  // two seq 0: the second is a gap
-  CHECK(e.code == errc::ContractSequenceGap);
+  CHECK(e.code == ev::code::ContractSequenceGap);
   CHECK(e.pointer == "/1/assayseq");
   e = one([](auto& v) { v.erase(v.begin()); });
-  CHECK(e.code == errc::ContractSequenceStart);
+  CHECK(e.code == ev::code::ContractSequenceStart);
   CHECK(e.pointer == "/0/assayseq");
   e = one([](auto& v) { v[2].set("assayrunid", "run-2"); });
-  CHECK(e.code == errc::ContractRunIdMismatch);
+  CHECK(e.code == ev::code::ContractRunIdMismatch);
   CHECK(e.message == "the run id at seq 2 differs from the first event's");
   e = one([](auto& v) { v[0].set("specversion", "0.3"); });
-  CHECK(e.code == errc::ContractSchemaVersion);
+  CHECK(e.code == ev::code::ContractSchemaVersion);
   CHECK(e.pointer == "/0/specversion");
   e = one([](auto& v) { v[1].set("id", "run-1:7"); });
-  CHECK(e.code == errc::ContractInvalidEvent);
+  CHECK(e.code == ev::code::ContractInvalidEvent);
   CHECK(e.pointer == "/1/id");
   e = one([](auto& v) { v[1].set("time", "yesterday"); });
-  CHECK(e.code == errc::ContractInvalidJson);
+  CHECK(e.code == ev::code::ContractInvalidJson);
   CHECK(e.pointer == "/1/time");
   e = one([](auto& v) { v[0] = without(v[0], "data"); });
-  CHECK(e.code == errc::ContractInvalidJson);
+  CHECK(e.code == ev::code::ContractInvalidJson);
   CHECK(e.pointer == "/0/data");
   e = one([](auto& v) {
     for (auto& x : v) {
@@ -156,7 +156,7 @@ TEST_CASE("the first broken rule in seq order is the one reported, at the event'
       x.set("id", "a:b:" + std::to_string(static_cast<int>(x.find("assayseq")->as_number())));
     }
   });
-  CHECK(e.code == errc::ContractInvalidEvent);
+  CHECK(e.code == ev::code::ContractInvalidEvent);
   CHECK(e.pointer == "/0/assayrunid");
 }
 
@@ -187,9 +187,9 @@ TEST_CASE("the verifier's limits are the writer's, each at its boundary") {
     CHECK_MESSAGE(v.has_value(),
                   (v ? std::string() : std::string(assay::name(v.error().code)) + ": " + v.error().message));
   };
-  auto fails = [&](const ev::bundle_options& opt, errc code, std::string_view pointer = "") {
+  auto fails = [&](const ev::bundle_options& opt, ev::code code, std::string_view pointer = "") {
     auto e = error_of(texts, opt);
-    CHECK_EQ(assay::name(e.code), assay::name(code));
+    CHECK_EQ(assay::name(e.code), ev::name(code));
     CHECK(e.pointer == pointer);
   };
   std::size_t longest = 0;
@@ -199,20 +199,20 @@ TEST_CASE("the verifier's limits are the writer's, each at its boundary") {
   opt.limits.max_line_bytes = longest;
   passes(opt);
   opt.limits.max_line_bytes = longest - 1;
-  fails(opt, errc::LimitLineBytes, "/0");
+  fails(opt, ev::code::LimitLineBytes, "/0");
 
   opt = {};
   opt.limits.max_events = 3;
   passes(opt);
   opt.limits.max_events = 2;
-  fails(opt, errc::LimitTotalEvents);
+  fails(opt, ev::code::LimitTotalEvents);
 
   // The manifest nests 3 levels (files, events.ndjson); these events 2 (data).
   opt = {};
   opt.limits.max_json_depth = 3;
   passes(opt);
   opt.limits.max_json_depth = 2;
-  fails(opt, errc::LimitJsonDepth);
+  fails(opt, ev::code::LimitJsonDepth);
   auto deep = evs;
   deep[1].find("data")->set("a", json::parse(R"({"b":{"c":1}})").value());  // 4 levels
   const auto deep_texts = texts_of(deep);
@@ -220,20 +220,20 @@ TEST_CASE("the verifier's limits are the writer's, each at its boundary") {
   CHECK(ev::verify_bundle_bytes(ev::write_bundle(views(deep_texts), opt).value(), opt.limits).has_value());
   opt.limits.max_json_depth = 3;
   auto e = error_of(deep_texts, opt);
-  CHECK(e.code == errc::LimitJsonDepth);
+  CHECK(e.code == ev::code::LimitJsonDepth);
   CHECK(e.pointer == "/1/data/a/b");
 
   opt = {};
   opt.limits.max_events_bytes = files.events.size();
   passes(opt);
   opt.limits.max_events_bytes = files.events.size() - 1;
-  fails(opt, errc::LimitFileSize);
+  fails(opt, ev::code::LimitFileSize);
 
   opt = {};
   opt.limits.max_manifest_bytes = files.manifest.size();
   passes(opt);
   opt.limits.max_manifest_bytes = files.manifest.size() - 1;
-  fails(opt, errc::LimitFileSize);
+  fails(opt, ev::code::LimitFileSize);
 
   const auto pad = [](std::size_t n) { return (n + 511) / 512 * 512; };
   const std::size_t tar_size = 512 + pad(files.manifest.size()) + 512 + pad(files.events.size()) + 1024;
@@ -241,14 +241,14 @@ TEST_CASE("the verifier's limits are the writer's, each at its boundary") {
   opt.limits.max_decode_bytes = tar_size;
   passes(opt);
   opt.limits.max_decode_bytes = tar_size - 1;
-  fails(opt, errc::LimitDecodeBytes);
+  fails(opt, ev::code::LimitDecodeBytes);
 
   const std::size_t gz_size = ev::write_bundle(views(texts)).value().size();
   opt = {};
   opt.limits.max_bundle_bytes = gz_size;
   passes(opt);
   opt.limits.max_bundle_bytes = gz_size - 1;
-  fails(opt, errc::LimitBundleBytes);
+  fails(opt, ev::code::LimitBundleBytes);
 }
 
 TEST_CASE("gzip over pieces equals gzip of their concatenation, on any number of threads") {
@@ -291,16 +291,16 @@ TEST_CASE("the writer refuses what the verifier would reject") {
   evs[1].set("assaycontenthash", "sha256:" + std::string(64, '0'));
   auto r = ev::write_bundle(evs);
   REQUIRE(!r.has_value());
-  CHECK(r.error().code == errc::IntegrityEventHash);
+  CHECK(r.error().code == ev::code::IntegrityEventHash);
   CHECK(r.error().pointer == "/1/assaycontenthash");
 
   evs = make_events(3);
   evs[2].set("assayseq", 5);
-  CHECK(ev::write_bundle(evs).error().code == errc::ContractSequenceGap);
+  CHECK(ev::write_bundle(evs).error().code == ev::code::ContractSequenceGap);
   evs = make_events(3);
   std::swap(evs[0], evs[2]);  // out of order in the input: sorted by seq
   CHECK(ev::write_bundle(evs).value() == ev::write_bundle(make_events(3)).value());
-  CHECK(ev::write_bundle(std::vector<json::value>{}).error().code == errc::ContractInvalidEvent);
+  CHECK(ev::write_bundle(std::vector<json::value>{}).error().code == ev::code::ContractInvalidEvent);
 }
 
 TEST_CASE("x-assay: packs applied and mappings go into the manifest, which decodes as manifest-v1") {

@@ -83,7 +83,7 @@ void verify_written(std::string_view ndjson) {
   if (!gz) {
     // Only the container limits remain for pack_bundle to refuse.
     const auto c = gz.error().code;
-    if (c != assay::errc::LimitBundleBytes && c != assay::errc::LimitDecodeBytes)
+    if (c != ev::code::LimitBundleBytes && c != ev::code::LimitDecodeBytes)
       fail("build_bundle_files accepted what write_bundle refused", gz.error().format());
     return;
   }

@@ -2,6 +2,7 @@
 // spec/schemas/soak-report-v1.schema.json). The schema generated from this type equals that file.
 #pragma once
 
+#include "assay/contracts/bundle.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/constraints.hpp"
 
@@ -16,16 +17,7 @@ namespace assay::contracts {
 namespace soak {
 
 // The eight bundle-reading limits in force for the soak (SPEC §7).
-struct limits {
-  bounded<std::int64_t, 1> max_bundle_bytes;
-  bounded<std::int64_t, 1> max_decode_bytes;
-  bounded<std::int64_t, 1> max_manifest_bytes;
-  bounded<std::int64_t, 1> max_events_bytes;
-  bounded<std::int64_t, 1> max_events;
-  bounded<std::int64_t, 1> max_line_bytes;
-  bounded<std::int64_t, 1> max_path_len;
-  bounded<std::int64_t, 1> max_json_depth;
-};
+using limits = bundle_limits;
 
 struct pack_ref {
   static constexpr std::string_view schema_name = "pack_ref";

@@ -21,9 +21,24 @@ namespace assay::evidence {
 
 namespace detail {
 
+// An error about member `member` of an event. (Built piece by piece: g++ 12 warns, wrongly,
+// of overlapping copies in a chain of + on these strings.)
+inline error member_error(errc code, std::string_view member, std::string_view why) {
+  std::string message = "event member \"";
+  message += member;
+  message += "\" ";
+  message += why;
+  std::string pointer = "/";
+  pointer += member;
+  return make_error(code, std::move(message), std::move(pointer));
+}
+
 inline error missing(std::string_view member, std::string_view why) {
-  return make_error(errc::missing_member, "event member \"" + std::string(member) + "\" " + std::string(why),
-                    "/" + std::string(member));
+  return member_error(errc::missing_member, member, why);
+}
+
+inline error not_utf8(std::string_view member) {
+  return member_error(errc::invalid_utf8, member, "is not valid UTF-8");
 }
 
 // Streams JCS({data, datacontenttype, specversion, subject?, type}) into sha256: the names in
@@ -42,15 +57,19 @@ result<std::string> projection_hash(WriteData&& write_data, std::string_view dct
       return e;
     }
     w.write(",\"datacontenttype\":", 19);
-    json::write_string(w, dct);
+    if (!json::write_string(w, dct))
+      return not_utf8("datacontenttype");
     w.write(",\"specversion\":", 15);
-    json::write_string(w, spec);
+    if (!json::write_string(w, spec))
+      return not_utf8("specversion");
     if (subject) {
       w.write(",\"subject\":", 11);
-      json::write_string(w, *subject);
+      if (!json::write_string(w, *subject))
+        return not_utf8("subject");
     }
     w.write(",\"type\":", 8);
-    json::write_string(w, type);
+    if (!json::write_string(w, type))
+      return not_utf8("type");
     w.put('}');
   }
   return sink.finish().to_string();
@@ -84,13 +103,11 @@ inline result<std::string> content_hash(const json::value& event) {
       type->as_string());
 }
 
-// From the event object at node `at` of a parsed document (the verifier's fast path).
-inline result<std::string> content_hash(const json::document& doc, std::size_t at = 0) {
+// From the members of an event in a parsed document, given by their nodes (0 = absent): data,
+// datacontenttype, specversion, subject and type.
+inline result<std::string> content_hash_at_nodes(const json::document& doc, std::size_t data, std::size_t dct,
+                                                 std::size_t spec, std::size_t subject, std::size_t type) {
   const auto& nodes = doc.nodes();
-  if (nodes[at].kind != json::kind::object)
-    return make_error(errc::type_mismatch, "an event must be a JSON object");
-  const auto m = doc.find_members<5>(at, {"data", "datacontenttype", "specversion", "subject", "type"});
-  const std::size_t data = m[0], dct = m[1], spec = m[2], subject = m[3], type = m[4];
   auto is_string = [&](std::size_t i) { return i != 0 && nodes[i].kind == json::kind::string; };
   if (data == 0)
     return detail::missing("data", "is required");
@@ -110,6 +127,27 @@ inline result<std::string> content_hash(const json::document& doc, std::size_t a
       },
       doc.string_at(dct), doc.string_at(spec),
       is_string(subject) ? std::optional<std::string_view>(doc.string_at(subject)) : std::nullopt, doc.string_at(type));
+}
+
+// From the event object at node `at` of a parsed document (the verifier's fast path).
+inline result<std::string> content_hash(const json::document& doc, std::size_t at = 0) {
+  if (doc.nodes()[at].kind != json::kind::object)
+    return make_error(errc::type_mismatch, "an event must be a JSON object");
+  const auto m = doc.find_members<5>(at, {"data", "datacontenttype", "specversion", "subject", "type"});
+  return content_hash_at_nodes(doc, m[0], m[1], m[2], m[3], m[4]);
+}
+
+// From the parts of an event whose `data` is already in canonical form (the recorder's path):
+// the strings are written as JSON strings; a subject that is nullopt is left out.
+inline result<std::string> content_hash_of_parts(std::string_view canonical_data, std::string_view datacontenttype,
+                                                 std::string_view specversion, std::optional<std::string_view> subject,
+                                                 std::string_view type) {
+  return detail::projection_hash(
+      [&](auto& w) -> result<void> {
+        w.write(canonical_data.data(), canonical_data.size());
+        return {};
+      },
+      datacontenttype, specversion, subject, type);
 }
 
 }  // namespace assay::evidence

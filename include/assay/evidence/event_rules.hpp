@@ -8,15 +8,18 @@
 //                                    without ':', one source URI, id = run_id:seq; keeps the
 //                                    time window
 //
-// Each rule yields a violation: the verifier's code (assay::errc), the member concerned and a
+// Each rule yields a violation: the verifier's code (codes.hpp), the member concerned and a
 // message without location, which the caller places ("line 3 of events.ndjson: ...", or the
 // pointer "/3/assayseq").
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/evidence/codes.hpp"
+#include "assay/evidence/content_hash.hpp"
 #include "assay/json/document.hpp"
 #include "assay/json/time.hpp"
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,7 +28,7 @@
 namespace assay::evidence {
 
 struct event_violation {
-  errc code;
+  evidence::code code;
   std::string member;  // the event member concerned ("" for the event as a whole)
   std::string message;
 };
@@ -34,7 +37,7 @@ struct event_violation {
 // what was read from them.
 struct event_fields {
   std::size_t specversion = 0, type = 0, source = 0, id = 0, time = 0, run_id = 0, seq_node = 0, content_hash = 0,
-              data = 0;
+              data = 0, datacontenttype = 0, subject = 0;
   std::uint64_t seq = 0;
   json::instant at;  // the time as an instant (its fraction a view into the document)
 };
@@ -52,22 +55,23 @@ inline bool is_string_node(const json::document& doc, std::size_t i) noexcept {
 inline std::optional<event_violation> read_event_seq(const json::document& doc, std::size_t seq_node,
                                                      std::uint64_t& seq) {
   if (seq_node == 0 || doc.nodes()[seq_node].kind != json::kind::number)
-    return event_violation{errc::ContractInvalidJson, "assayseq", "member \"assayseq\" must be an integer"};
+    return event_violation{code::ContractInvalidJson, "assayseq", "member \"assayseq\" must be an integer"};
   const double d = doc.number_at(seq_node);
   if (!(d >= 0 && d <= 9007199254740992.0 && d == static_cast<double>(static_cast<std::uint64_t>(d))))
-    return event_violation{errc::ContractInvalidJson, "assayseq", "member \"assayseq\" must be an integer >= 0"};
+    return event_violation{code::ContractInvalidJson, "assayseq", "member \"assayseq\" must be an integer >= 0"};
   seq = static_cast<std::uint64_t>(d);
   return std::nullopt;
 }
 
 // The rules one event obeys on its own, in the verifier's order: it is an object; specversion,
 // type, source, id, time and assayrunid are strings; assayseq an integer >= 0; data present;
-// time RFC 3339; specversion "1.0". Fills `f` (content_hash is left to the caller).
+// time RFC 3339; specversion "1.0". Fills `f` (content_hash, datacontenttype and subject are
+// left to the caller: they are the content hash's).
 inline std::optional<event_violation> read_event_fields(const json::document& doc, event_fields& f) {
   if (doc.root().kind != json::kind::object)
-    return event_violation{errc::ContractInvalidJson, "", "the event is not a JSON object"};
-  const auto m = doc.find_members<9>(
-      0, {"specversion", "type", "source", "id", "time", "assayrunid", "assayseq", "assaycontenthash", "data"});
+    return event_violation{code::ContractInvalidJson, "", "the event is not a JSON object"};
+  const auto m = doc.find_members<11>(0, {"specversion", "type", "source", "id", "time", "assayrunid", "assayseq",
+                                          "assaycontenthash", "data", "datacontenttype", "subject"});
   f.specversion = m[0];
   f.type = m[1];
   f.source = m[2];
@@ -77,22 +81,45 @@ inline std::optional<event_violation> read_event_fields(const json::document& do
   f.seq_node = m[6];
   f.content_hash = m[7];
   f.data = m[8];
+  f.datacontenttype = m[9];
+  f.subject = m[10];
   for (const auto& [idx, name] :
        {std::pair{f.specversion, "specversion"}, std::pair{f.type, "type"}, std::pair{f.source, "source"},
         std::pair{f.id, "id"}, std::pair{f.time, "time"}, std::pair{f.run_id, "assayrunid"}}) {
     if (!detail::is_string_node(doc, idx))
-      return event_violation{errc::ContractInvalidJson, name, std::string("member \"") + name + "\" must be a string"};
+      return event_violation{code::ContractInvalidJson, name, std::string("member \"") + name + "\" must be a string"};
   }
   if (auto v = read_event_seq(doc, f.seq_node, f.seq))
     return v;
   if (f.data == 0)
-    return event_violation{errc::ContractInvalidJson, "data", "member \"data\" is missing"};
+    return event_violation{code::ContractInvalidJson, "data", "member \"data\" is missing"};
   const auto at = json::parse_instant(doc.string_at(f.time));
   if (!at)
-    return event_violation{errc::ContractInvalidJson, "time", "member \"time\" is not an RFC 3339 date-time"};
+    return event_violation{code::ContractInvalidJson, "time", "member \"time\" is not an RFC 3339 date-time"};
   f.at = *at;
   if (doc.string_at(f.specversion) != "1.0")
-    return event_violation{errc::ContractSchemaVersion, "specversion", "specversion must be \"1.0\""};
+    return event_violation{code::ContractSchemaVersion, "specversion", "specversion must be \"1.0\""};
+  return std::nullopt;
+}
+
+// The event's content hash (SPEC §4), from the members read_event_fields found.
+inline result<std::string> content_hash(const json::document& doc, const event_fields& f) {
+  return content_hash_at_nodes(doc, f.data, f.datacontenttype, f.specversion, f.subject, f.type);
+}
+
+// The source rule (SPEC §4): a URI, with ':' and not first.
+inline std::optional<event_violation> check_source(std::string_view source, std::uint64_t seq) {
+  if (source.empty() || source.front() == ':' || source.find(':') == std::string_view::npos)
+    return event_violation{code::ContractInvalidEvent, "source",
+                           "seq " + std::to_string(seq) + ": source must be a URI (with ':', not first)"};
+  return std::nullopt;
+}
+
+// The run id rule (SPEC §4): no ':' (the stream id is run:seq).
+inline std::optional<event_violation> check_run_id(std::string_view run_id, std::uint64_t seq) {
+  if (run_id.find(':') != std::string_view::npos)
+    return event_violation{code::ContractInvalidEvent, "assayrunid",
+                           "seq " + std::to_string(seq) + ": run id must not contain ':'"};
   return std::nullopt;
 }
 
@@ -106,40 +133,40 @@ class event_stream {
 
   std::optional<event_violation> next(const json::document& doc, const event_fields& f) {
     const std::uint64_t seq = f.seq;
-    const std::string at_seq = "seq " + std::to_string(seq);
+    auto at_seq = [seq] { return "seq " + std::to_string(seq); };  // for messages only
     if (events_ == 0) {
       if (seq != 0)
-        return event_violation{errc::ContractSequenceStart, "assayseq",
+        return event_violation{code::ContractSequenceStart, "assayseq",
                                "the first event must have seq 0, found " + std::to_string(seq)};
     } else if (seq != prev_seq_ + 1) {
-      return event_violation{errc::ContractSequenceGap, "assayseq",
-                             "sequence gap: " + at_seq + " follows " + std::to_string(prev_seq_)};
+      return event_violation{code::ContractSequenceGap, "assayseq",
+                             "sequence gap: " + at_seq() + " follows " + std::to_string(prev_seq_)};
     }
     const std::string_view run_id = doc.string_at(f.run_id);
     if (!run_id_)
       run_id_.emplace(run_id);
     if (run_id != *run_id_) {
       return event_violation{
-          errc::ContractRunIdMismatch, "assayrunid",
-          "the run id at " + at_seq + " differs from " + (run_id_given_ ? "the manifest's" : "the first event's")};
+          code::ContractRunIdMismatch, "assayrunid",
+          "the run id at " + at_seq() + " differs from " + (run_id_given_ ? "the manifest's" : "the first event's")};
     }
     const std::string_view source = doc.string_at(f.source);
-    if (source.empty() || source.front() == ':' || source.find(':') == std::string_view::npos)
-      return event_violation{errc::ContractInvalidEvent, "source",
-                             at_seq + ": source must be a URI (with ':', not first)"};
+    if (auto v = check_source(source, seq))
+      return v;
     if (events_ == 0) {
       first_source_ = source;
     } else if (source != first_source_) {
-      return event_violation{errc::ContractInvalidEvent, "source", at_seq + ": source differs from the first event's"};
+      return event_violation{code::ContractInvalidEvent, "source", at_seq() + ": source differs from the first event's"};
     }
-    if (run_id.find(':') != std::string_view::npos)
-      return event_violation{errc::ContractInvalidEvent, "assayrunid", at_seq + ": run id must not contain ':'"};
+    if (auto v = check_run_id(run_id, seq))
+      return v;
     const std::string_view id = doc.string_at(f.id);
-    const std::string seq_text = std::to_string(seq);
+    char digits[24];
+    const std::string_view seq_text(digits, static_cast<std::size_t>(std::to_chars(digits, digits + 24, seq).ptr - digits));
     if (id.size() != run_id.size() + 1 + seq_text.size() || id.substr(0, run_id.size()) != run_id ||
         id[run_id.size()] != ':' || id.substr(run_id.size() + 1) != seq_text) {
-      return event_violation{errc::ContractInvalidEvent, "id",
-                             "event id does not match the run_id:seq contract at " + at_seq};
+      return event_violation{code::ContractInvalidEvent, "id",
+                             "event id does not match the run_id:seq contract at " + at_seq()};
     }
     const std::string_view time = doc.string_at(f.time);
     if (events_ == 0 || f.at < json::instant{lo_seconds_, lo_fraction_}) {

@@ -25,10 +25,13 @@
 
 #include <array>
 #include <cctype>
+#include <cstdint>
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
 namespace assay::evidence {
 
@@ -395,22 +398,177 @@ inline result<redaction> redact_event(json::value& event, const redact_options& 
   return detail::redact_event_with(event, nullptr, opt);
 }
 
-// The same for a typed event: through its JSON form, and back.
+namespace detail {
+
+// --- typed values: the same classes, applied to the C++ value -------------------------------
+
+// The sensitive rule on every string inside a typed value. The strings of one_of and
+// const_string members are the contract's own literals, not free text: they stay.
+template <class F>
+void redact_strings_in(F& v, redaction& r) {
+  using reflect::category;
+  constexpr category cat = reflect::category_of<F>();
+  if constexpr (reflect::is_std_optional<F>::value || cat == category::nullable) {
+    if (v)
+      redact_strings_in(*v, r);
+  } else if constexpr (cat == category::string) {
+    std::string red = redact_string(v, r);
+    if (red != v)
+      static_cast<std::string&>(v) = std::move(red);
+  } else if constexpr (cat == category::any) {
+    redact_strings(v, r);
+  } else if constexpr (cat == category::either) {
+    std::visit([&](auto& x) { redact_strings_in(x, r); },
+               static_cast<std::variant<typename F::first_type, typename F::second_type>&>(v));
+  } else if constexpr (cat == category::array || cat == category::fixed_array) {
+    for (auto& e : v)
+      redact_strings_in(e, r);
+  } else if constexpr (cat == category::map) {
+    for (auto& m : v)
+      redact_strings_in(m.second, r);
+  } else if constexpr (cat == category::object) {
+    reflect::for_each_index<F>([&](auto I) {
+      auto& member = reflect::get<I.value>(v);
+      if constexpr (reflect::struct_info<F>::is_member[I.value]) {
+        redact_strings_in(member, r);
+      } else {
+        for (auto& m : member)  // extra_members: JSON values
+          redact_strings(m.second, r);
+      }
+    });
+  }
+}
+
+// The commitment to a typed value: sha256 of its canonical bytes, streamed, and their length.
+template <class V>
+result<contracts::commitment> commitment_to(const V& v) {
+  hash::hash_sink<hash::sha256> sink(hash::sink_options{static_cast<std::size_t>(-1)});
+  if (auto w = reflect::encode_to(sink, v); !w)
+    return w.error();
+  contracts::commitment c;
+  c.size_bytes = static_cast<std::int64_t>(sink.bytes_written());
+  c.digest = sink.finish().to_string();
+  return c;
+}
+
+// A forbidden member replaced by its commitment, when its type can hold one (true if done).
+template <class F>
+bool commit(F& member) {
+  if constexpr (reflect::is_std_optional<F>::value) {
+    return commit(*member);
+  } else if constexpr (reflect::category_of<F>() == reflect::category::any) {
+    auto c = commitment_to(member);
+    if (!c)
+      return false;
+    json::value v = json::object{};
+    v.set("alg", "sha256");
+    v.set("digest", std::string(c->digest));
+    v.set("size_bytes", static_cast<double>(c->size_bytes.value()));
+    member = std::move(v);
+    return true;
+  } else {
+    auto c = commitment_to(member);
+    if (!c)
+      return false;
+    member.template emplace<1>(std::move(*c));
+    return true;
+  }
+}
+
+template <class T>
+void redact_members(T& obj, const redact_options& opt, redaction& r, std::optional<error>& failed);
+
+// Into a public member of type F: the classes of the structs inside it apply.
+template <class F>
+void redact_inside(F& v, const redact_options& opt, redaction& r, std::optional<error>& failed) {
+  using reflect::category;
+  constexpr category cat = reflect::category_of<F>();
+  if constexpr (reflect::is_std_optional<F>::value || cat == category::nullable) {
+    if (v)
+      redact_inside(*v, opt, r, failed);
+  } else if constexpr (cat == category::object) {
+    redact_members(v, opt, r, failed);
+  } else if constexpr (cat == category::array || cat == category::fixed_array) {
+    for (auto& e : v)
+      redact_inside(e, opt, r, failed);
+  } else if constexpr (cat == category::map) {
+    for (auto& m : v)
+      redact_inside(m.second, opt, r, failed);
+  }
+}
+
+// Applies the privacy classes of struct T to its members.
+template <class T>
+void redact_members(T& obj, const redact_options& opt, redaction& r, std::optional<error>& failed) {
+  using info = reflect::struct_info<T>;
+  reflect::for_each_index<T>([&](auto I) {
+    using F = reflect::field_type<T, I.value>;
+    if constexpr (info::is_member[I.value]) {
+      auto& member = reflect::get<I.value>(obj);
+      constexpr privacy p = info::privacy_classes[I.value];
+      if constexpr (p == privacy::sensitive) {
+        redact_strings_in(member, r);
+      } else if constexpr (p == privacy::forbidden_secret || p == privacy::forbidden_pii) {
+        static_assert(reflect::is_std_optional<F>::value || can_hold_commitment<F>(),
+                      "a forbidden member must be optional (it is dropped) or able to hold a commitment");
+        if constexpr (reflect::is_std_optional<F>::value) {
+          if (!member)
+            return;
+        }
+        (p == privacy::forbidden_secret ? r.set_secrets : r.set_pii) = true;
+        if constexpr (can_hold_commitment<F>()) {
+          if (opt.commitments && commit(member)) {
+            ++r.committed;
+            return;
+          }
+        }
+        if constexpr (reflect::is_std_optional<F>::value) {
+          member.reset();
+          ++r.dropped;
+        } else if (!failed) {
+          failed = make_error(errc::missing_member,
+                              "forbidden member \"" + std::string(info::json_names[I.value]) +
+                                  "\" is required: it can only be replaced by a commitment",
+                              "/data");
+        }
+      } else {
+        redact_inside(member, opt, r, failed);
+      }
+    }
+  });
+}
+
+}  // namespace detail
+
+// The same for a typed event, on the C++ value: its payload's members by their classes (for an
+// evidence_event<> whose data is any JSON, by the class of its type, as above), the flags, and
+// the content hash computed afresh from the canonical bytes of the data as they stream.
 template <class P>
 result<redaction> redact_event(contracts::evidence_event<P>& event, const redact_options& opt = {}) {
-  auto text = assay::encode(event);
-  if (!text)
-    return text.error().front();
-  auto dom = json::parse(*text);
-  if (!dom)
-    return dom.error();
-  auto r = detail::redact_event_with(*dom, &detail::redact_typed<P>, opt);
-  if (!r)
-    return r.error();
-  auto back = assay::from_value<contracts::evidence_event<P>>(*dom);
-  if (!back)
-    return back.error().front();
-  event = std::move(*back);
+  if (auto v = assay::validate(event); !v)
+    return v.error().front();
+  redaction r;
+  if constexpr (std::is_same_v<P, json::value>) {
+    if (const detail::redactor_entry* e = detail::find_redactor(event.type))
+      e->redact(event.data, opt, r);
+    else
+      redact_strings(event.data, r);
+  } else {
+    std::optional<error> failed;
+    detail::redact_members(event.data, opt, r, failed);
+    if (failed)
+      return *failed;
+  }
+  if (r.set_secrets)
+    event.assaysecrets = true;
+  if (r.set_pii)
+    event.assaypii = true;
+  auto h = detail::projection_hash(
+      [&](auto& w) { return reflect::encode_to(w, event.data); }, event.datacontenttype, event.specversion,
+      event.subject ? std::optional<std::string_view>(*event.subject) : std::nullopt, event.type);
+  if (!h)
+    return h.error();
+  event.assaycontenthash = std::move(*h);
   return r;
 }
 

@@ -19,10 +19,11 @@
 #include "assay/contracts/manifest.hpp"
 #include "assay/error.hpp"
 #include "assay/evidence/archive.hpp"
+#include "assay/evidence/bundle.hpp"
+#include "assay/evidence/codes.hpp"
 #include "assay/evidence/content_hash.hpp"
 #include "assay/evidence/event_rules.hpp"
 #include "assay/evidence/ids.hpp"
-#include "assay/evidence/verify.hpp"
 #include "assay/hash/hash.hpp"
 #include "assay/json/big_array.hpp"
 #include "assay/json/canonical.hpp"
@@ -60,17 +61,17 @@ struct bundle_files {
 
 namespace detail {
 
-inline error event_error(errc code, std::size_t index, std::string_view member, std::string message) {
-  error e = make_error(code, std::move(message));
+inline error event_error(code c, std::size_t index, std::string_view member, std::string message) {
+  error e = make_error(c, std::move(message));
   e.pointer = "/" + std::to_string(index) + (member.empty() ? "" : "/" + std::string(member));
   return e;
 }
 
 // An error found inside event `index` (its pointer is relative to the event).
-inline error in_event(error e, std::size_t index, std::optional<errc> code = std::nullopt) {
+inline error in_event(error e, std::size_t index, std::optional<code> c = std::nullopt) {
   e.pointer = "/" + std::to_string(index) + e.pointer;
-  if (code)
-    e.code = *code;
+  if (c)
+    e.code = to_errc(*c);
   return e;
 }
 
@@ -85,10 +86,8 @@ inline json::limits event_json_limits(const bundle_limits& lim) {
 // reader error keeps its own code (the input is not JSON).
 inline result<json::document> parse_event(std::string_view text, std::size_t index, const bundle_limits& lim) {
   auto doc = json::document::parse(text, event_json_limits(lim));
-  if (!doc) {
-    const errc code = doc.error().code;
-    return in_event(doc.error(), index, code == errc::depth_limit ? std::optional(errc::LimitJsonDepth) : std::nullopt);
-  }
+  if (!doc)
+    return in_event(doc.error(), index, limit_code(doc.error().code));
   return doc;
 }
 
@@ -102,7 +101,7 @@ inline result<std::vector<std::size_t>> seq_order(std::span<const std::string_vi
     if (!doc)
       return doc.error();
     if (doc->root().kind != json::kind::object)
-      return event_error(errc::ContractInvalidJson, i, "", "the event is not a JSON object");
+      return event_error(code::ContractInvalidJson, i, "", "the event is not a JSON object");
     std::uint64_t seq = 0;
     if (auto v = read_event_seq(*doc, doc->find_member(0, "assayseq"), seq))
       return event_error(v->code, i, v->member, v->message);
@@ -156,12 +155,12 @@ inline result<events_file> build_events(std::span<const std::string_view> events
       return fail(event_error(v->code, i, v->member, v->message));
     if (optimistic && f.seq != k)
       return fail({});
-    auto computed = content_hash(*doc);
+    auto computed = content_hash(*doc, f);
     if (!computed)
-      return fail(in_event(computed.error(), i, errc::ContractInvalidJson));
+      return fail(in_event(computed.error(), i, code::ContractInvalidJson));
     const bool has_hash = f.content_hash != 0 && doc->nodes()[f.content_hash].kind != json::kind::null;
     if (has_hash && (!detail::is_string_node(*doc, f.content_hash) || doc->string_at(f.content_hash) != *computed)) {
-      return fail(event_error(errc::IntegrityEventHash, i, "assaycontenthash",
+      return fail(event_error(code::IntegrityEventHash, i, "assaycontenthash",
                               "assaycontenthash does not match the content (expected " + *computed + ")"));
     }
     if (auto v = stream.next(*doc, f))
@@ -187,16 +186,16 @@ inline result<events_file> build_events(std::span<const std::string_view> events
       }
     }
     if (out.bytes.size() - line_start > lim.max_line_bytes) {
-      return fail(
-          event_error(errc::LimitLineBytes, i, "",
-                      "the event's line would be longer than " + std::to_string(lim.max_line_bytes) + " bytes"));
+      return fail(event_error(
+          code::LimitLineBytes, i, "",
+          "the event's line would be longer than " + std::to_string(lim.max_line_bytes.value()) + " bytes"));
     }
     out.bytes += '\n';
     root.add(*computed);
   }
   if (out.bytes.size() > lim.max_events_bytes) {
-    return fail(make_error(errc::LimitFileSize,
-                           "events.ndjson would be larger than " + std::to_string(lim.max_events_bytes) + " bytes"));
+    return fail(make_error(code::LimitFileSize, "events.ndjson would be larger than " +
+                                                    std::to_string(lim.max_events_bytes.value()) + " bytes"));
   }
   out.run_id = stream.run_id();
   out.run_root = root.finish();
@@ -211,10 +210,73 @@ inline result<std::vector<std::string>> event_texts(const std::vector<json::valu
   for (std::size_t i = 0; i < events.size(); ++i) {
     auto t = json::to_canonical(events[i]);
     if (!t)
-      return in_event(t.error(), i, errc::ContractInvalidJson);
+      return in_event(t.error(), i, code::ContractInvalidJson);
     texts.push_back(std::move(*t));
   }
   return texts;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// The first checks of any bundle: events there are, and not too many.
+inline std::optional<error> check_event_count(std::size_t n, const bundle_limits& lim) {
+  if (n == 0)
+    return make_error(code::ContractInvalidEvent, "a bundle needs at least one event");
+  if (n > lim.max_events) {
+    return make_error(code::LimitTotalEvents,
+                      "more than the limit of " + std::to_string(lim.max_events.value()) + " events");
+  }
+  return std::nullopt;
+}
+
+// The stream's facts the manifest states.
+struct stream_facts {
+  std::string_view events;  // events.ndjson
+  std::string_view run_id, run_root;
+  std::uint64_t event_count = 0;
+};
+
+// manifest.json, through its contract type: encoding checks it (digest patterns, the x-assay
+// kinds) and writes it in canonical form; the verifier's limits hold for it.
+inline result<std::string> write_manifest(const stream_facts& s, const producer_info& producer,
+                                          const bundle_options& opt) {
+  const bundle_limits& lim = opt.limits;
+  contracts::manifest m;
+  m.bundle_id = std::string(s.run_root);
+  m.event_count = static_cast<std::int64_t>(s.event_count);
+  m.files.events.bytes = static_cast<std::int64_t>(s.events.size());
+  m.files.events.sha256 = hash::digest_bytes<hash::sha256>(s.events).to_string();
+  m.producer.name = producer.name;
+  m.producer.version = producer.version;
+  if (producer.git && *producer.git != "unknown")
+    m.producer.git = *producer.git;
+  m.run_id = std::string(s.run_id);
+  m.run_root = std::string(s.run_root);
+  m.schema_version = 1;
+  if (!opt.packs_applied.empty() || !opt.mappings.empty()) {
+    m.x_assay.emplace();
+    if (!opt.packs_applied.empty())
+      m.x_assay->packs_applied = opt.packs_applied;
+    if (!opt.mappings.empty())
+      m.x_assay->mappings = opt.mappings;
+  }
+  auto manifest = assay::encode(m);
+  if (!manifest) {
+    error e = manifest.error().front();
+    e.message = "manifest" + (e.pointer.empty() ? std::string() : " " + e.pointer) + ": " + e.message;
+    return e;
+  }
+  if (manifest->size() > lim.max_manifest_bytes) {
+    return make_error(code::LimitFileSize, "manifest.json would be larger than " +
+                                               std::to_string(lim.max_manifest_bytes.value()) + " bytes");
+  }
+  if (!json::document::parse(*manifest, event_json_limits(lim))) {  // only its depth can fail
+    return make_error(code::LimitJsonDepth,
+                      "manifest.json would nest deeper than " + std::to_string(lim.max_json_depth.value()) + " levels");
+  }
+  return std::move(*manifest);
 }
 
 }  // namespace detail
@@ -224,11 +286,8 @@ inline result<std::vector<std::string>> event_texts(const std::vector<json::valu
 inline result<bundle_files> build_bundle_files(std::span<const std::string_view> events,
                                                const bundle_options& opt = {}) {
   const bundle_limits& lim = opt.limits;
-  if (events.empty())
-    return make_error(errc::ContractInvalidEvent, "a bundle needs at least one event");
-  if (events.size() > lim.max_events) {
-    return make_error(errc::LimitTotalEvents, "more than the limit of " + std::to_string(lim.max_events) + " events");
-  }
+  if (auto e = detail::check_event_count(events.size(), lim))
+    return *e;
   // The normal case first: the events come in seq order and break no rule.
   auto built = detail::build_events(events, {}, lim, true);
   if (!built) {
@@ -251,47 +310,14 @@ inline result<bundle_files> build_bundle_files(std::span<const std::string_view>
     producer = *opt.producer;
   } else {
     if (!built->name || !built->version) {
-      return detail::event_error(errc::ContractInvalidJson, built->first, "assayproducer",
+      return detail::event_error(code::ContractInvalidJson, built->first, "assayproducer",
                                  "the first event names no producer (assayproducer, assayproducerversion)");
     }
     producer = {*built->name, *built->version, built->git};
   }
-
-  // The manifest through its contract type: encoding checks it (digest patterns, the x-assay
-  // kinds) and writes it in canonical form.
-  contracts::manifest m;
-  m.bundle_id = out.run_root;
-  m.event_count = static_cast<std::int64_t>(out.event_count);
-  m.files.events.bytes = static_cast<std::int64_t>(out.events.size());
-  m.files.events.sha256 = hash::digest_bytes<hash::sha256>(out.events).to_string();
-  m.producer.name = producer.name;
-  m.producer.version = producer.version;
-  if (producer.git && *producer.git != "unknown")
-    m.producer.git = *producer.git;
-  m.run_id = out.run_id;
-  m.run_root = out.run_root;
-  m.schema_version = 1;
-  if (!opt.packs_applied.empty() || !opt.mappings.empty()) {
-    m.x_assay.emplace();
-    if (!opt.packs_applied.empty())
-      m.x_assay->packs_applied = opt.packs_applied;
-    if (!opt.mappings.empty())
-      m.x_assay->mappings = opt.mappings;
-  }
-  auto manifest = assay::encode(m);
-  if (!manifest) {
-    error e = manifest.error().front();
-    e.message = "manifest" + (e.pointer.empty() ? std::string() : " " + e.pointer) + ": " + e.message;
-    return e;
-  }
-  if (manifest->size() > lim.max_manifest_bytes) {
-    return make_error(errc::LimitFileSize,
-                      "manifest.json would be larger than " + std::to_string(lim.max_manifest_bytes) + " bytes");
-  }
-  if (!json::document::parse(*manifest, detail::event_json_limits(lim))) {  // only its depth can fail
-    return make_error(errc::LimitJsonDepth,
-                      "manifest.json would nest deeper than " + std::to_string(lim.max_json_depth) + " levels");
-  }
+  auto manifest = detail::write_manifest({out.events, out.run_id, out.run_root, out.event_count}, producer, opt);
+  if (!manifest)
+    return manifest.error();
   out.manifest = std::move(*manifest);
   return out;
 }
@@ -305,21 +331,26 @@ inline result<bundle_files> build_bundle_files(const std::vector<json::value>& e
   return build_bundle_files(views, opt);
 }
 
-// The .tar.gz bytes of a bundle of these two files.
-inline result<std::string> pack_bundle(const bundle_files& files, const bundle_options& opt = {}) {
-  auto tar = tar_of({{"manifest.json", files.manifest}, {"events.ndjson", files.events}});
+// The .tar.gz bytes of a bundle of these two files: manifest.json and events.ndjson.
+inline result<std::string> pack_bundle(std::string_view manifest, std::string_view events,
+                                       const bundle_options& opt = {}) {
+  auto tar = tar_of({{"manifest.json", manifest}, {"events.ndjson", events}});
   if (!tar)
     return tar.error();
   if (tar->size > opt.limits.max_decode_bytes) {
-    return make_error(errc::LimitDecodeBytes,
-                      "the tar stream would be larger than " + std::to_string(opt.limits.max_decode_bytes) + " bytes");
+    return make_error(code::LimitDecodeBytes, "the tar stream would be larger than " +
+                                                  std::to_string(opt.limits.max_decode_bytes.value()) + " bytes");
   }
   auto gz = gzip(tar->pieces, opt.threads);
   if (gz && gz->size() > opt.limits.max_bundle_bytes) {
-    return make_error(errc::LimitBundleBytes,
-                      "the bundle would be larger than " + std::to_string(opt.limits.max_bundle_bytes) + " bytes");
+    return make_error(code::LimitBundleBytes, "the bundle would be larger than " +
+                                                  std::to_string(opt.limits.max_bundle_bytes.value()) + " bytes");
   }
   return gz;
+}
+
+inline result<std::string> pack_bundle(const bundle_files& files, const bundle_options& opt = {}) {
+  return pack_bundle(files.manifest, files.events, opt);
 }
 
 // The .tar.gz bytes of a bundle of `events`: JSON texts, one event each.

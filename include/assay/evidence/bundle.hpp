@@ -1,0 +1,80 @@
+// assay/evidence/bundle.hpp — the bundle model the evidence floor writes and verifies with
+// (SPEC §6, §7): the reader limits, the producer, and what a verification yields, as a whole
+// (verified_bundle) and event by event (verified_event, for visitors). Data only: including it
+// pulls in neither libarchive nor a thread.
+//
+// The contract types (limits, the manifest as read, the verdict) are in
+// assay/contracts/bundle.hpp; the codes of a failure in codes.hpp.
+#pragma once
+
+#include "assay/contracts/bundle.hpp"
+#include "assay/error.hpp"
+#include "assay/evidence/codes.hpp"
+#include "assay/json/document.hpp"
+#include "assay/json/time.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace assay::evidence {
+
+using bundle_limits = contracts::bundle_limits;
+using manifest_view = contracts::manifest_view;
+using verify_result = contracts::verify_result;
+
+struct producer_info {
+  std::string name;
+  std::string version;
+  std::optional<std::string> git;
+};
+
+// What a verified bundle yields.
+struct verified_bundle {
+  std::string run_id;
+  std::string bundle_id;
+  std::uint64_t event_count = 0;
+  producer_info producer;
+  std::string time_start;  // the earliest event time, as written
+  std::string time_end;    // the latest event time, as written
+  std::string manifest;    // the manifest bytes
+};
+
+// manifest.json as read, before the events are checked against it.
+struct bundle_manifest {
+  std::string_view bytes;
+  const manifest_view& fields;
+};
+
+// One event of events.ndjson that passed every check of SPEC §7 step 4, in file order. Views
+// into the line and its document: valid during the visit only.
+struct verified_event {
+  std::uint64_t seq = 0;
+  std::string_view line;  // without the newline (and a '\r' before it)
+  const json::document& doc;
+  std::size_t data = 0;  // the node of `data` in doc
+  std::string_view type, source, id, time, run_id, content_hash;
+  std::optional<std::string_view> subject;  // absent when absent or null
+  json::instant at;                         // the time as an instant (its fraction a view into doc)
+};
+
+// The verdict in its contract form (what `assay evidence verify --json` prints).
+inline verify_result verify_result_of(const result<verified_bundle>& r) {
+  verify_result out;
+  if (r) {
+    out.ok = true;
+    out.bundle_id = r->bundle_id;
+    out.run_id = r->run_id;
+    out.event_count.emplace(r->event_count);
+    return out;
+  }
+  const error& e = r.error();
+  out.code = std::string(assay::name(e.code));
+  if (const auto c = bundle_code(e.code))
+    out.error_class = decltype(out.error_class)::value_type::parse(error_class(*c));
+  out.message = e.message;
+  return out;
+}
+
+}  // namespace assay::evidence
