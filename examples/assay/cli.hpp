@@ -35,18 +35,74 @@ inline int exit_for(const assay::error& e) noexcept {
   return exit_failed;
 }
 
-// One line on stderr: "assay <command>: <message>" ("assay: <message>" for no command).
+// How much of an echoed untrusted value (an unknown word, a run id) a message shows.
+inline constexpr std::size_t echo_cap = 120;
+
+// `s` made safe to print on one line of a terminal: ASCII control bytes (ESC, CR, LF, TAB, DEL)
+// and bytes that are not well-formed UTF-8 become `\xHH`; C1 controls and the invisible
+// direction marks, overrides and isolates (U+200E, U+200F, U+2028..U+202E, U+2066..U+2069)
+// become `\uHHHH`. Everything else, backslash included, is kept. With `max_bytes`, at most that
+// many bytes of `s` are shown (never half a character), followed by "…" when some were left out.
+// Every line the CLI prints goes through this one function.
+inline std::string printable(std::string_view s, std::size_t max_bytes = std::string_view::npos) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size() < 256 ? s.size() : 256);
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned char c = p[i];
+    std::size_t len = 1;
+    std::uint32_t cp = c;
+    bool valid = c < 0x80;
+    if (c >= 0xC2 && c <= 0xF4) {
+      len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      const unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+      const unsigned char hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+      valid = i + len <= n && p[i + 1] >= lo && p[i + 1] <= hi;
+      cp = c & (0x7F >> len);
+      for (std::size_t k = 1; valid && k < len; ++k) {
+        valid = k == 1 || (p[i + k] & 0xC0) == 0x80;
+        cp = (cp << 6) | (p[i + k] & 0x3F);
+      }
+      if (!valid)
+        len = 1;
+    }
+    if (max_bytes != std::string_view::npos && i + len > max_bytes) {
+      out += "\xE2\x80\xA6";  // …
+      break;
+    }
+    if (!valid || c < 0x20 || c == 0x7F) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else if ((cp >= 0x80 && cp <= 0x9F) || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+               (cp >= 0x2066 && cp <= 0x2069)) {
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4)
+        out += hex[(cp >> shift) & 15];
+    } else {
+      out.append(s.data() + i, len);
+    }
+    i += len;
+  }
+  return out;
+}
+
+// One line on stderr: "assay <command>: <message>" ("assay: <message>" for no command), the
+// message made printable.
 inline void print_error(std::string_view command, std::string_view message) {
-  const std::string line(message);
+  const std::string line = printable(message);
   if (command.empty())
     std::fprintf(stderr, "assay: %s\n", line.c_str());
   else
     std::fprintf(stderr, "assay %.*s: %s\n", static_cast<int>(command.size()), command.data(), line.c_str());
 }
 
-// One line on `f` (a validation line, a code name and its message).
+// One printable line on `f` (a validation line, a code name and its message).
 inline void print_line(std::FILE* f, std::string_view text) {
-  std::fprintf(f, "%.*s\n", static_cast<int>(text.size()), text.data());
+  std::fprintf(f, "%s\n", printable(text).c_str());
 }
 
 // Prints `e` (after `context: ` when given) as the error of `command`; returns its exit code.

@@ -38,7 +38,8 @@ int schema(const schema_args& a) {
   }
   const auto* c = assay::contracts::find(a.name);
   if (c == nullptr) {
-    print_error("schema", "unknown contract \"" + a.name + "\" (contracts: " + contract_names() + ")");
+    print_error("schema",
+                "unknown contract \"" + printable(a.name, echo_cap) + "\" (contracts: " + contract_names() + ")");
     return exit_usage;
   }
   return finish("schema", write_file("-", assay::json::to_pretty(c->schema()) + "\n"));

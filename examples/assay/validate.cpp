@@ -22,7 +22,8 @@ struct validate_args {
 int validate(const validate_args& a) {
   const auto* c = assay::contracts::find(a.name);
   if (c == nullptr) {
-    print_error("validate", "unknown contract \"" + a.name + "\" (contracts: " + contract_names() + ")");
+    print_error("validate",
+                "unknown contract \"" + printable(a.name, echo_cap) + "\" (contracts: " + contract_names() + ")");
     return exit_usage;
   }
   auto text = input::open(a.file, a.max_bytes);
@@ -30,7 +31,8 @@ int validate(const validate_args& a) {
     return fail("validate", text.error());
   auto r = c->validate(text->bytes(), {});
   if (r)
-    return finish("validate", write_file("-", input_name(a.file) + ": valid " + std::string(c->name) + "\n"));
+    return finish("validate",
+                  write_file("-", printable(input_name(a.file)) + ": valid " + std::string(c->name) + "\n"));
   const auto& errs = r.error();
   if (errs.size() == 1 && assay::is_syntax_error(errs.front().code))
     return fail("validate", errs.front(), input_name(a.file) + " is not valid JSON");

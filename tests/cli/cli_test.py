@@ -374,6 +374,24 @@ expect("write_file: replaces the target", ["evidence", "bundle", "--events", tmp
 check("write_file: the bytes and permissions of the new target", open(target, "rb").read() == bundle_bytes
       and os.stat(target).st_mode & 0o777 == 0o640 and os.listdir(outdir) == ["b.tar.gz"], os.listdir(outdir))
 
+# Untrusted bytes in messages: control bytes and invalid UTF-8 escaped, echoes capped, one line each.
+expect("escaped path", ["jcs", b"/nonexistent/\x1b[2J\r\xff.json"], b"", 3, b"",
+       b"assay jcs: cannot open /nonexistent/\\x1b[2J\\x0d\\xff.json: No such file or directory\n")
+expect("one line per error", ["schema", "a\nb\u202ec"], b"", 2, b"",
+       err_contains=b'unknown contract "a\\x0ab\\u202ec" (contracts: ')
+expect("escaped validation line", ["validate", "closure-v1"], b'{"\\u001b[31m":1}', 1, b"",
+       err_contains=b'/\\x1b[31m: unknown member "')
+bad_run = "r\x1b[2J\r"
+crafted = b"".join(jcs(event(i, e["type"], e["data"], run_id=bad_run)) + b"\n" for i, e in enumerate(events))
+crafted_bundle = tmpfile(b"")
+expect("a run id with control bytes bundles", ["evidence", "bundle", "--events", tmpfile(crafted), "--out",
+       crafted_bundle], b"", 0)
+code, out, err = run(["evidence", "verify", crafted_bundle])
+check("verify: the success line escapes the run id", code == 0 and b"run r\\x1b[2J\\x0d, bundle" in out
+      and b"\x1b" not in out and b"\r" not in out and out.count(b"\n") == 1, f"{code} {out!r} {err!r}")
+code, out, err = run(["evidence", "verify", "--json", crafted_bundle])
+check("verify --json: the run id as it is", code == 0 and json.loads(out)["run_id"] == bad_run, out)
+
 # --- external vectors: assay jcs byte for byte ---------------------------------------------------
 if CONF and os.path.isdir(CONF):
     jcs_in = os.path.join(CONF, "jcs", "input")

@@ -48,7 +48,7 @@ verify_json to_json(const assay::result<assay::evidence::verified_bundle>& r) {
     out.code.emplace(assay::name(e.code));
     if (const auto cls = assay::error_class(e.code); !cls.empty())
       out.class_.emplace(cls);
-    out.message.emplace(e.message);
+    out.message.emplace(printable(e.message));  // always valid UTF-8: the output always parses
   }
   return out;
 }
@@ -88,9 +88,10 @@ int verify(const verify_args& a) {
   if (r) {
     if (!a.as_json) {
       const auto& v = *r;
-      const std::string line = "verified " + input_name(a.bundle) + ": " + std::to_string(v.event_count) +
-                               " events, run " + v.run_id + ", bundle " + v.bundle_id + ", " + v.time_start + " .. " +
-                               v.time_end + "\n";
+      const std::string line = "verified " + printable(input_name(a.bundle)) + ": " + std::to_string(v.event_count) +
+                               " events, run " + printable(v.run_id, echo_cap) + ", bundle " +
+                               printable(v.bundle_id, echo_cap) + ", " + printable(v.time_start, echo_cap) + " .. " +
+                               printable(v.time_end, echo_cap) + "\n";
       return finish(command, write_file("-", line));
     }
     return exit_ok;
