@@ -374,6 +374,21 @@ expect("write_file: replaces the target", ["evidence", "bundle", "--events", tmp
 check("write_file: the bytes and permissions of the new target", open(target, "rb").read() == bundle_bytes
       and os.stat(target).st_mode & 0o777 == 0o640 and os.listdir(outdir) == ["b.tar.gz"], os.listdir(outdir))
 
+# verify --json prints a JSON result on every outcome, and it always parses.
+for name, args, rc, code_name in (("missing file", ["/nonexistent/b.tar.gz"], 3, "io_error"),
+                                  ("directory", [d], 3, "io_error"),
+                                  ("bad limits", ["--limits", tmpfile(b"{}"), bundle], 2, "missing_member"),
+                                  ("invalid UTF-8 in the message", [b"/nonexistent/\xff\xfe\x1b[31m.tar.gz"], 3,
+                                   "io_error")):
+    code, out, err = run(["evidence", "verify", "--json"] + args)
+    try:
+        rep = json.loads(out.decode("utf-8"))
+    except ValueError:
+        rep = {}
+    check(f"evidence verify --json: {name}", code == rc and rep.get("ok") is False and rep.get("code") == code_name
+          and "class" in rep and rep["class"] is None and rep.get("run_id", 1) is None and "\x1b" not in
+          rep.get("message", "\x1b"), f"{code} {out!r} {err!r}")
+
 # Untrusted bytes in messages: control bytes and invalid UTF-8 escaped, echoes capped, one line each.
 expect("escaped path", ["jcs", b"/nonexistent/\x1b[2J\r\xff.json"], b"", 3, b"",
        b"assay jcs: cannot open /nonexistent/\\x1b[2J\\x0d\\xff.json: No such file or directory\n")

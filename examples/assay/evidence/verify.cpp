@@ -80,8 +80,7 @@ int verify(const verify_args& a) {
       return in.error();
     return assay::evidence::verify_bundle_bytes(in->bytes(), limits);
   }();
-  const bool was_read = r || (!bad_limits && r.error().code != assay::errc::io_error);
-  if (a.as_json && was_read) {
+  if (a.as_json) {
     if (auto w = write_report(to_json(r), "-"); !w)
       return fail(command, w.error());
   }
