@@ -24,10 +24,38 @@ int dispatcher::run() const {
   return chosen_ ? chosen_() : exit_usage;
 }
 
+namespace {
+
+// A byte count with an optional k, m or g suffix (powers of 1024) made plain ("64k" -> "65536");
+// the reason when it is not one (or is 0).
+std::string to_byte_count(std::string& text) {
+  std::uint64_t n = 0;
+  std::size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    if (n > (UINT64_MAX - 9) / 10)
+      return "too large";
+    n = n * 10 + static_cast<unsigned>(text[i] - '0');
+  }
+  const std::size_t digits = i;
+  unsigned shift = 0;
+  if (digits > 0 && i + 1 == text.size()) {
+    const char unit = static_cast<char>(text[i] | 0x20);
+    shift = unit == 'k' ? 10 : unit == 'm' ? 20 : unit == 'g' ? 30 : 64;
+    ++i;
+  }
+  if (digits == 0 || i != text.size() || shift == 64)
+    return "a byte count, with an optional k, m or g suffix, is expected";
+  if (n == 0 || n > (UINT64_MAX >> shift))
+    return n == 0 ? "at least 1 byte" : "too large";
+  text = std::to_string(n << shift);
+  return {};
+}
+
+}  // namespace
+
 void add_max_bytes(CLI::App* verb, std::uint64_t& max_bytes) {
   verb->add_option("--max-bytes", max_bytes, "Refuse an input larger than this (default 256m)")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{UINT64_MAX}));
+      ->transform(CLI::Validator(to_byte_count, "BYTES[k|m|g]"));
 }
 
 namespace {

@@ -322,6 +322,8 @@ big = tmpfile(b"[" + b"1," * 1000 + b"1]")
 expect("--max-bytes: a file over the cap", ["jcs", "--max-bytes", "1k", big], b"", 2, b"",
        f"assay jcs: {big} is larger than the limit of 1024 bytes (--max-bytes)\n".encode())
 expect("--max-bytes: under the cap", ["digest", "--max-bytes", "4k", big], b"", 0)
+expect("--max-bytes: not a byte count", ["jcs", "--max-bytes", "1x"], b"[]", 2, b"", err_contains="--max-bytes: a byte count")
+expect("--max-bytes: zero", ["jcs", "--max-bytes", "0"], b"[]", 2, b"", err_contains="--max-bytes: at least 1 byte")
 sparse = tmpfile(b"")
 os.truncate(sparse, 300 << 20)  # sparse: nothing to read, and more than the default cap
 expect("default cap 256 MiB: refused before it is read", ["validate", "closure-v1", sparse], b"", 2, b"",
