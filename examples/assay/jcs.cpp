@@ -7,7 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace assay_cli {
@@ -42,10 +44,9 @@ int jcs(const jcs_args& a) {
     assay::json::writer<file_sink> w(out);
     doc->write_canonical(w);
   }
-  if (out.failed || std::fflush(stdout) != 0) {
-    print_error("jcs", "cannot write to standard output");
-    return exit_io;
-  }
+  if (out.failed || std::fflush(stdout) != 0)
+    return fail("jcs", assay::make_error(assay::errc::io_error,
+                                         std::string("cannot write to standard output: ") + std::strerror(errno)));
   return exit_ok;
 }
 

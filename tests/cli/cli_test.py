@@ -355,6 +355,11 @@ for args in (["jcs"], ["digest"], ["validate", "closure-v1"], ["evidence", "reda
 # Output files are replaced atomically; a failure names its reason and leaves the target as it was.
 expect("write_file: the reason of a failed write", ["evidence", "bundle", "--events", tmpfile(ndjson), "--out",
        "/dev/full"], b"", 3, b"", b"assay evidence bundle: cannot write /dev/full: No space left on device\n")
+with open("/dev/full", "wb") as full:
+    for args in (["jcs"], ["digest"], ["schema", "--list"]):
+        p = subprocess.run([ASSAY] + args, input=b"[1]", stdout=full, stderr=subprocess.PIPE, timeout=60)
+        check(f"{args[0]}: the reason of a failed write to stdout", p.returncode == 3 and p.stderr.endswith(
+              b": cannot write to standard output: No space left on device\n"), p.stderr)
 expect("write_file: no such directory", ["evidence", "bundle", "--events", tmpfile(ndjson), "--out",
        "/nonexistent/b.tar.gz"], b"", 3, b"", err_contains="cannot write /nonexistent/b.tar.gz: No such file")
 outdir = tempfile.mkdtemp()
