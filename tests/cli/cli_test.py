@@ -6,16 +6,26 @@ usage: cli_test.py ASSAY_BINARY SOURCE_ROOT CONFORMANCE_DIR REQUIRE(0|1)
 """
 import json
 import os
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 
 ASSAY, ROOT, CONF, REQUIRE = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
 passed = failed = 0
 
 
-def run(args, stdin=b""):
-    p = subprocess.run([ASSAY] + args, input=stdin, capture_output=True, timeout=120)
+def run(args, stdin=b"", timeout=120, **kw):
+    """(exit code, stdout, stderr); exit code None when the command did not end in time. `stdin`: bytes, or an open
+    file handed to the command as its standard input."""
+    if hasattr(stdin, "fileno"):
+        kw["stdin"], stdin = stdin, None
+    try:
+        p = subprocess.run([ASSAY] + args, input=stdin, capture_output=True, timeout=timeout, **kw)
+    except subprocess.TimeoutExpired as t:
+        return None, t.stdout or b"", (t.stderr or b"") + b"(timed out)"
     return p.returncode, p.stdout, p.stderr
 
 
@@ -28,15 +38,15 @@ def check(name, cond, detail=""):
         print(f"FAIL {name} {detail}")
 
 
-def expect(name, args, stdin=b"", rc=0, out=None, err=None, err_contains=None):
-    code, o, e = run(args, stdin)
+def expect(name, args, stdin=b"", rc=0, out=None, err=None, err_contains=None, **kw):
+    code, o, e = run(args, stdin, **kw)
     ok = code == rc
     if out is not None:
         ok = ok and o == out
     if err is not None:
         ok = ok and e == err
     if err_contains is not None:
-        ok = ok and err_contains.encode() in e
+        ok = ok and (err_contains if isinstance(err_contains, bytes) else err_contains.encode()) in e
     check(name, ok, f"rc={code} stdout={o[:300]!r} stderr={e[:300]!r}")
 
 
@@ -262,6 +272,159 @@ expect("validate otel-export-report-v1: totals and events read", ["validate", "o
        b"/mapping_loss/totals/dropped_attributes: totals.dropped_attributes must equal the number of "
        b"dropped_attributes (1)\n"
        b"/mapping_loss/totals/unmapped_events: more events unmapped than events read\n")
+
+# --- everyday edges: directories, "-", FIFOs, input caps, output files, untrusted bytes -------------
+d = tempfile.mkdtemp()
+for args in (["jcs", d], ["digest", d], ["validate", "closure-v1", d], ["evidence", "bundle", "--events", d, "--out",
+             tmpfile(b"")], ["evidence", "redact", d], ["evidence", "verify", d]):
+    expect(f"{args[0]} {args[1]}: a directory as input", args, b"", 3, b"", err_contains=f"{d} is a directory")
+
+# "-" is standard input or output everywhere; nothing is written to a file called "-".
+bundle_bytes = open(bundle, "rb").read()
+expect("evidence verify -: the bundle from stdin", ["evidence", "verify", "-"], bundle_bytes, 0, err=b"")
+expect("jcs -: stdin", ["jcs", "-"], b"[1.0]", 0, b"[1]")
+with open(tmpfile(b'{"b":1,"a":2}')) as f:
+    expect("jcs: stdin redirected from a file", ["jcs"], f, 0, b'{"a":2,"b":1}')
+cwd = tempfile.mkdtemp()
+code, out, err = run(["evidence", "bundle", "--events", "-", "--out", "-"], ndjson, cwd=cwd)
+check("evidence bundle --out -: the bundle on stdout", code == 0 and out[:2] == b"\x1f\x8b" and os.listdir(cwd) == [],
+      f"{code} {err!r} {os.listdir(cwd)}")
+expect("evidence bundle --out - verifies", ["evidence", "verify", "-"], out, 0)
+
+
+# A FIFO is opened once: verify used to open it as a probe, close it and open it again (and hang).
+def through_fifo(args, data):
+    fifo = os.path.join(tempfile.mkdtemp(), "in")
+    os.mkfifo(fifo)
+
+    def writer():
+        try:
+            with open(fifo, "wb") as f:
+                f.write(data)
+        except OSError:
+            pass
+
+    threading.Thread(target=writer, daemon=True).start()
+    result = run(args + [fifo], timeout=20)
+    if result[0] is None:  # unblock a writer still waiting for a reader
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+    return result
+
+
+code, out, err = through_fifo(["evidence", "verify"], bundle_bytes)
+check("evidence verify FIFO: read once", code == 0 and out.startswith(b"verified "), f"{code} {err!r}")
+code, out, err = through_fifo(["jcs"], b"[1.0]")
+check("jcs FIFO", code == 0 and out == b"[1]", f"{code} {err!r}")
+
+# --max-bytes: a regular file over the cap is refused before it is read; standard input is never
+# read past it (an endless pipe stops); the message names the cap; exit 2.
+big = tmpfile(b"[" + b"1," * 1000 + b"1]")
+expect("--max-bytes: a file over the cap", ["jcs", "--max-bytes", "1k", big], b"", 2, b"",
+       f"assay jcs: {big} is larger than the limit of 1024 bytes (--max-bytes)\n".encode())
+expect("--max-bytes: under the cap", ["digest", "--max-bytes", "4k", big], b"", 0)
+expect("--max-bytes: not a byte count", ["jcs", "--max-bytes", "1x"], b"[]", 2, b"", err_contains="--max-bytes: a byte count")
+expect("--max-bytes: zero", ["jcs", "--max-bytes", "0"], b"[]", 2, b"", err_contains="--max-bytes: at least 1 byte")
+sparse = tmpfile(b"")
+os.truncate(sparse, 300 << 20)  # sparse: nothing to read, and more than the default cap
+expect("default cap 256 MiB: refused before it is read", ["validate", "closure-v1", sparse], b"", 2, b"",
+       err_contains="is larger than the limit of 268435456 bytes (--max-bytes)", timeout=10)
+for args in (["jcs"], ["digest"], ["validate", "closure-v1"], ["evidence", "redact"],
+             ["evidence", "bundle", "--out", tmpfile(b""), "--events", "-"]):
+    p = subprocess.Popen([ASSAY] + args + ["--max-bytes", "1000"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+
+    def endless(pipe):
+        try:
+            pipe.write(b"[")
+            while True:
+                pipe.write(b"1," * 4096)
+        except (OSError, ValueError):
+            pass
+
+    threading.Thread(target=endless, args=(p.stdin,), daemon=True).start()
+    try:
+        code = p.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        code = None
+    err = p.stderr.read()
+    check(f"{' '.join(args[:2])}: an endless stdin stops at --max-bytes", code == 2 and
+          b"<stdin> is larger than the limit of 1000 bytes (--max-bytes)\n" in err and err.count(b"\n") == 1,
+          f"{code} {err!r}")
+
+# Output files are replaced atomically; a failure names its reason and leaves the target as it was.
+expect("write_file: the reason of a failed write", ["evidence", "bundle", "--events", tmpfile(ndjson), "--out",
+       "/dev/full"], b"", 3, b"", b"assay evidence bundle: cannot write /dev/full: No space left on device\n")
+with open("/dev/full", "wb") as full:
+    for args in (["jcs"], ["digest"], ["schema", "--list"]):
+        p = subprocess.run([ASSAY] + args, input=b"[1]", stdout=full, stderr=subprocess.PIPE, timeout=60)
+        check(f"{args[0]}: the reason of a failed write to stdout", p.returncode == 3 and p.stderr.endswith(
+              b": cannot write to standard output: No space left on device\n"), p.stderr)
+expect("write_file: no such directory", ["evidence", "bundle", "--events", tmpfile(ndjson), "--out",
+       "/nonexistent/b.tar.gz"], b"", 3, b"", err_contains="cannot write /nonexistent/b.tar.gz: No such file")
+outdir = tempfile.mkdtemp()
+target = os.path.join(outdir, "b.tar.gz")
+open(target, "wb").write(b"old")
+
+
+def small_files():  # the bundle cannot be written in full: EFBIG after 100 bytes
+    resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+expect("write_file: a failed write leaves the target", ["evidence", "bundle", "--events", tmpfile(ndjson), "--out",
+       target], b"", 3, b"", err_contains="File too large", preexec_fn=small_files)
+check("write_file: target unchanged, no temporary left", open(target, "rb").read() == b"old"
+      and os.listdir(outdir) == ["b.tar.gz"], os.listdir(outdir))
+os.chmod(target, 0o640)
+expect("write_file: replaces the target", ["evidence", "bundle", "--events", tmpfile(ndjson), "--out", target], b"", 0)
+check("write_file: the bytes and permissions of the new target", open(target, "rb").read() == bundle_bytes
+      and os.stat(target).st_mode & 0o777 == 0o640 and os.listdir(outdir) == ["b.tar.gz"], os.listdir(outdir))
+
+# verify --json prints a JSON result on every outcome, and it always parses.
+for name, args, rc, code_name in (("missing file", ["/nonexistent/b.tar.gz"], 3, "io_error"),
+                                  ("directory", [d], 3, "io_error"),
+                                  ("bad limits", ["--limits", tmpfile(b"{}"), bundle], 2, "missing_member"),
+                                  ("invalid UTF-8 in the message", [b"/nonexistent/\xff\xfe\x1b[31m.tar.gz"], 3,
+                                   "io_error")):
+    code, out, err = run(["evidence", "verify", "--json"] + args)
+    try:
+        rep = json.loads(out.decode("utf-8"))
+    except ValueError:
+        rep = {}
+    check(f"evidence verify --json: {name}", code == rc and rep.get("ok") is False and rep.get("code") == code_name
+          and "class" in rep and rep["class"] is None and rep.get("run_id", 1) is None and "\x1b" not in
+          rep.get("message", "\x1b"), f"{code} {out!r} {err!r}")
+
+# Misspelt commands: the nearest one is suggested.
+expect("misspelt noun", ["evidnce", "verify", "x"], b"", 2, b"",
+       b"assay: unknown command 'evidnce'; did you mean 'evidence'?\n")
+expect("misspelt verb", ["evidence", "verfy", "x"], b"", 2, b"",
+       b"assay evidence: unknown command 'verfy'; did you mean 'verify'?\n")
+expect("swapped letters", ["jsc"], b"", 2, b"", b"assay: unknown command 'jsc'; did you mean 'jcs'?\n")
+expect("nothing near", ["frobnicate"], b"", 2, b"",
+       b"assay: unknown command 'frobnicate' (commands: digest, evidence, jcs, schema, validate)\n")
+
+# Untrusted bytes in messages: control bytes and invalid UTF-8 escaped, echoes capped, one line each.
+expect("escaped path", ["jcs", b"/nonexistent/\x1b[2J\r\xff.json"], b"", 3, b"",
+       b"assay jcs: cannot open /nonexistent/\\x1b[2J\\x0d\\xff.json: No such file or directory\n")
+expect("escaped and capped unknown command", ["\x1b]0;pwned\x07" + "x" * 300], b"", 2, b"",
+       ("assay: unknown command '\\x1b]0;pwned\\x07" + "x" * (120 - 10) + "\u2026' (commands: digest, evidence, jcs, "
+        "schema, validate)\n").encode())
+expect("one line per error", ["schema", "a\nb\u202ec"], b"", 2, b"",
+       err_contains=b'unknown contract "a\\x0ab\\u202ec" (contracts: ')
+expect("escaped validation line", ["validate", "closure-v1"], b'{"\\u001b[31m":1}', 1, b"",
+       err_contains=b'/\\x1b[31m: unknown member "')
+bad_run = "r\x1b[2J\r"
+crafted = b"".join(jcs(event(i, e["type"], e["data"], run_id=bad_run)) + b"\n" for i, e in enumerate(events))
+crafted_bundle = tmpfile(b"")
+expect("a run id with control bytes bundles", ["evidence", "bundle", "--events", tmpfile(crafted), "--out",
+       crafted_bundle], b"", 0)
+code, out, err = run(["evidence", "verify", crafted_bundle])
+check("verify: the success line escapes the run id", code == 0 and b"run r\\x1b[2J\\x0d, bundle" in out
+      and b"\x1b" not in out and b"\r" not in out and out.count(b"\n") == 1, f"{code} {out!r} {err!r}")
+code, out, err = run(["evidence", "verify", "--json", crafted_bundle])
+check("verify --json: the run id as it is", code == 0 and json.loads(out)["run_id"] == bad_run, out)
 
 # --- external vectors: assay jcs byte for byte ---------------------------------------------------
 if CONF and os.path.isdir(CONF):

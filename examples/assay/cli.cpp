@@ -1,0 +1,243 @@
+// The shared pieces of cli.hpp that need CLI11 or system calls.
+#include "cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+namespace assay_cli {
+
+void dispatcher::on(CLI::App* verb, action a) {
+  verb->callback([this, a = std::move(a)] { chosen_ = a; });
+}
+
+int dispatcher::run() const {
+  return chosen_ ? chosen_() : exit_usage;
+}
+
+namespace {
+
+// A byte count with an optional k, m or g suffix (powers of 1024) made plain ("64k" -> "65536");
+// the reason when it is not one (or is 0).
+std::string to_byte_count(std::string& text) {
+  std::uint64_t n = 0;
+  std::size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    if (n > (UINT64_MAX - 9) / 10)
+      return "too large";
+    n = n * 10 + static_cast<unsigned>(text[i] - '0');
+  }
+  const std::size_t digits = i;
+  unsigned shift = 0;
+  if (digits > 0 && i + 1 == text.size()) {
+    const char unit = static_cast<char>(text[i] | 0x20);
+    shift = unit == 'k' ? 10 : unit == 'm' ? 20 : unit == 'g' ? 30 : 64;
+    ++i;
+  }
+  if (digits == 0 || i != text.size() || shift == 64)
+    return "a byte count, with an optional k, m or g suffix, is expected";
+  if (n == 0 || n > (UINT64_MAX >> shift))
+    return n == 0 ? "at least 1 byte" : "too large";
+  text = std::to_string(n << shift);
+  return {};
+}
+
+}  // namespace
+
+void add_max_bytes(CLI::App* verb, std::uint64_t& max_bytes) {
+  verb->add_option("--max-bytes", max_bytes, "Refuse an input larger than this (default 256m)")
+      ->transform(CLI::Validator(to_byte_count, "BYTES[k|m|g]"));
+}
+
+namespace {
+
+assay::error io_error(std::string message) {
+  return assay::make_error(assay::errc::io_error, std::move(message));
+}
+
+std::string reason(int err) {
+  return std::strerror(err);
+}
+
+class fd_closer {
+ public:
+  explicit fd_closer(int fd) : fd_(fd) {}
+  fd_closer(const fd_closer&) = delete;
+  fd_closer& operator=(const fd_closer&) = delete;
+  ~fd_closer() {
+    if (fd_ >= 0)
+      ::close(fd_);
+  }
+
+ private:
+  int fd_;
+};
+
+assay::error too_large(const std::string& name, std::uint64_t max_bytes, std::string_view option) {
+  std::string message = name + " is larger than the limit of " + std::to_string(max_bytes) + " bytes";
+  if (!option.empty())
+    message += " (" + std::string(option) + ")";
+  return assay::make_error(assay::errc::size_limit, std::move(message));
+}
+
+// Writes all of `bytes` to `fd`; errno is kept on failure.
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+}  // namespace
+
+input::input(input&& o) noexcept
+    : owned_(std::move(o.owned_)), map_(std::exchange(o.map_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+
+input::~input() {
+  if (map_ != nullptr)
+    ::munmap(map_, size_);
+}
+
+assay::result<input> input::open(const std::string& path, std::uint64_t max_bytes, over_limit mode,
+                                 std::string_view limit_option) {
+  const std::string name = input_name(path);
+  int fd = STDIN_FILENO;
+  if (!is_std_stream(path)) {
+    do
+      fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0)
+      return io_error("cannot open " + path + ": " + reason(errno));
+  }
+  fd_closer closer(fd == STDIN_FILENO ? -1 : fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return io_error("cannot read " + name + ": " + reason(errno));
+  if (S_ISDIR(st.st_mode))
+    return io_error(name + " is a directory");
+  input in;
+  // A regular file read from its start is mapped. (Standard input redirected from a file may
+  // have been read in part already: it is read from where it stands.)
+  const bool mappable = S_ISREG(st.st_mode) && st.st_size > 0 && (fd != STDIN_FILENO || ::lseek(fd, 0, SEEK_CUR) == 0);
+  if (mappable) {
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size > max_bytes && mode == over_limit::refuse)
+      return too_large(name, max_bytes, limit_option);
+    if (size <= SIZE_MAX) {
+      // Over the limit, the mapping is made but not read: the reader refuses it by its size.
+      const int populate = size <= max_bytes ? MAP_POPULATE : 0;
+      void* m = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE | populate, fd, 0);
+      if (m != MAP_FAILED) {
+        in.map_ = m;
+        in.size_ = static_cast<std::size_t>(size);
+        return in;
+      }
+    }
+  }
+  // A stream (or a file that cannot be mapped, or one whose size says nothing, as in /proc):
+  // read in growing chunks, never more than max_bytes + 1 bytes, so an endless pipe stops.
+  const std::uint64_t want = max_bytes == UINT64_MAX ? max_bytes : max_bytes + 1;
+  std::string& data = in.owned_;
+  std::size_t used = 0;
+  while (used < want) {
+    if (used == data.size()) {
+      const std::uint64_t grown = data.size() < (64u << 10) ? (64u << 10) : data.size() * 2;
+      data.resize(static_cast<std::size_t>(grown < want ? grown : want));
+    }
+    const ssize_t n = ::read(fd, data.data() + used, data.size() - used);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return io_error("cannot read " + name + ": " + reason(errno));
+    }
+    if (n == 0)
+      break;
+    used += static_cast<std::size_t>(n);
+  }
+  data.resize(used);
+  if (used > max_bytes && mode == over_limit::refuse)
+    return too_large(name, max_bytes, limit_option);
+  return in;
+}
+
+assay::result<void> write_file(const std::string& path, std::string_view bytes) {
+  if (is_std_stream(path)) {
+    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout) != 0)
+      return io_error("cannot write to standard output: " + reason(errno));
+    return {};
+  }
+  const auto cannot = [&path](int err) { return io_error("cannot write " + path + ": " + reason(err)); };
+  // Through a symbolic link to the file it names (the link stays).
+  std::string target = path;
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (char* real = ::realpath(path.c_str(), nullptr)) {
+      target = real;
+      std::free(real);
+    }
+  }
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode))
+    return cannot(EISDIR);
+  if (exists && !S_ISREG(st.st_mode)) {  // a device, a FIFO: nothing to replace
+    const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+      return cannot(errno);
+    const bool ok = write_all(fd, bytes);
+    const int err = errno;
+    if (::close(fd) != 0 && ok)
+      return cannot(errno);
+    return ok ? assay::result<void>() : cannot(err);
+  }
+  const std::size_t slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? std::string(".")
+                          : slash == 0               ? std::string("/")
+                                                     : target.substr(0, slash);
+  std::string temp = (slash == std::string::npos ? std::string() : target.substr(0, slash + 1)) + "." +
+                     target.substr(slash == std::string::npos ? 0 : slash + 1) + ".tmp-XXXXXX";
+  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
+  if (fd < 0)
+    return cannot(errno);
+  // The new file gets the old one's permissions, or those a new file gets.
+  mode_t perms = st.st_mode & 07777;
+  if (!exists) {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    perms = 0666 & ~mask;
+  }
+  int err = 0;
+  if (::fchmod(fd, perms) != 0 || !write_all(fd, bytes) || ::fsync(fd) != 0)
+    err = errno;
+  if (::close(fd) != 0 && err == 0)
+    err = errno;
+  if (err == 0 && ::rename(temp.c_str(), target.c_str()) != 0)
+    err = errno;
+  if (err != 0) {
+    ::unlink(temp.c_str());
+    return cannot(err);
+  }
+  // The rename itself made durable (best effort: some file systems cannot sync a directory).
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return {};
+}
+
+}  // namespace assay_cli

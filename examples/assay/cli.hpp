@@ -1,0 +1,194 @@
+// What every verb of the reference CLI shares (SPEC §17): exit codes, how an action is chosen,
+// how errors are printed, how inputs are read and files written. Definitions that need CLI11 or
+// system calls are in cli.cpp; this header includes neither CLI11 nor any assay floor above
+// error.hpp, so a verb pays only for the library headers it includes itself.
+#pragma once
+
+#include "assay/error.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace CLI {
+class App;
+}
+
+namespace assay_cli {
+
+enum exit_code : int {
+  exit_ok = 0,      // success / pass
+  exit_failed = 1,  // input processed and failed (invalid document, bundle, violations)
+  exit_usage = 2,   // usage error, or input that is not what it should be (not JSON)
+  exit_io = 3,      // I/O error
+};
+
+// The exit code of a library error: not JSON at all (syntax, reader limits) -> 2, I/O -> 3,
+// anything else (the input was read and failed a check) -> 1.
+inline int exit_for(const assay::error& e) noexcept {
+  if (assay::is_syntax_error(e.code))
+    return exit_usage;
+  if (e.code == assay::errc::io_error)
+    return exit_io;
+  return exit_failed;
+}
+
+// How much of an echoed untrusted value (an unknown word, a run id) a message shows.
+inline constexpr std::size_t echo_cap = 120;
+
+// `s` made safe to print on one line of a terminal: ASCII control bytes (ESC, CR, LF, TAB, DEL)
+// and bytes that are not well-formed UTF-8 become `\xHH`; C1 controls and the invisible
+// direction marks, overrides and isolates (U+200E, U+200F, U+2028..U+202E, U+2066..U+2069)
+// become `\uHHHH`. Everything else, backslash included, is kept. With `max_bytes`, at most that
+// many bytes of `s` are shown (never half a character), followed by "…" when some were left out.
+// Every line the CLI prints goes through this one function.
+inline std::string printable(std::string_view s, std::size_t max_bytes = std::string_view::npos) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size() < 256 ? s.size() : 256);
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned char c = p[i];
+    std::size_t len = 1;
+    std::uint32_t cp = c;
+    bool valid = c < 0x80;
+    if (c >= 0xC2 && c <= 0xF4) {
+      len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+      const unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+      const unsigned char hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+      valid = i + len <= n && p[i + 1] >= lo && p[i + 1] <= hi;
+      cp = c & (0x7F >> len);
+      for (std::size_t k = 1; valid && k < len; ++k) {
+        valid = k == 1 || (p[i + k] & 0xC0) == 0x80;
+        cp = (cp << 6) | (p[i + k] & 0x3F);
+      }
+      if (!valid)
+        len = 1;
+    }
+    if (max_bytes != std::string_view::npos && i + len > max_bytes) {
+      out += "\xE2\x80\xA6";  // …
+      break;
+    }
+    if (!valid || c < 0x20 || c == 0x7F) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else if ((cp >= 0x80 && cp <= 0x9F) || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+               (cp >= 0x2066 && cp <= 0x2069)) {
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4)
+        out += hex[(cp >> shift) & 15];
+    } else {
+      out.append(s.data() + i, len);
+    }
+    i += len;
+  }
+  return out;
+}
+
+// One line on stderr: "assay <command>: <message>" ("assay: <message>" for no command), the
+// message made printable.
+inline void print_error(std::string_view command, std::string_view message) {
+  const std::string line = printable(message);
+  if (command.empty())
+    std::fprintf(stderr, "assay: %s\n", line.c_str());
+  else
+    std::fprintf(stderr, "assay %.*s: %s\n", static_cast<int>(command.size()), command.data(), line.c_str());
+}
+
+// One printable line on `f` (a validation line, a code name and its message).
+inline void print_line(std::FILE* f, std::string_view text) {
+  std::fprintf(f, "%s\n", printable(text).c_str());
+}
+
+// Prints `e` (after `context: ` when given) as the error of `command`; returns its exit code.
+inline int fail(std::string_view command, const assay::error& e, std::string_view context = {}) {
+  print_error(command, context.empty() ? e.format() : std::string(context) + ": " + e.format());
+  return exit_for(e);
+}
+
+// The exit code of an outcome: 0, or its error printed as the error of `command`.
+inline int finish(std::string_view command, const assay::result<void>& r) {
+  return r ? exit_ok : fail(command, r.error());
+}
+
+// --- actions ---------------------------------------------------------------------------------
+
+// A verb's action returns the process exit code.
+using action = std::function<int()>;
+
+// Remembers the action of the verb chosen on the command line.
+class dispatcher {
+ public:
+  // Runs `a` when `verb` is the subcommand chosen.
+  void on(CLI::App* verb, action a);
+  int run() const;
+
+ private:
+  action chosen_;
+};
+
+// --- input -----------------------------------------------------------------------------------
+
+// How much a JSON input may hold unless --max-bytes says otherwise.
+inline constexpr std::uint64_t default_max_bytes = 256ull << 20;
+
+// Adds `--max-bytes N` (N with an optional k, m, g suffix, powers of 1024) to `verb`.
+void add_max_bytes(CLI::App* verb, std::uint64_t& max_bytes);
+
+// True for the path that means standard input or output.
+inline bool is_std_stream(std::string_view path) noexcept {
+  return path.empty() || path == "-";
+}
+
+// How an input is named in messages: its path, or <stdin>.
+inline std::string input_name(const std::string& path) {
+  return is_std_stream(path) ? std::string("<stdin>") : path;
+}
+
+// The bytes of an input, opened once. A regular file is mapped (its size is checked before
+// anything is read); standard input ("" or "-"), a pipe, a FIFO or a device is read, never past
+// `max_bytes` + 1 bytes. A directory is refused.
+class input {
+ public:
+  // What to do with an input larger than `max_bytes`.
+  enum class over_limit {
+    refuse,  // an error (errc::size_limit, exit 2) naming the limit
+    pass,    // hand it on for a reader with its own size check (a regular file whole, as mapped
+             // but not read; a stream cut after max_bytes + 1 bytes)
+  };
+
+  // `limit_option` is the option that sets `max_bytes`, named when an input is refused.
+  static assay::result<input> open(const std::string& path, std::uint64_t max_bytes,
+                                   over_limit mode = over_limit::refuse, std::string_view limit_option = "--max-bytes");
+
+  input(input&& o) noexcept;
+  input(const input&) = delete;
+  input& operator=(const input&) = delete;
+  input& operator=(input&&) = delete;
+  ~input();
+
+  std::string_view bytes() const noexcept {
+    return map_ != nullptr ? std::string_view(static_cast<const char*>(map_), size_) : std::string_view(owned_);
+  }
+
+ private:
+  input() = default;
+  std::string owned_;
+  void* map_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// --- output ----------------------------------------------------------------------------------
+
+// Writes `bytes` to `path` ("-": standard output). A regular file is replaced atomically: the
+// bytes go to a temporary file beside it, which is synced and renamed over it; on any failure
+// the temporary is removed and the target left as it was. A device or FIFO is written in place.
+// The error names the path and the reason ("No space left on device").
+assay::result<void> write_file(const std::string& path, std::string_view bytes);
+
+}  // namespace assay_cli

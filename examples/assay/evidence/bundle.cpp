@@ -1,0 +1,70 @@
+// assay evidence bundle --events IN.ndjson --out B.tar.gz — a bundle from events, one JSON event
+// per line (SPEC §6, §17).
+#include "../cli.hpp"
+#include "../verbs.hpp"
+#include "evidence.hpp"
+
+#include "assay/evidence/writer.hpp"
+#include "assay/json/ndjson.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace assay_cli {
+
+namespace {
+
+struct bundle_args {
+  std::string events;
+  std::string out;
+  std::uint64_t max_bytes = default_max_bytes;
+};
+
+int bundle(const bundle_args& a) {
+  constexpr std::string_view command = "evidence bundle";
+  auto text = input::open(a.events, a.max_bytes);
+  if (!text)
+    return fail(command, text.error());
+  const auto lines = assay::json::ndjson_lines(text->bytes());
+  std::vector<std::string_view> events;
+  events.reserve(lines.size());
+  for (const auto& line : lines)
+    events.push_back(line.text);
+  auto gz = assay::evidence::write_bundle(events);
+  if (!gz) {
+    const auto& e = gz.error();
+    // The pointer's first token is the event's position among the lines (0-based).
+    std::size_t index = lines.size();
+    if (e.pointer.size() > 1 && e.pointer[0] == '/') {
+      const auto end = e.pointer.find('/', 1);
+      index = std::strtoul(e.pointer.substr(1, end == std::string::npos ? std::string::npos : end - 1).c_str(), nullptr,
+                           10);
+    }
+    const std::string message = index < lines.size() ? at_line(lines[index], e) : e.format();
+    const std::string name = input_name(a.events);
+    // A line that is not JSON: the input is not what it should be (exit 2); else the events
+    // were read and refused, named by their code (exit 1).
+    print_error(command, assay::is_syntax_error(e.code)
+                             ? name + ": " + message
+                             : std::string(assay::name(e.code)) + ": " + name + ": " + message);
+    return exit_for(e);
+  }
+  return finish(command, write_file(a.out, *gz));
+}
+
+}  // namespace
+
+void add_evidence_bundle(CLI::App& evidence, dispatcher& d) {
+  auto* sub = evidence.add_subcommand("bundle", "Write a bundle from events, one JSON event per line");
+  auto a = std::make_shared<bundle_args>();
+  sub->add_option("--events", a->events, "Events, one per line (NDJSON; - for standard input)")->required();
+  sub->add_option("--out", a->out, "The bundle to write (.tar.gz; - for standard output)")->required();
+  add_max_bytes(sub, a->max_bytes);
+  d.on(sub, [a] { return bundle(*a); });
+}
+
+}  // namespace assay_cli

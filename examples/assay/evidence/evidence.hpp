@@ -1,0 +1,22 @@
+// What the `assay evidence` verbs share: events files (NDJSON) and their errors.
+#pragma once
+
+#include "../cli.hpp"
+
+#include "assay/json/ndjson.hpp"
+
+#include <string>
+
+namespace assay_cli {
+
+// An error about the event on `line` of an events file: its position moved from the line to the
+// file, or the line named when it has no position.
+inline std::string at_line(const assay::json::ndjson_line& line, assay::error e) {
+  if (!e.has_position())
+    return "line " + std::to_string(line.number) + ": " + e.format();
+  e.line = line.number;
+  e.offset += line.offset;
+  return e.format();
+}
+
+}  // namespace assay_cli

@@ -1,0 +1,58 @@
+// assay schema NAME | assay schema --list — the JSON Schema generated from a contract type.
+#include "cli.hpp"
+#include "verbs.hpp"
+
+#include "assay/contracts/registry.hpp"
+#include "assay/json/canonical.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+
+namespace assay_cli {
+
+std::string contract_names() {
+  std::string out;
+  for (const auto& c : assay::contracts::all())
+    out += (out.empty() ? "" : ", ") + std::string(c.name);
+  return out;
+}
+
+namespace {
+
+struct schema_args {
+  std::string name;
+  bool list = false;
+};
+
+int schema(const schema_args& a) {
+  if (a.list) {
+    std::string out;
+    for (const auto& c : assay::contracts::all())
+      out += std::string(c.name) + "\n";
+    return finish("schema", write_file("-", out));
+  }
+  if (a.name.empty()) {
+    print_error("schema", "name a contract or use --list (contracts: " + contract_names() + ")");
+    return exit_usage;
+  }
+  const auto* c = assay::contracts::find(a.name);
+  if (c == nullptr) {
+    print_error("schema",
+                "unknown contract \"" + printable(a.name, echo_cap) + "\" (contracts: " + contract_names() + ")");
+    return exit_usage;
+  }
+  return finish("schema", write_file("-", assay::json::to_pretty(c->schema()) + "\n"));
+}
+
+}  // namespace
+
+void add_schema(CLI::App& parent, dispatcher& d) {
+  auto* sub = parent.add_subcommand("schema", "Print the JSON Schema of a contract, or list the contracts");
+  auto a = std::make_shared<schema_args>();
+  sub->add_option("NAME", a->name, "Contract name (see --list)");
+  sub->add_flag("--list", a->list, "List the contract names, one per line");
+  d.on(sub, [a] { return schema(*a); });
+}
+
+}  // namespace assay_cli

@@ -1,0 +1,26 @@
+// Every verb of the CLI, one registration function each: it adds its subcommand to `parent` (the
+// application for a top-level verb, its noun's group otherwise) and gives `d` its action.
+// main.cpp calls them all; each is defined in its own translation unit.
+#pragma once
+
+#include "cli.hpp"
+
+#include <string>
+
+namespace assay_cli {
+
+// Top level: jcs.cpp, digest.cpp, schema.cpp, validate.cpp.
+void add_jcs(CLI::App& parent, dispatcher& d);
+void add_digest(CLI::App& parent, dispatcher& d);
+void add_schema(CLI::App& parent, dispatcher& d);
+void add_validate(CLI::App& parent, dispatcher& d);
+
+// `assay evidence ...`: evidence/<verb>.cpp.
+void add_evidence_bundle(CLI::App& evidence, dispatcher& d);
+void add_evidence_verify(CLI::App& evidence, dispatcher& d);
+void add_evidence_redact(CLI::App& evidence, dispatcher& d);
+
+// The contract names, comma-separated, for messages (schema.cpp).
+std::string contract_names();
+
+}  // namespace assay_cli
