@@ -1,15 +1,18 @@
 // assay/assay.hpp — the whole library in one include, floor by floor (json -> reflect -> hash /
-// contracts -> evidence). Each header also stands on its own: include only the floors you use
-// to keep compile times down (assay/contracts/soak_report.hpp alone needs Boost headers only).
+// stats / contracts -> evidence -> lint). Each header also stands on its own: include only the
+// floors you use to keep compile times down (assay/contracts/soak_report.hpp alone needs Boost
+// headers only).
 #pragma once
 
 // The error type every floor reports with.
 #include "assay/error.hpp"
 
-// json/: the RFC 8259 reader, DOM, read-only document, RFC 8785 canonical writer.
+// json/: the RFC 8259 reader and its lexer, DOM, read-only document, RFC 8785 writer, RFC 3339 times.
 #include "assay/json/big_array.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/document.hpp"
+#include "assay/json/lex.hpp"
+#include "assay/json/name_set.hpp"
 #include "assay/json/ndjson.hpp"
 #include "assay/json/number.hpp"
 #include "assay/json/pointer.hpp"
@@ -17,20 +20,32 @@
 #include "assay/json/time.hpp"
 #include "assay/json/value.hpp"
 
-// reflect/: reflected structs, their constraints, strict decode, canonical encode, JSON Schema.
+// reflect/: structs as contracts: constraint types, decode, encode, JSON Schema, conformance.
 #include "assay/reflect/checks.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/conform.hpp"
 #include "assay/reflect/constraints.hpp"
+#include "assay/reflect/decode.hpp"
+#include "assay/reflect/encode.hpp"
 #include "assay/reflect/fields.hpp"
+#include "assay/reflect/metadata.hpp"
 #include "assay/reflect/pattern.hpp"
+#include "assay/reflect/regex.hpp"
 #include "assay/reflect/schema.hpp"
+#include "assay/reflect/untyped.hpp"
 
-// hash/: digests of bytes, of JSON values and of reflected values.
+// hash/: digest policies, digest strings, hashing canonical bytes.
 #include "assay/hash/digest_of.hpp"
 #include "assay/hash/hash.hpp"
+#include "assay/hash/policy.hpp"
+#include "assay/hash/sink.hpp"
 
-// contracts/: every contract of SPEC §17, the known event types and the registry by name.
+// stats/: confidence intervals of a success rate.
+#include "assay/stats/interval.hpp"
+#include "assay/stats/jeffreys.hpp"
+
+// contracts/: every normative document as a reflected type.
+#include "assay/contracts/bundle.hpp"
 #include "assay/contracts/closure.hpp"
 #include "assay/contracts/dsse.hpp"
 #include "assay/contracts/event.hpp"
@@ -46,8 +61,11 @@
 #include "assay/contracts/registry.hpp"
 #include "assay/contracts/soak_report.hpp"
 
-// evidence/: recording, redacting, writing and verifying evidence bundles.
+// evidence/: recording, writing, verifying and redacting evidence bundles.
 #include "assay/evidence/archive.hpp"
+#include "assay/evidence/archive_read.hpp"
+#include "assay/evidence/bundle.hpp"
+#include "assay/evidence/codes.hpp"
 #include "assay/evidence/content_hash.hpp"
 #include "assay/evidence/event_rules.hpp"
 #include "assay/evidence/ids.hpp"
@@ -56,3 +74,13 @@
 #include "assay/evidence/tool_definition.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
+
+// lint/: policy packs (the YAML reader only where yaml-cpp is installed).
+#include "assay/lint/builtin_packs.hpp"
+#include "assay/lint/pack.hpp"
+#include "assay/lint/pack_document.hpp"
+#if __has_include(<yaml-cpp/yaml.h>)
+#include "assay/lint/pack_yaml.hpp"
+#endif
+#include "assay/lint/resolve.hpp"
+#include "assay/lint/signals.hpp"

@@ -21,35 +21,13 @@ struct verify_args {
   bool as_json = false;
 };
 
-// What `--json` prints, on every outcome: the verified bundle, or the error (`class` null for
-// an error that is not a verification code: I/O, a bad limits file).
-// The evidence floor's reflected verify result is to replace this type (assay::encode(result)).
-struct verify_json {
-  assay::nullable<std::string> bundle_id;
-  assay::nullable<std::string> class_;
-  assay::nullable<std::string> code;
-  assay::nullable<std::uint64_t> event_count;
-  assay::nullable<std::string> message;
-  bool ok = false;
-  assay::nullable<std::string> run_id;
-
-  static constexpr assay::field_info assay_fields[] = {{.field = "class_", .json_name = "class"}};
-};
-
-verify_json to_json(const assay::result<assay::evidence::verified_bundle>& r) {
-  verify_json out;
-  out.ok = r.has_value();
-  if (r) {
-    out.bundle_id.emplace(r->bundle_id);
-    out.event_count.emplace(r->event_count);
-    out.run_id.emplace(r->run_id);
-  } else {
-    const auto& e = r.error();
-    out.code.emplace(assay::name(e.code));
-    if (const auto cls = assay::error_class(e.code); !cls.empty())
-      out.class_.emplace(cls);
-    out.message.emplace(printable(e.message));  // always valid UTF-8: the output always parses
-  }
+// What `--json` prints, on every outcome: the evidence floor's verdict (class null for an error
+// that is not a verification code: I/O, a bad limits file), its message always valid UTF-8 so
+// that the output always parses.
+assay::evidence::verify_result to_json(const assay::result<assay::evidence::verified_bundle>& r) {
+  auto out = assay::evidence::verify_result_of(r);
+  if (out.message)
+    out.message = printable(*out.message);
   return out;
 }
 

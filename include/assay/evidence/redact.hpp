@@ -14,7 +14,8 @@
 // The content hash is computed afresh.
 #pragma once
 
-#include "assay/contracts/events.hpp"
+#include "assay/contracts/event.hpp"
+#include "assay/contracts/known_payloads.hpp"
 #include "assay/contracts/payloads.hpp"
 #include "assay/error.hpp"
 #include "assay/evidence/content_hash.hpp"

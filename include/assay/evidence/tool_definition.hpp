@@ -32,7 +32,7 @@ inline std::size_t white_space_length(std::string_view s, std::size_t i) noexcep
   if (p[i] < 0x80)
     return is_white_space(p[i]) ? 1 : 0;
   std::uint32_t cp = 0;
-  const int len = json::detail::decode_utf8(p + i, p + s.size(), cp);
+  const int len = json::decode_utf8(p + i, p + s.size(), cp);
   return len > 0 && is_white_space(cp) ? static_cast<std::size_t>(len) : 0;
 }
 

@@ -305,7 +305,7 @@ inline result<verified_bundle> verify_with(byte_source& source, const bundle_lim
       return make_error(code::SecurityPathTraversal, "archive member is a link (not allowed)");
     if (path != "manifest.json" && path != "events.ndjson") {
       return make_error(code::ContractUnexpectedFile,
-                        "unexpected archive member \"" + json::detail::quoted_for_message(path) + "\"");
+                        "unexpected archive member \"" + json::quote_for_message(path) + "\"");
     }
     if (!member.regular)
       return make_error(code::ContractUnexpectedFile, "archive member \"" + path + "\" is not a regular file");

@@ -140,7 +140,7 @@ inline result<events_file> build_events(std::span<const std::string_view> events
   for (std::string_view e : events)
     estimate += e.size() + 96;  // room for a content hash member the event may lack
   out.bytes.reserve(estimate);
-  json::detail::advise_huge_pages(out.bytes.data(), out.bytes.capacity());
+  json::advise_huge_pages(out.bytes.data(), out.bytes.capacity());
   event_stream stream;
   run_root_builder root;
   json::string_sink sink{&out.bytes};

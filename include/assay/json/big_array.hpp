@@ -42,9 +42,6 @@ inline void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::si
 
 namespace detail {
 
-// kept until callers move (evidence/writer.hpp)
-using json::advise_huge_pages;
-
 template <class T>
 class big_array {
   static_assert(std::is_trivially_copyable_v<T>, "big_array holds trivially copyable elements only");

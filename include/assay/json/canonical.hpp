@@ -171,12 +171,6 @@ struct string_writer {
 template <>
 inline constexpr std::size_t max_reserve<string_writer> = static_cast<std::size_t>(-1) / 2;
 
-namespace detail {
-// kept until callers move (hash/hash.hpp, reflect/codec.hpp)
-using json::copy_bytes;
-using json::string_writer;
-}  // namespace detail
-
 // --- strings ------------------------------------------------------------------------------
 
 // Writes `s` as a JCS string literal. Returns false if `s` is not valid UTF-8; the literal

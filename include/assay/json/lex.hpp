@@ -96,14 +96,6 @@ inline std::string quote_for_message(std::string_view s) {
   return out + "\"";
 }
 
-namespace detail {
-// kept until callers move (evidence/tool_definition.hpp, hash, reflect, evidence)
-using json::decode_utf8;
-inline std::string quoted_for_message(std::string_view s) {
-  return quote_for_message(s);
-}
-}  // namespace detail
-
 namespace lex {
 
 inline bool is_ws(unsigned char c) noexcept {

@@ -424,7 +424,7 @@ struct shaping {
   json::value shaped(const pack_node& n) {
     using reflect::category;
     constexpr category cat = reflect::category_of<T>();
-    if constexpr (cat == category::string || cat == category::one_of || cat == category::const_string) {
+    if constexpr (cat == category::string || cat == category::enumeration) {
       if (n.is_scalar())
         return json::value(n.text);
       return untyped(n);

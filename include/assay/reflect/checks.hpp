@@ -11,7 +11,7 @@
 #include "assay/error.hpp"
 #include "assay/json/number.hpp"
 #include "assay/json/time.hpp"
-#include "assay/json/value.hpp"  // json::detail::quoted_for_message
+#include "assay/json/value.hpp"  // json::quote_for_message
 #include "assay/reflect/pattern.hpp"
 
 #include <algorithm>
@@ -35,7 +35,7 @@ namespace assay::reflect {
 
 // `s` in double quotes for an error message: control characters shown as '?', cut after 64.
 inline std::string quoted(std::string_view s) {
-  return json::detail::quoted_for_message(s);
+  return json::quote_for_message(s);
 }
 
 // True when valid UTF-8 `s` has at least `min` code points; reads only as far as it must.

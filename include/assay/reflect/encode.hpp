@@ -219,8 +219,8 @@ class encoded_items {
     } else {
       encoded_.resize(v.size());
       for (std::size_t i = 0; i < v.size(); ++i) {
-        json::detail::string_writer sw{&encoded_[i]};
-        encode_context<json::detail::string_writer> item_ctx{sw};
+        json::string_writer sw{&encoded_[i]};
+        encode_context<json::string_writer> item_ctx{sw};
         item_ctx.track = false;  // its violations are reported where it is written
         encode_value(item_ctx, v[i]);
         keys_.push_back(encoded_[i]);
@@ -233,7 +233,7 @@ class encoded_items {
     if (!strings_)
       return std::string(keys_[i]);
     std::string out;
-    json::detail::string_writer sw{&out};
+    json::string_writer sw{&out};
     if (!json::write_string(sw, keys_[i]))
       out = quoted(keys_[i]);  // not UTF-8 (reported as such too)
     return out;
