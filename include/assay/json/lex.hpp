@@ -97,7 +97,8 @@ inline std::string quote_for_message(std::string_view s) {
 }
 
 namespace detail {
-// kept until callers move (evidence/tool_definition.hpp, hash, reflect, evidence)
+// kept until callers move: decode_utf8 (evidence/tool_definition.hpp), quoted_for_message
+// (hash/hash.hpp, reflect/codec.hpp, evidence/verify.hpp)
 using json::decode_utf8;
 inline std::string quoted_for_message(std::string_view s) {
   return quote_for_message(s);
