@@ -272,7 +272,9 @@ class document {
       bool sorted;  // object: names so far strictly increasing in UTF-16 order (else in `names`)
     };
     std::vector<frame> stack;
-    name_set names;        // the names of the unsorted objects being read
+    // The names of the unsorted objects being read, as views: the input and the side buffer
+    // (reserved once, see escaped_string()) never move.
+    name_set names;
     lex::problem problem;  // what the lexer found wrong (the cursor reports it)
 
     void skip_ws() noexcept {
