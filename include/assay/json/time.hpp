@@ -127,7 +127,7 @@ constexpr std::optional<instant> parse_instant(std::string_view s) noexcept {
     return std::nullopt;
   auto num = [&](std::size_t at, std::size_t n) {
     std::int64_t v = 0;
-    for (std::size_t i = at; i < at + n; ++i)
+    for (std::size_t i = at; i < at + n && i < s.size(); ++i)  // bounds: is_date_time checked them
       v = v * 10 + (s[i] - '0');
     return v;
   };
@@ -135,16 +135,16 @@ constexpr std::optional<instant> parse_instant(std::string_view s) noexcept {
   t.seconds = detail::days_from_civil(num(0, 4), num(5, 2), num(8, 2)) * 86400 + num(11, 2) * 3600 + num(14, 2) * 60 +
               num(17, 2);
   std::size_t i = 19;
-  if (s[i] == '.') {
+  if (i < s.size() && s[i] == '.') {
     const std::size_t start = ++i;
-    while (s[i] >= '0' && s[i] <= '9')  // is_date_time: a zone follows the digits
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9')  // is_date_time: a zone follows the digits
       ++i;
     std::size_t end = i;
     while (end > start && s[end - 1] == '0')
       --end;
     t.fraction = s.substr(start, end - start);
   }
-  if (s[i] == '+' || s[i] == '-') {
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
     const std::int64_t offset = num(i + 1, 2) * 3600 + num(i + 4, 2) * 60;
     t.seconds += s[i] == '+' ? -offset : offset;
   }

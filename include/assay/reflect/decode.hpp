@@ -29,7 +29,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -407,15 +406,13 @@ ASSAY_COLD inline bool duplicate_member(json::cursor& c, std::string_view name) 
   return c.fail(c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + quoted(name)));
 }
 
-// A member the type does not declare: reported and skipped; its name is remembered in `seen`
-// (made on the first) to find it repeated. False when decoding stops.
-ASSAY_COLD inline bool unknown_member(decode_context& ctx, std::string_view name,
-                                      std::unique_ptr<std::unordered_set<std::string>>& seen) {
+// A member the type does not declare: reported and skipped; the cursor's keyed name set finds
+// it repeated (names the type declares never reach it: a bitset tracks those). False when
+// decoding stops.
+ASSAY_COLD inline bool unknown_member(decode_context& ctx, std::string_view name) {
   json::cursor& c = ctx.c;
-  if (!seen)
-    seen = std::make_unique<std::unordered_set<std::string>>();
-  if (!seen->emplace(name).second)
-    return duplicate_member(c, name);
+  if (!c.check_unique_name(name))
+    return false;
   ctx.report_at(errc::unknown_member, c.name_offset(), "unknown member " + quoted(name) + " (not allowed here)",
                 c.pointer());
   return json::skip_value(c);
@@ -506,7 +503,6 @@ bool decode_struct(decode_context& ctx, T& out) {
   static constexpr auto decoders = field_decoders<T>();
   const std::size_t errors_before = ctx.errs.size();
   std::array<bool, info::size> seen{};
-  std::unique_ptr<std::unordered_set<std::string>> unknown;
   std::string_view name;
   while (c.next_member(name)) {
     const std::size_t i = info::find(name);
@@ -518,7 +514,7 @@ bool decode_struct(decode_context& ctx, T& out) {
           continue;
         }
       }
-      if (!unknown_member(ctx, name, unknown))
+      if (!unknown_member(ctx, name))
         return false;
       continue;
     }
