@@ -4,7 +4,9 @@
 // verbs of a noun are examples/assay/<noun>/<verb>.cpp (evidence/ now; sim/, finding/, pack/
 // the same way), with what a noun's verbs share in <noun>/<noun>.hpp. Each verb is its own
 // translation unit and includes only the library headers it needs, plus cli.hpp (exit codes,
-// errors, input, write_file) and, for reports, report.hpp (write_report).
+// errors, input, write_file) and, for reports, report.hpp (write_report). Verbs that name
+// contracts go through contracts.hpp: the registry of every contract is compiled once, in
+// contracts.cpp.
 //
 // Adding a verb: write <noun>/<verb>.cpp defining add_<noun>_<verb>(CLI::App& group,
 // dispatcher&), declare it in verbs.hpp, list the file in examples/meson.build, and call it below

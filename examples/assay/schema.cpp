@@ -1,22 +1,13 @@
 // assay schema NAME | assay schema --list — the JSON Schema generated from a contract type.
 #include "cli.hpp"
+#include "contracts.hpp"
 #include "verbs.hpp"
-
-#include "assay/contracts/registry.hpp"
-#include "assay/json/canonical.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <memory>
 
 namespace assay_cli {
-
-std::string contract_names() {
-  std::string out;
-  for (const auto& c : assay::contracts::all())
-    out += (out.empty() ? "" : ", ") + std::string(c.name);
-  return out;
-}
 
 namespace {
 
@@ -26,23 +17,18 @@ struct schema_args {
 };
 
 int schema(const schema_args& a) {
-  if (a.list) {
-    std::string out;
-    for (const auto& c : assay::contracts::all())
-      out += std::string(c.name) + "\n";
-    return finish("schema", write_file("-", out));
-  }
+  if (a.list)
+    return finish("schema", write_file("-", contract_list()));
   if (a.name.empty()) {
     print_error("schema", "name a contract or use --list (contracts: " + contract_names() + ")");
     return exit_usage;
   }
-  const auto* c = assay::contracts::find(a.name);
-  if (c == nullptr) {
+  if (!has_contract(a.name)) {
     print_error("schema",
                 "unknown contract \"" + printable(a.name, echo_cap) + "\" (contracts: " + contract_names() + ")");
     return exit_usage;
   }
-  return finish("schema", write_file("-", assay::json::to_pretty(c->schema()) + "\n"));
+  return finish("schema", write_file("-", contract_schema(a.name)));
 }
 
 }  // namespace

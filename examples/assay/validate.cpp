@@ -1,9 +1,8 @@
 // assay validate NAME [FILE] — decode FILE as contract NAME; every violation on stderr as
 // "<json pointer>: <reason>", exit 1; not JSON at all: exit 2.
 #include "cli.hpp"
+#include "contracts.hpp"
 #include "verbs.hpp"
-
-#include "assay/contracts/registry.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -20,8 +19,7 @@ struct validate_args {
 };
 
 int validate(const validate_args& a) {
-  const auto* c = assay::contracts::find(a.name);
-  if (c == nullptr) {
+  if (!has_contract(a.name)) {
     print_error("validate",
                 "unknown contract \"" + printable(a.name, echo_cap) + "\" (contracts: " + contract_names() + ")");
     return exit_usage;
@@ -29,10 +27,9 @@ int validate(const validate_args& a) {
   auto text = input::open(a.file, a.max_bytes);
   if (!text)
     return fail("validate", text.error());
-  auto r = c->validate(text->bytes(), {});
+  auto r = validate_contract(a.name, text->bytes());
   if (r)
-    return finish("validate",
-                  write_file("-", printable(input_name(a.file)) + ": valid " + std::string(c->name) + "\n"));
+    return finish("validate", write_file("-", printable(input_name(a.file)) + ": valid " + a.name + "\n"));
   const auto& errs = r.error();
   if (errs.size() == 1 && assay::is_syntax_error(errs.front().code))
     return fail("validate", errs.front(), input_name(a.file) + " is not valid JSON");

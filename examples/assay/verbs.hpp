@@ -5,8 +5,6 @@
 
 #include "cli.hpp"
 
-#include <string>
-
 namespace assay_cli {
 
 // Top level: jcs.cpp, digest.cpp, schema.cpp, validate.cpp.
@@ -19,8 +17,5 @@ void add_validate(CLI::App& parent, dispatcher& d);
 void add_evidence_bundle(CLI::App& evidence, dispatcher& d);
 void add_evidence_verify(CLI::App& evidence, dispatcher& d);
 void add_evidence_redact(CLI::App& evidence, dispatcher& d);
-
-// The contract names, comma-separated, for messages (schema.cpp).
-std::string contract_names();
 
 }  // namespace assay_cli
