@@ -138,8 +138,10 @@ ASSAY_COLD std::string enum_message(std::string_view found, const List& allowed)
 
 // Given a key for every item of an array (equal keys for equal items), the pairs {i, j} where
 // item i repeats item j, the first item equal to it; in the order of i. Sorting, not hashing:
-// O(n log n) comparisons whatever the items are.
-inline std::vector<std::pair<std::size_t, std::size_t>> repeated_items(const std::vector<std::string_view>& keys) {
+// O(n log n) comparisons whatever the items are. (A template: compiled only where a unique_list
+// is checked.)
+template <class Keys>
+std::vector<std::pair<std::size_t, std::size_t>> repeated_items(const Keys& keys) {
   std::vector<std::pair<std::size_t, std::size_t>> out;
   if (keys.size() < 2)
     return out;

@@ -203,118 +203,11 @@ bool decode_string(decode_context& ctx, T& out) {
 // Where each item of an array starts and ends in the input.
 using item_spans = std::vector<std::pair<std::size_t, std::size_t>>;
 
-// Writes the canonical (JCS) form of the one JSON value in `text` to `out`, building no DOM:
-// each open container keeps its members (objects: sorted when closed) as text. False if `text`
-// is not one JSON value.
-inline bool canonical_text(std::string_view text, const json::limits& lim, std::string& out) {
-  struct frame {
-    explicit frame(bool is_object) : object(is_object) {}
-    bool object;
-    std::size_t count = 0;
-    std::string text;                                          // an array's items so far
-    std::string name;                                          // an object's member being read
-    std::vector<std::pair<std::string, std::string>> members;  // an object's members so far
-  };
-  json::cursor c(text, lim);
-  std::vector<frame> open;
-  std::string value;  // the value completed last
-  for (;;) {
-    bool done = true;
-    value.clear();
-    json::string_writer w{&value};
-    switch (c.expect_value()) {
-      case json::token::object:
-        if (!c.enter_object())
-          return false;
-        open.emplace_back(true);
-        done = false;
-        break;
-      case json::token::array:
-        if (!c.enter_array())
-          return false;
-        open.emplace_back(false);
-        done = false;
-        break;
-      case json::token::string: {
-        std::string_view s;
-        if (!c.read_string(s) || !json::write_string(w, s))
-          return false;
-        break;
-      }
-      case json::token::number: {
-        double d = 0;
-        if (!c.read_number(d) || !json::write_number(w, d))
-          return false;
-        break;
-      }
-      case json::token::boolean: {
-        bool b = false;
-        if (!c.read_bool(b))
-          return false;
-        value = b ? "true" : "false";
-        break;
-      }
-      case json::token::null:
-        if (!c.read_null())
-          return false;
-        value = "null";
-        break;
-      default:
-        return false;
-    }
-    // Hand completed values to their containers, and close the containers that end here.
-    for (;;) {
-      if (done) {
-        if (open.empty()) {
-          out += value;
-          return true;
-        }
-        frame& f = open.back();
-        if (f.object) {
-          f.members.emplace_back(std::move(f.name), std::move(value));
-        } else {
-          if (f.count++ != 0)
-            f.text += ',';
-          f.text += value;
-        }
-      }
-      frame& f = open.back();
-      std::string_view name;
-      if (f.object ? c.next_member(name) : c.next_element()) {
-        if (f.object)
-          f.name = name;
-        break;  // read the next value
-      }
-      if (!c.ok())
-        return false;
-      value.clear();
-      json::string_writer cw{&value};
-      if (f.object) {
-        std::sort(f.members.begin(), f.members.end(),
-                  [](const auto& a, const auto& b) { return json::utf16_less(a.first, b.first); });
-        cw.put('{');
-        for (std::size_t i = 0; i < f.members.size(); ++i) {
-          if (i != 0)
-            cw.put(',');
-          json::write_string(cw, f.members[i].first);
-          cw.put(':');
-          cw.write(f.members[i].second);
-        }
-        cw.put('}');
-      } else {
-        cw.put('[');
-        cw.write(f.text);
-        cw.put(']');
-      }
-      open.pop_back();
-      done = true;
-    }
-  }
-}
-
-// The items of an array as a unique_list's check sees them: each item's canonical JSON, from
-// the input (items are compared as JSON, whatever they decoded to: an item of the wrong type
-// too). A string without escapes and a literal are already canonical and are not copied.
+// The items of an array of type T as a unique_list's check sees them: each item's canonical
+// JSON, from the input (items are compared as JSON, whatever they decoded to: an item of the
+// wrong type too). A string without escapes and a literal are already canonical and are not
+// copied.
+template <class T>
 class decoded_items {
  public:
   decoded_items(const json::cursor& c, const item_spans& spans) : owned_(spans.size()) {
@@ -336,6 +229,115 @@ class decoded_items {
   std::string_view canonical(std::size_t i) const noexcept { return keys_[i]; }
 
  private:
+  // Writes the canonical (JCS) form of the one JSON value in `text` to `out`, building no DOM:
+  // each open container keeps its members (objects: sorted when closed) as text. False if `text`
+  // is not one JSON value.
+  static bool canonical_text(std::string_view text, const json::limits& lim, std::string& out) {
+    struct frame {
+      explicit frame(bool is_object) : object(is_object) {}
+      bool object;
+      std::size_t count = 0;
+      std::string text;                                          // an array's items so far
+      std::string name;                                          // an object's member being read
+      std::vector<std::pair<std::string, std::string>> members;  // an object's members so far
+    };
+    json::cursor c(text, lim);
+    std::vector<frame> open;
+    std::string value;  // the value completed last
+    for (;;) {
+      bool done = true;
+      value.clear();
+      json::detail::string_writer w{&value};
+      switch (c.expect_value()) {
+        case json::token::object:
+          if (!c.enter_object())
+            return false;
+          open.emplace_back(true);
+          done = false;
+          break;
+        case json::token::array:
+          if (!c.enter_array())
+            return false;
+          open.emplace_back(false);
+          done = false;
+          break;
+        case json::token::string: {
+          std::string_view s;
+          if (!c.read_string(s) || !json::write_string(w, s))
+            return false;
+          break;
+        }
+        case json::token::number: {
+          double d = 0;
+          if (!c.read_number(d) || !json::write_number(w, d))
+            return false;
+          break;
+        }
+        case json::token::boolean: {
+          bool b = false;
+          if (!c.read_bool(b))
+            return false;
+          value = b ? "true" : "false";
+          break;
+        }
+        case json::token::null:
+          if (!c.read_null())
+            return false;
+          value = "null";
+          break;
+        default:
+          return false;
+      }
+      // Hand completed values to their containers, and close the containers that end here.
+      for (;;) {
+        if (done) {
+          if (open.empty()) {
+            out += value;
+            return true;
+          }
+          frame& f = open.back();
+          if (f.object) {
+            f.members.emplace_back(std::move(f.name), std::move(value));
+          } else {
+            if (f.count++ != 0)
+              f.text += ',';
+            f.text += value;
+          }
+        }
+        frame& f = open.back();
+        std::string_view name;
+        if (f.object ? c.next_member(name) : c.next_element()) {
+          if (f.object)
+            f.name = name;
+          break;  // read the next value
+        }
+        if (!c.ok())
+          return false;
+        value.clear();
+        json::detail::string_writer cw{&value};
+        if (f.object) {
+          std::sort(f.members.begin(), f.members.end(),
+                    [](const auto& a, const auto& b) { return json::utf16_less(a.first, b.first); });
+          cw.put('{');
+          for (std::size_t i = 0; i < f.members.size(); ++i) {
+            if (i != 0)
+              cw.put(',');
+            json::write_string(cw, f.members[i].first);
+            cw.put(':');
+            cw.write(f.members[i].second);
+          }
+          cw.put('}');
+        } else {
+          cw.put('[');
+          cw.write(f.text);
+          cw.put(']');
+        }
+        open.pop_back();
+        done = true;
+      }
+    }
+  }
+
   std::vector<std::string> owned_;  // one per item, never resized: the views stay valid
   std::vector<std::string_view> keys_;
 };
@@ -393,7 +395,7 @@ bool decode_array(decode_context& ctx, T& out) {
     if (n != size)
       report(n < size ? errc::too_few_items : errc::too_many_items, item_count_message(n, n < size, size));
   } else if constexpr (compares_items<T>) {
-    T::assay_check(decoded_items(c, spans), report);
+    T::assay_check(decoded_items<T>(c, spans), report);
   } else if constexpr (constrained<T>) {
     T::assay_check(counted_items{n}, report);
   }

@@ -6,8 +6,14 @@
 // constructed, from which the field's identifier is cut.
 #pragma once
 
-#include <boost/pfr.hpp>
 #include <boost/version.hpp>
+
+// Only the parts of PFR used here (all of <boost/pfr.hpp> costs twice as much to compile).
+#include <boost/pfr/core.hpp>
+#include <boost/pfr/tuple_size.hpp>
+#if BOOST_VERSION >= 108400
+#include <boost/pfr/core_name.hpp>
+#endif
 
 #include <array>
 #include <cstddef>

@@ -35,7 +35,10 @@
 
 namespace assay::reflect {
 
-class pattern_dfa {
+// A template only so that nothing of it is compiled in a translation unit that matches no
+// pattern: use pattern_dfa.
+template <class = void>
+class basic_pattern_dfa {
  public:
   static constexpr std::size_t max_program = 4096;  // NFA instructions after expanding {n,m}
   static constexpr std::size_t max_states = 2048;   // DFA states
@@ -52,16 +55,16 @@ class pattern_dfa {
 
   // The automaton of `pattern`, or nothing when the pattern is outside the subset or too large
   // (with large::simulate, nothing only when it is outside the subset: see in_subset()).
-  static std::optional<pattern_dfa> compile(std::string_view pattern, large if_large = large::refuse) {
+  static std::optional<basic_pattern_dfa> compile(std::string_view pattern, large if_large = large::refuse) {
     tree t;
     program prog;
     if (!t.parse(pattern) || !prog.emit_all(t))
       return std::nullopt;
-    pattern_dfa d;
+    basic_pattern_dfa d;
     if (!d.build(prog)) {
       if (if_large == large::refuse)
         return std::nullopt;
-      pattern_dfa sim;
+      basic_pattern_dfa sim;
       sim.nfa_ = std::move(prog.code);
       return sim;
     }
@@ -834,10 +837,13 @@ class pattern_dfa {
   std::vector<std::uint8_t> accept_now_, accept_at_end_;
 };
 
-constexpr bool pattern_dfa::tree::parse(std::string_view pattern) {
+template <class V>
+constexpr bool basic_pattern_dfa<V>::tree::parse(std::string_view pattern) {
   parser p{pattern, nodes};
   root = p.alternation(0);
   return p.ok && p.i == pattern.size() && root != none;
 }
+
+using pattern_dfa = basic_pattern_dfa<>;
 
 }  // namespace assay::reflect
