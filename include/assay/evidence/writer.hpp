@@ -216,10 +216,6 @@ inline result<std::vector<std::string>> event_texts(const std::vector<json::valu
   return texts;
 }
 
-}  // namespace detail
-
-namespace detail {
-
 // The first checks of any bundle: events there are, and not too many.
 inline std::optional<error> check_event_count(std::size_t n, const bundle_limits& lim) {
   if (n == 0)
