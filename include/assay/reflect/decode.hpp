@@ -247,7 +247,7 @@ class decoded_items {
     for (;;) {
       bool done = true;
       value.clear();
-      json::detail::string_writer w{&value};
+      json::string_writer w{&value};
       switch (c.expect_value()) {
         case json::token::object:
           if (!c.enter_object())
@@ -314,7 +314,7 @@ class decoded_items {
         if (!c.ok())
           return false;
         value.clear();
-        json::detail::string_writer cw{&value};
+        json::string_writer cw{&value};
         if (f.object) {
           std::sort(f.members.begin(), f.members.end(),
                     [](const auto& a, const auto& b) { return json::utf16_less(a.first, b.first); });
