@@ -63,7 +63,7 @@ stats() {
 # line LABEL FILE: one result line.
 line() {
   read -r min med mib < <(stats "$2")
-  printf '  %-44s min %6.2f s  median %6.2f s  peak %5d MiB\n' "$1" "$min" "$med" "$mib"
+  printf '  %-50s min %6.2f s  median %6.2f s  peak %5d MiB\n' "$1" "$min" "$med" "$mib"
 }
 
 # verdict VALUE GOAL: "met" or "MISSED".

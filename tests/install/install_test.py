@@ -119,7 +119,7 @@ def main():
 
         step("cmake find_package(assay): assay::core and assay::assay", cmake_way)
         step("pkg-config assay-core", pkg_config_way)
-        step("meson subproject: assay_core_dep and assay_dep", meson_way)
+        step("meson subproject: assay_core_dep and dependency('assay')", meson_way)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
