@@ -14,6 +14,7 @@ import tempfile
 import threading
 
 ASSAY, ROOT, CONF, REQUIRE = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+ASSAY = os.path.abspath(ASSAY)  # some checks run in another working directory
 passed = failed = 0
 
 
