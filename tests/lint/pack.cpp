@@ -140,14 +140,16 @@ TEST_CASE("unknown members of a rule or a check are ignored and take no part in 
 
 TEST_CASE("each severity spelling, normalized") {
   const std::string plain = loads(base).digest;
-  for (auto [spelling, normal] : std::vector<std::pair<std::string, std::string>>{{"error", "error"},
-                                                                                  {"Error", "error"},
-                                                                                  {"warning", "warning"},
-                                                                                  {"Warning", "warning"},
-                                                                                  {"warn", "warning"},
-                                                                                  {"Warn", "warning"},
-                                                                                  {"info", "info"},
-                                                                                  {"Info", "info"}}) {
+  for (const auto& spelling_normal : std::vector<std::pair<std::string, std::string>>{{"error", "error"},
+                                                                                      {"Error", "error"},
+                                                                                      {"warning", "warning"},
+                                                                                      {"Warning", "warning"},
+                                                                                      {"warn", "warning"},
+                                                                                      {"Warn", "warning"},
+                                                                                      {"info", "info"},
+                                                                                      {"Info", "info"}}) {
+    const std::string& spelling = spelling_normal.first;  // not a structured binding: clang 14
+    const std::string& normal = spelling_normal.second;   // cannot capture one in CAPTURE's lambda
     CAPTURE(spelling);
     const lint::loaded_pack p = loads(replaced(base, R"("severity":"error")", "\"severity\":\"" + spelling + "\""));
     CHECK(p.definition.rules[0].severity == normal);

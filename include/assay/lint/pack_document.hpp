@@ -66,19 +66,10 @@ struct pack_node {
   }
 };
 
-// "\"text\"" for a message: control characters shown as '?', long text cut at 64 characters.
+// "\"text\"" for a message: json::quote_for_message (control characters shown as '?', long
+// text cut).
 inline std::string quoted_text(std::string_view s) {
-  std::string out = "\"";
-  std::size_t shown = 0;
-  for (char c : s) {
-    if (++shown > 64) {
-      out += "...";
-      break;
-    }
-    const auto u = static_cast<unsigned char>(c);
-    out += u < 0x20 || u == 0x7F ? '?' : c;
-  }
-  return out + "\"";
+  return json::quote_for_message(s);
 }
 
 // --- scalars ---------------------------------------------------------------------------------------
