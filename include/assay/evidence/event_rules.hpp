@@ -156,13 +156,15 @@ class event_stream {
     if (events_ == 0) {
       first_source_ = source;
     } else if (source != first_source_) {
-      return event_violation{code::ContractInvalidEvent, "source", at_seq() + ": source differs from the first event's"};
+      return event_violation{code::ContractInvalidEvent, "source",
+                             at_seq() + ": source differs from the first event's"};
     }
     if (auto v = check_run_id(run_id, seq))
       return v;
     const std::string_view id = doc.string_at(f.id);
     char digits[24];
-    const std::string_view seq_text(digits, static_cast<std::size_t>(std::to_chars(digits, digits + 24, seq).ptr - digits));
+    const std::string_view seq_text(digits,
+                                    static_cast<std::size_t>(std::to_chars(digits, digits + 24, seq).ptr - digits));
     if (id.size() != run_id.size() + 1 + seq_text.size() || id.substr(0, run_id.size()) != run_id ||
         id[run_id.size()] != ':' || id.substr(run_id.size() + 1) != seq_text) {
       return event_violation{code::ContractInvalidEvent, "id",
