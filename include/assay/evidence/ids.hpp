@@ -8,12 +8,12 @@
 #pragma once
 
 #include "assay/hash/hash.hpp"
+#include "assay/json/name_set.hpp"
 
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
-#include <random>
 #include <string>
 #include <string_view>
 
@@ -85,12 +85,12 @@ class uuid7_generator {
               .count());
       if (now > last_ms_) {
         last_ms_ = now;
-        counter_ = static_cast<std::uint16_t>(rng_() & 0x3FF);  // random start, headroom to count
+        counter_ = static_cast<std::uint16_t>(random_u64() & 0x3FF);  // random start, headroom to count
       } else if (++counter_ > 0xFFF) {
         ++last_ms_;
         counter_ = 0;
       }
-      const std::uint64_t r = rng_();
+      const std::uint64_t r = random_u64();
       for (int i = 0; i < 6; ++i)
         b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(last_ms_ >> (40 - 8 * i));
       b[6] = static_cast<std::uint8_t>(0x70 | ((counter_ >> 8) & 0x0F));
@@ -118,7 +118,22 @@ class uuid7_generator {
 
  private:
   std::mutex mu_;
-  std::mt19937_64 rng_{std::random_device{}()};
+  // 64 random bits: from the operating system when it has a source, else a SplitMix64 sequence
+  // seeded from the clock and an address.
+  std::uint64_t random_u64() {
+    std::uint64_t r = 0;
+    if (json::lex::os_entropy(&r, sizeof r))
+      return r;
+    if (fallback_ == 0)
+      fallback_ = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                  reinterpret_cast<std::uintptr_t>(this);
+    std::uint64_t z = (fallback_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+
+  std::uint64_t fallback_ = 0;
   std::uint64_t last_ms_ = 0;
   std::uint16_t counter_ = 0;
 };

@@ -27,7 +27,7 @@
 #include <limits>
 #include <memory>
 #include <new>
-#include <ostream>
+#include <iosfwd>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -389,7 +389,11 @@ class digest {
   friend constexpr bool operator==(const digest&, const digest&) noexcept = default;
   friend constexpr std::strong_ordering operator<=>(const digest&, const digest&) noexcept = default;
 
-  friend std::ostream& operator<<(std::ostream& os, const digest& d) { return os << d.to_string(); }
+  // A template so that this header needs <iosfwd> only: <ostream> is the caller's.
+  template <class Char, class Traits>
+  friend std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& os, const digest& d) {
+    return os << d.to_string();
+  }
 
  private:
   bytes_type bytes_{};

@@ -15,7 +15,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstring>
-#include <ostream>
+#include <iosfwd>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -34,11 +34,14 @@ struct string_sink {
   void write(const char* p, std::size_t n) { out->append(p, n); }
 };
 
-// Writes to an std::ostream.
-struct ostream_sink {
-  std::ostream* out;
+// Writes to an std::ostream. (A template only so that this header needs <iosfwd>, not
+// <ostream>: the stream is complete where the sink is used.)
+template <class Stream = std::ostream>
+struct basic_ostream_sink {
+  Stream* out;
   void write(const char* p, std::size_t n) { out->write(p, static_cast<std::streamsize>(n)); }
 };
+using ostream_sink = basic_ostream_sink<>;
 
 // Counts bytes only.
 struct counting_sink {
@@ -682,18 +685,18 @@ inline std::string to_pretty(const value& v) {
       if (stack.empty())
         return out;
       level& l = stack.back();
-      const bool array = l.container->is_array();
-      const std::size_t n = array ? l.container->as_array().size() : l.order.size();
+      const bool in_array = l.container->is_array();
+      const std::size_t n = in_array ? l.container->as_array().size() : l.order.size();
       if (l.next == n) {
         newline(stack.size() - 1);
-        out += array ? ']' : '}';
+        out += in_array ? ']' : '}';
         stack.pop_back();
         continue;
       }
       if (l.next != 0)
         out += ',';
       newline(stack.size());
-      if (array) {
+      if (in_array) {
         cur = &l.container->as_array()[l.next++];
       } else {
         write_string(w, l.order[l.next]->name);

@@ -19,10 +19,16 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if __has_include(<sys/random.h>)
+#include <sys/random.h>  // getentropy: Linux (glibc 2.25+, musl), macOS, the BSDs
+#define ASSAY_HAVE_GETENTROPY 1
+#else
+#include <random>  // elsewhere (Windows): std::random_device
+#endif
 
 namespace assay::json {
 
@@ -82,15 +88,31 @@ std::uint64_t siphash(std::uint64_t k0, std::uint64_t k1, std::string_view s) no
 struct hash_key {
   std::uint64_t k0, k1;
 };
+// Fills `out` with `n` (at most 256) bytes from the operating system's entropy source; false
+// when there is none. (Without <random>, which costs every reader ~8,000 lines to compile.)
+inline bool os_entropy(void* out, std::size_t n) noexcept {
+#ifdef ASSAY_HAVE_GETENTROPY
+  return getentropy(out, n) == 0;
+#else
+  try {
+    std::random_device rd;
+    auto* p = static_cast<unsigned char*>(out);
+    for (std::size_t i = 0; i < n; ++i)
+      p[i] = static_cast<unsigned char>(rd());
+    return true;
+  } catch (...) {
+    return false;
+  }
+#endif
+}
+
 inline const hash_key& name_hash_key() noexcept {
   static const hash_key key = [] {
     hash_key k{0x9E3779B97F4A7C15ULL, reinterpret_cast<std::uintptr_t>(&k)};
-    try {
-      std::random_device rd;
-      k.k0 ^= (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-      k.k1 ^= (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-    } catch (...) {
-      // no entropy source: the address (ASLR) alone
+    std::uint64_t r[2] = {0, 0};
+    if (os_entropy(r, sizeof r)) {  // else the address (ASLR) alone
+      k.k0 ^= r[0];
+      k.k1 ^= r[1];
     }
     return k;
   }();

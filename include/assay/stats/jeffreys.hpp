@@ -5,7 +5,7 @@
 
 #include "assay/stats/interval.hpp"
 
-#include <boost/math/distributions/beta.hpp>
+#include <boost/math/special_functions/beta.hpp>
 
 #include <cstdint>
 
@@ -13,14 +13,17 @@ namespace assay::stats {
 
 // [0, 1] when there are no trials (as Wilson: no data, no information). Otherwise the 2.5% and
 // 97.5% quantiles of Beta(successes + 1/2, trials - successes + 1/2), as Boost.Math computes
-// them (it reports domain errors by throwing; the parameters here are always in its domain).
-inline interval jeffreys(std::int64_t successes, std::int64_t trials) {
+// them: the inverse of the regularized incomplete beta function, which is what its
+// beta_distribution's quantile computes (it reports domain errors by throwing; the parameters
+// here are always in its domain). A template only so that a translation unit that never asks
+// for the interval compiles none of Boost.Math.
+template <class = void>
+interval jeffreys(std::int64_t successes, std::int64_t trials) {
   if (trials <= 0)
     return {0, 1};
   const double a = static_cast<double>(successes) + 0.5;
   const double b = static_cast<double>(trials - successes) + 0.5;
-  const boost::math::beta_distribution<double> posterior(a, b);
-  return {boost::math::quantile(posterior, 0.025), boost::math::quantile(posterior, 0.975)};
+  return {boost::math::ibeta_inv(a, b, 0.025), boost::math::ibeta_inv(a, b, 0.975)};
 }
 
 }  // namespace assay::stats
