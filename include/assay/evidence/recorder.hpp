@@ -41,7 +41,7 @@ namespace assay::evidence {
 
 struct recorder_options {
   std::string source = "urn:assay:runtime";  // a URI: contains ':', not first
-  std::string run_id;                        // default: a live run id (UUIDv7)
+  std::string run_id{};                      // default: a live run id (UUIDv7)
   producer_info producer = {"assay", "0.1.0", std::nullopt};
   std::optional<std::string> policy_id{};
   // The clock, replaceable for reproducible runs.

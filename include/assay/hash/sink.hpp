@@ -127,7 +127,8 @@ class hash_pipeline {
 
   // What the caller and the helper share; the last of them to let go frees it.
   struct ring {
-    ring(std::size_t chunk, unsigned n) : chunk(chunk), n(n), mem(new char[chunk * n]), info(new buffer_info[n]) {}
+    ring(std::size_t chunk_bytes, unsigned count)
+        : chunk(chunk_bytes), n(count), mem(new char[chunk_bytes * count]), info(new buffer_info[count]) {}
 
     char* slot(counter i) const noexcept { return mem.get() + (i % n) * chunk; }
 

@@ -25,7 +25,16 @@ struct member;
 using array = std::vector<value>;
 using object = std::vector<member>;
 
+// The enumerators `array` and `object` name the same things as the aliases above; g++'s -Wshadow
+// calls that shadowing (clang does not), so it is silenced here, for this one declaration.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#endif
 enum class kind : std::uint8_t { null, boolean, number, string, array, object };
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 constexpr std::string_view name(kind k) noexcept {
   switch (k) {
