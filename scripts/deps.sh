@@ -2,7 +2,7 @@
 # Installs what assay needs on Debian 12 (all from Debian's packages). Idempotent.
 set -euo pipefail
 pkgs=(meson ninja-build pkg-config g++ clang-14 libclang-rt-14-dev clang-format-14 python3
-      libboost1.81-dev libbotan-2-dev libxxhash-dev libarchive-dev zlib1g-dev libyaml-cpp-dev
+      libboost1.81-dev libbotan-2-dev libxxhash-dev zlib1g-dev libyaml-cpp-dev
       libcli11-dev doctest-dev libbenchmark-dev)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,6 +1,6 @@
 // assay/evidence/archive_read.hpp — reading the container of a bundle (SPEC §6, §7 steps 1-2):
-// a gzip stream inflated on a helper thread, and the tar stream inside it read with
-// libarchive. The writing side is archive.hpp.
+// a gzip stream inflated on a helper thread, and the tar stream inside it read member by
+// member. The writing side is archive.hpp.
 //
 //   byte_source src(bytes);                 // or an open FILE*
 //   inflater in(src, limits);               // starts inflating at once
@@ -9,16 +9,15 @@
 //
 // The inflater counts what it reads and what it produces against max_bundle_bytes and
 // max_decode_bytes while streaming (a gzip bomb stops there, memory stays at a few blocks), and
-// checks the gzip trailer (CRC and length) at the end. Its failure wins over what libarchive
-// makes of the cut stream that follows it.
+// checks the gzip trailer (CRC and length) at the end. Its failure wins over what the tar
+// reader makes of the cut stream that follows it.
 #pragma once
 
 #include "assay/error.hpp"
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/codes.hpp"
+#include "assay/json/lex.hpp"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -27,6 +26,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -246,94 +246,302 @@ class inflater {
 // A member of a tar stream, as its header declares it.
 struct tar_member {
   std::string path;
-  std::int64_t size = 0;  // declared; negative when the header says nothing sensible
+  std::int64_t size = 0;  // declared
   bool regular = false;   // a regular file
   bool link = false;      // a symbolic or hard link
 };
 
-// The tar stream inside an inflater, member by member (libarchive: ustar, GNU and pax headers).
-// Every error is IntegrityTar, unless the stream below failed first (then that error).
+// The tar stream inside an inflater, member by member: ustar, GNU (long names) and pax
+// (extended headers) as any writer makes them, read here rather than by a general archive
+// library so that the bytes verified are the bytes every tar reader extracts (SPEC §7 step 2).
+// Refused, as IntegrityTar: a bad header checksum or number; a sparse member (GNU 'S' or pax
+// GNU.sparse.*), whose data blocks are not the file's bytes in order; a member type no reader
+// agrees on (anything but a regular file, a link, a directory, a device or a FIFO; those are
+// reported as such and refused by the verifier); a NUL inside a name from a pax record or a GNU
+// long name (a reader that cuts at the NUL and one that does not see different paths); a
+// malformed pax record; an extended header with no member after it; a stream cut inside a
+// member. The archive ends at its first zero block (what follows is not read, as GNU tar and
+// the reference read it), or at the end of the stream on a header boundary.
+//
+// Every error is IntegrityTar unless the gzip stream below is bad anywhere: then its error, so
+// the code is a function of the bytes alone, not of how far the inflater got (the rest of the
+// stream is read to find out, within the same limits as a valid bundle).
 class tar_reader {
  public:
-  explicit tar_reader(inflater& in) : in_(in), a_(archive_read_new()) {
-    archive_read_support_format_tar(a_.get());
-    archive_read_support_filter_none(a_.get());
-    if (archive_read_open(a_.get(), this, nullptr, &tar_reader::read, nullptr) != ARCHIVE_OK)
-      open_error_ = stream_error("cannot read the tar stream");
-  }
+  explicit tar_reader(inflater& in) : in_(in) {}
   tar_reader(const tar_reader&) = delete;
   tar_reader& operator=(const tar_reader&) = delete;
 
-  // The next member's header: true with `m` filled, false at the end of the archive.
+  // The next member's header: true with `m` filled, false at the end of the archive. The data
+  // of the previous member, if not read, is skipped.
   result<bool> next(tar_member& m) {
-    if (open_error_)
-      return *open_error_;
-    struct archive_entry* entry = nullptr;
-    const int rc = archive_read_next_header(a_.get(), &entry);
-    if (rc == ARCHIVE_EOF)
+    if (ended_)
       return false;
-    if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
-      return stream_error(std::string("invalid tar stream: ") + archive_error_string(a_.get()));
-    const char* path = archive_entry_pathname(entry);
-    m.path = path != nullptr ? path : "";
-    m.size = archive_entry_size(entry);
-    const auto type = archive_entry_filetype(entry);
-    m.regular = type == AE_IFREG;
-    m.link = type == AE_IFLNK || archive_entry_hardlink(entry) != nullptr;
-    current_ = m.path;
-    return true;
+    if (auto e = skip(remaining_ + padding_))
+      return *e;
+    remaining_ = padding_ = 0;
+    extended ext;
+    for (;;) {
+      char h[block];
+      const std::size_t got = read_exact(h, block);
+      if (got == 0) {
+        if (ext.any)
+          return tar_error("the archive ends after an extended header, without its member");
+        ended_ = true;  // the end of the stream on a header boundary
+        return false;
+      }
+      if (got < block)
+        return tar_error("the archive ends inside a header");
+      if (std::all_of(h, h + block, [](char c) { return c == 0; })) {
+        if (ext.any)
+          return tar_error("the archive ends after an extended header, without its member");
+        ended_ = true;
+        return false;
+      }
+      if (auto e = check_header(h))
+        return *e;
+      const auto size = number(h + 124, 12);
+      if (!size)
+        return tar_error("a tar header has an invalid size field");
+      const char type = h[156];
+      if (type == 'x' || type == 'g' || type == 'L' || type == 'K') {
+        std::string data;
+        if (auto e = read_meta(*size, data))
+          return *e;
+        if (type == 'L' || type == 'K') {
+          auto name = gnu_long_name(data);
+          if (!name)
+            return name.error();
+          (type == 'L' ? ext.path : ext.linkpath) = std::move(*name);
+        } else if (auto e = pax_records(data, type == 'g', ext)) {
+          return *e;
+        }
+        ext.any = ext.any || type != 'g';  // a global header belongs to no one member
+        continue;
+      }
+      m.path = ext.path ? std::move(*ext.path) : header_name(h);
+      const std::uint64_t data_size = ext.size ? *ext.size : *size;
+      m.regular = type == '0' || type == '\0' || type == '7';
+      m.link = type == '1' || type == '2';
+      if (type == 'S' || ext.sparse) {
+        return tar_error("archive member " + json::quote_for_message(m.path) +
+                         " is a sparse file (its data blocks are not its bytes in order)");
+      }
+      if (!m.regular && !m.link && (type < '3' || type > '6'))
+        return tar_error("archive member " + json::quote_for_message(m.path) + " has an unknown type");
+      if (data_size > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        return tar_error("a tar header declares an impossible size");
+      m.size = static_cast<std::int64_t>(data_size);
+      remaining_ = data_size;
+      padding_ = (block - data_size % block) % block;
+      current_ = m.path;
+      return true;
+    }
   }
 
   // The next block of the current member's data, as stored; empty at its end.
   result<std::string_view> read_block() {
-    const void* buf = nullptr;
-    std::size_t size = 0;
-    la_int64_t offset = 0;
-    const int r = archive_read_data_block(a_.get(), &buf, &size, &offset);
-    if (r == ARCHIVE_EOF)
+    if (remaining_ == 0)
       return std::string_view();
-    if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
-      return stream_error("cannot read " + current_ + ": " + archive_error_string(a_.get()));
-    return std::string_view(static_cast<const char*>(buf), size);
+    if (avail_.empty() && !fill())
+      return tar_error("the archive ends inside member " + json::quote_for_message(current_));
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(avail_.size(), remaining_));
+    const std::string_view out = avail_.substr(0, n);
+    avail_.remove_prefix(n);
+    remaining_ -= n;
+    return out;
   }
 
-  // The whole data of the current member, appended to `out` (holes of a sparse member filled
-  // with zeros).
+  // The whole data of the current member, appended to `out`.
   result<void> read_all(std::string& out) {
-    char buf[65536];
     for (;;) {
-      const la_ssize_t n = archive_read_data(a_.get(), buf, sizeof buf);
-      if (n < 0)
-        return stream_error("cannot read " + current_ + ": " + archive_error_string(a_.get()));
-      if (n == 0)
+      auto b = read_block();
+      if (!b)
+        return b.error();
+      if (b->empty())
         return {};
-      out.append(buf, static_cast<std::size_t>(n));
+      out.append(*b);
     }
   }
 
  private:
-  struct archive_deleter {
-    void operator()(struct archive* a) const noexcept { archive_read_free(a); }
+  static constexpr std::size_t block = 512;
+  static constexpr std::size_t max_meta = 1 << 20;  // an extended header or GNU long name
+
+  // What extended headers say of the member that follows them.
+  struct extended {
+    std::optional<std::string> path, linkpath;
+    std::optional<std::uint64_t> size;
+    bool sparse = false;
+    bool any = false;
   };
 
-  static la_ssize_t read(struct archive*, void* self, const void** buf) {
-    auto* t = static_cast<tar_reader*>(self);
-    t->block_ = t->in_.next();
-    *buf = t->block_.data();
-    return static_cast<la_ssize_t>(t->block_.size());
+  bool fill() {
+    if (eof_)
+      return false;
+    avail_ = in_.next();
+    if (avail_.empty())
+      eof_ = true;
+    return !eof_;
   }
 
-  error stream_error(std::string what) {
-    if (auto e = in_.failure())
+  // Copies up to n bytes; fewer only at the end of the stream.
+  std::size_t read_exact(char* out, std::size_t n) {
+    std::size_t got = 0;
+    while (got < n) {
+      if (avail_.empty() && !fill())
+        break;
+      const std::size_t k = std::min(avail_.size(), n - got);
+      std::memcpy(out + got, avail_.data(), k);
+      avail_.remove_prefix(k);
+      got += k;
+    }
+    return got;
+  }
+
+  std::optional<error> skip(std::uint64_t n) {
+    while (n != 0) {
+      if (avail_.empty() && !fill())
+        return tar_error("the archive ends inside member " + json::quote_for_message(current_));
+      const std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(avail_.size(), n));
+      avail_.remove_prefix(k);
+      n -= k;
+    }
+    return std::nullopt;
+  }
+
+  // The data of an extended header or a long name, and its padding.
+  std::optional<error> read_meta(std::uint64_t size, std::string& data) {
+    if (size > max_meta)
+      return tar_error("an extended tar header is larger than " + std::to_string(max_meta) + " bytes");
+    data.resize(static_cast<std::size_t>(size));
+    if (read_exact(data.data(), data.size()) < data.size())
+      return tar_error("the archive ends inside an extended header");
+    return skip((block - size % block) % block);
+  }
+
+  // A header's checksum: the sum of its bytes with the checksum field read as spaces, unsigned
+  // (POSIX) or signed (some historic writers). The magic: POSIX ustar or GNU.
+  std::optional<error> check_header(const char* h) {
+    const auto stored = number(h + 148, 8);
+    std::uint64_t sum_unsigned = 0;
+    std::int64_t sum_signed = 0;
+    for (std::size_t i = 0; i < block; ++i) {
+      const bool in_field = i >= 148 && i < 156;
+      sum_unsigned += in_field ? ' ' : static_cast<unsigned char>(h[i]);
+      sum_signed += in_field ? ' ' : static_cast<signed char>(h[i]);
+    }
+    if (!stored || (*stored != sum_unsigned && static_cast<std::int64_t>(*stored) != sum_signed))
+      return tar_error("a tar header's checksum is wrong");
+    if (std::memcmp(h + 257, "ustar\0", 6) != 0 && std::memcmp(h + 257, "ustar  \0", 8) != 0)
+      return tar_error("a tar header is neither ustar nor GNU (its magic is wrong)");
+    return std::nullopt;
+  }
+
+  // An octal field (leading spaces, digits, then spaces or NULs to its end; no digits at all is
+  // 0), or GNU's base-256 (first byte 0x80, the rest big-endian). Nothing for anything else or a
+  // negative number.
+  static std::optional<std::uint64_t> number(const char* f, std::size_t n) {
+    const auto* u = reinterpret_cast<const unsigned char*>(f);
+    if (u[0] == 0x80) {
+      std::uint64_t v = 0;
+      for (std::size_t i = 1; i < n; ++i) {
+        if (v >> 56)
+          return std::nullopt;
+        v = (v << 8) | u[i];
+      }
+      return v;
+    }
+    std::size_t i = 0;
+    while (i < n && f[i] == ' ')
+      ++i;
+    std::uint64_t v = 0;
+    for (; i < n && f[i] >= '0' && f[i] <= '7'; ++i) {
+      if (v >> 60)
+        return std::nullopt;
+      v = v * 8 + static_cast<std::uint64_t>(f[i] - '0');
+    }
+    for (; i < n; ++i)
+      if (f[i] != ' ' && f[i] != '\0')
+        return std::nullopt;
+    return v;
+  }
+
+  // name[100], after prefix[155] and a '/' in a POSIX ustar header; each up to its first NUL.
+  static std::string header_name(const char* h) {
+    auto field = [](const char* f, std::size_t n) { return std::string(f, strnlen(f, n)); };
+    std::string name = field(h, 100);
+    if (std::memcmp(h + 257, "ustar\0", 6) == 0) {
+      const std::string prefix = field(h + 345, 155);
+      if (!prefix.empty())
+        name = prefix + "/" + name;
+    }
+    return name;
+  }
+
+  // A GNU long name: the name, then NULs only.
+  result<std::string> gnu_long_name(const std::string& data) {
+    const std::size_t n = data.find('\0');
+    if (n != std::string::npos && data.find_first_not_of('\0', n) != std::string::npos)
+      return tar_error("a GNU long name holds a NUL");
+    return data.substr(0, n);
+  }
+
+  // The records "<length> <key>=<value>\n" of a pax header, each length counting the whole
+  // record. path, linkpath and size apply to the next member; GNU.sparse.* marks it sparse. A
+  // global header ('g') may not set a name or size (it would apply to every member after it).
+  std::optional<error> pax_records(std::string_view data, bool global, extended& ext) {
+    while (!data.empty()) {
+      std::size_t i = 0;
+      std::uint64_t len = 0;
+      while (i < data.size() && i < 20 && data[i] >= '0' && data[i] <= '9')
+        len = len * 10 + static_cast<std::uint64_t>(data[i++] - '0');
+      if (i == 0 || (data[0] == '0') || i >= data.size() || data[i] != ' ' || len > data.size() || len < i + 3 ||
+          data[len - 1] != '\n')
+        return tar_error("a pax extended header has a malformed record");
+      const std::string_view record = data.substr(i + 1, len - i - 2);
+      data.remove_prefix(len);
+      const std::size_t eq = record.find('=');
+      if (eq == std::string_view::npos || eq == 0)
+        return tar_error("a pax extended header has a malformed record");
+      const std::string_view key = record.substr(0, eq), value = record.substr(eq + 1);
+      if (value.find('\0') != std::string_view::npos || key.find('\0') != std::string_view::npos)
+        return tar_error("a pax extended header has a NUL inside a record");
+      const bool names = key == "path" || key == "linkpath" || key == "size";
+      if (global && names)
+        return tar_error("a global pax header sets \"" + std::string(key) + "\" for every member");
+      if (key.substr(0, 11) == "GNU.sparse.") {
+        ext.sparse = true;
+      } else if (key == "path" && !value.empty()) {
+        ext.path = std::string(value);
+      } else if (key == "linkpath" && !value.empty()) {
+        ext.linkpath = std::string(value);
+      } else if (key == "size" && !value.empty()) {
+        std::uint64_t v = 0;
+        for (const char c : value) {
+          if (c < '0' || c > '9' || v > (std::numeric_limits<std::uint64_t>::max() - 9) / 10)
+            return tar_error("a pax extended header has an invalid size");
+          v = v * 10 + static_cast<std::uint64_t>(c - '0');
+        }
+        ext.size = v;
+      }
+    }
+    return std::nullopt;
+  }
+
+  error tar_error(std::string what) {
+    if (auto e = in_.drain())
       return *e;
     return make_error(code::IntegrityTar, std::move(what));
   }
 
   inflater& in_;
-  std::unique_ptr<struct archive, archive_deleter> a_;
-  std::string_view block_;
+  std::string_view avail_;  // the unread part of the inflater's current block
+  bool eof_ = false;
+  bool ended_ = false;
+  std::uint64_t remaining_ = 0;  // data of the current member not yet read
+  std::uint64_t padding_ = 0;    // and its padding to the next header
   std::string current_;
-  std::optional<error> open_error_;
 };
 
 }  // namespace assay::evidence

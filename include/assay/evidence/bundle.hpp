@@ -1,7 +1,7 @@
 // assay/evidence/bundle.hpp — the bundle model the evidence floor writes and verifies with
 // (SPEC §6, §7): the reader limits, the producer, and what a verification yields, as a whole
 // (verified_bundle) and event by event (verified_event, for visitors). Data only: including it
-// pulls in neither libarchive nor a thread.
+// pulls in neither zlib nor a thread.
 //
 // The contract types (limits, the manifest as read, the verdict) are in
 // assay/contracts/bundle.hpp; the codes of a failure in codes.hpp.

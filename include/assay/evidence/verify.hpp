@@ -304,8 +304,7 @@ inline result<verified_bundle> verify_with(byte_source& source, const bundle_lim
     if (member.link)
       return make_error(code::SecurityPathTraversal, "archive member is a link (not allowed)");
     if (path != "manifest.json" && path != "events.ndjson") {
-      return make_error(code::ContractUnexpectedFile,
-                        "unexpected archive member \"" + json::quote_for_message(path) + "\"");
+      return make_error(code::ContractUnexpectedFile, "unexpected archive member " + json::quote_for_message(path));
     }
     if (!member.regular)
       return make_error(code::ContractUnexpectedFile, "archive member \"" + path + "\" is not a regular file");
