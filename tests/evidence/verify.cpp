@@ -291,6 +291,24 @@ TEST_CASE("tar: the bytes verified are the bytes every reader extracts") {
   }
 }
 
+TEST_CASE("events.ndjson messages: the line an overflow is on; whitespace alone is a blank line") {
+  const std::string events = lines_of(make_events(2));
+  const std::size_t first = events.find('\n');
+  ev::bundle_limits lim;
+  lim.max_line_bytes = first - 1;  // line 1 is one byte too long
+  auto r = ev::verify_bundle_bytes(bundle(events), lim);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == "line 1 of events.ndjson is longer than " + std::to_string(first - 1) + " bytes");
+  for (const std::string blank : {"", " ", "\t \t", "  \r"}) {
+    CAPTURE(blank);
+    const std::string with_blank = events.substr(0, first + 1) + blank + "\n" + events.substr(first + 1);
+    r = ev::verify_bundle_bytes(bundle(with_blank));
+    REQUIRE_FALSE(r.has_value());
+    CHECK(code_name(r.error().code) == "ContractInvalidEvent");
+    CHECK(r.error().message == "line 2 of events.ndjson is blank");
+  }
+}
+
 TEST_CASE("tar: the code is a function of the bytes, not of the inflater thread's timing") {
   // A bad tar header, then 600 KiB more, then a bad CRC: the gzip stream is bad, whichever the
   // tar reader meets first.

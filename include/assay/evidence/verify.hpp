@@ -41,6 +41,7 @@
 #include <concepts>
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -194,16 +195,18 @@ class event_checker {
   }
 
   std::optional<error> line_done(std::string_view line) {
-    ++lines_;
-    auto where = [&] { return "line " + std::to_string(lines_) + " of events.ndjson"; };  // for messages only
-    if (lines_ == 1 && line.size() >= 3 && std::memcmp(line.data(), "\xEF\xBB\xBF", 3) == 0) {
+    if (lines_ == 0 && line.size() >= 3 && std::memcmp(line.data(), "\xEF\xBB\xBF", 3) == 0) {
       return make_error(code::ContractInvalidJson, "byte-order mark at the start of events.ndjson");
     }
     if (!line.empty() && line.back() == '\r')
       line.remove_suffix(1);
     if (line.size() > lim_.max_line_bytes)
-      return line_too_long();
-    if (line.empty())
+      return line_too_long();  // line lines_ + 1, not counted yet
+    ++lines_;
+    auto where = [&] { return "line " + std::to_string(lines_) + " of events.ndjson"; };  // for messages only
+    // An empty line, or one of whitespace only (SPEC §7: an empty line is ContractInvalidEvent;
+    // whitespace alone is no more an event than nothing is).
+    if (std::all_of(line.begin(), line.end(), [](char c) { return json::lex::is_ws(static_cast<unsigned char>(c)); }))
       return make_error(code::ContractInvalidEvent, where() + " is blank");
     if (lines_ > lim_.max_events) {
       return make_error(code::LimitTotalEvents, "events.ndjson has more than the limit of " +
