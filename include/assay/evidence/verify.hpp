@@ -38,10 +38,10 @@
 #include "assay/json/document.hpp"
 #include "assay/reflect/codec.hpp"
 
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
