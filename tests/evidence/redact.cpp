@@ -195,6 +195,29 @@ TEST_CASE("redact_event: known and unknown types, flags, fresh content hash") {
     CHECK_FALSE(r->changed());
     CHECK(e.find("assaycontenthash")->as_string() == ev::content_hash(e).value());
   }
+  SUBCASE("assay.fs.access: members it does not declare are sensitive; its subject is a path") {
+    json::value e = parse(
+        head +
+        R"("data":{"hits":2,"file":"/home/alice/.ssh/id_rsa","cmdline":"curl password=hunter2","seen_by":{"dir":["/Users/bob/x/y.txt"]},"note":7},"subject":"/home/alice/.ssh/id_rsa")" +
+        tail + R"("type":"assay.fs.access"})");
+    auto r = ev::redact_event(e);
+    REQUIRE(r.has_value());
+    CHECK(r->secrets == 1);
+    CHECK(r->paths == 3);
+    CHECK(canonical(*e.find("data")) ==
+          R"({"cmdline":"curl password=***","file":"~/**/id_rsa","hits":2,"note":7,"seen_by":{"dir":["~/**/y.txt"]}})");
+    CHECK(e.find("subject")->as_string() == "~/**/id_rsa");
+    CHECK(e.find("assaycontenthash")->as_string() == ev::content_hash(e).value());
+  }
+  SUBCASE("assay.net.access: a subject carrying a secret is cut; a plain host:port stays") {
+    json::value e = parse(head + R"("data":{"hits":1,"via":"token=abc"},"subject":"proxy token=s3cr3t")" + tail +
+                          R"("type":"assay.net.access"})");
+    auto r = ev::redact_event(e);
+    REQUIRE(r.has_value());
+    CHECK(r->secrets == 2);
+    CHECK(canonical(*e.find("data")) == R"({"hits":1,"via":"token=***"})");
+    CHECK(e.find("subject")->as_string() == "proxy token=***");
+  }
   SUBCASE("an event without data or type is refused") {
     json::value e = parse(R"({"type":"x"})");
     CHECK(ev::redact_event(e).error().code == errc::missing_member);
@@ -267,6 +290,37 @@ TEST_CASE("P56b: the bounded projection of an MCP tool definition and its digest
         errc::duplicate_member);
   CHECK(ev::tool_definition_digest(parse(R"({"name":"a"})"), "").error().code == errc::invalid_argument);
   CHECK(ev::tool_definition_digest(parse("[]")).error().code == errc::type_mismatch);
+}
+
+TEST_CASE("a typed fs.access event: its observed members and its subject are redacted as in JSON") {
+  auto make = [] {
+    contracts::evidence_event<contracts::fs_access> e;
+    e.type = "assay.fs.access";
+    e.source = "urn:test";
+    e.id = "r:0";
+    e.time = "2026-01-01T00:00:00Z";
+    e.subject = "/home/alice/project/.env";
+    e.assayrunid = "r";
+    e.assayseq = 0;
+    e.assayproducer = "p";
+    e.assayproducerversion = "1";
+    e.data.hits = 1;
+    e.data.file = "/home/alice/project/.env";
+    e.data.observed.emplace("cmdline", json::value("psql password=pw"));
+    return e;
+  };
+  auto typed = make();
+  const auto r = ev::redact_event(typed);
+  REQUIRE(r.has_value());
+  CHECK(r->secrets == 1);
+  CHECK(r->paths == 2);
+  REQUIRE(typed.subject.has_value());
+  CHECK(*typed.subject == "~/**/.env");
+  CHECK(typed.data.observed.at("cmdline").as_string() == "psql password=***");
+  // The same as the JSON form, redacted.
+  json::value dom = parse(assay::encode(make()).value());
+  REQUIRE(ev::redact_event(dom).has_value());
+  CHECK(assay::encode(typed).value() == canonical(dom));
 }
 
 TEST_CASE("a typed event is redacted as its JSON form would be, without leaving C++") {

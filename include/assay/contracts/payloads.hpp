@@ -119,6 +119,7 @@ struct fs_access {
   std::optional<bounded<std::int64_t, 0>> runs_seen{};
   extra_members<> observed;
   static constexpr field_info assay_fields[] = {{.field = "file", .privacy = privacy::sensitive}};
+  static constexpr privacy subject_privacy = privacy::sensitive;  // the event's subject is the path
 };
 
 // assay.net.access: like fs.access; the host:port is the event's `subject`.
@@ -130,6 +131,7 @@ struct net_access {
   std::optional<date_time> last_seen{};
   std::optional<bounded<std::int64_t, 0>> runs_seen{};
   extra_members<> observed;
+  static constexpr privacy subject_privacy = privacy::sensitive;  // the event's subject is host:port
 };
 
 // assay.env.filtered: key names and counters only, never values.

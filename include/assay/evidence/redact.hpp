@@ -327,18 +327,52 @@ void redact_typed(json::value& v, const redact_options& opt, redaction& r) {
       }
     }
   });
+  // Members the type does not declare (kept by its extra_members, or by no one) are sensitive:
+  // nothing says what they hold.
+  for (json::member& m : v.as_object()) {
+    const bool declared = [&] {
+      for (std::size_t i = 0; i < info::size; ++i)
+        if (info::is_member[i] && info::json_names[i] == m.name)
+          return true;
+      return false;
+    }();
+    if (!declared)
+      redact_strings(m.value, r);
+  }
 }
 
 using payload_redactor = void (*)(json::value&, const redact_options&, redaction&);
 
+// The privacy class of the envelope's `subject` for payload type P: its `subject_privacy` when
+// it declares one (fs.access's subject is a path), else public.
+template <class P>
+constexpr privacy subject_privacy_of() {
+  if constexpr (requires { P::subject_privacy; })
+    return P::subject_privacy;
+  else
+    return privacy::public_;
+}
+
 struct redactor_entry {
   std::string_view type;
   payload_redactor redact;
+  privacy subject = privacy::public_;
 };
+
+// The sensitive rule on the envelope's subject, when its class says so.
+inline void redact_subject(json::value& event, privacy subject, redaction& r) {
+  if (subject != privacy::sensitive)
+    return;
+  if (json::value* s = event.find("subject"); s != nullptr && s->is_string()) {
+    std::string red = redact_string(s->as_string(), r);
+    if (red != s->as_string())
+      *s = json::value(std::move(red));
+  }
+}
 
 inline const redactor_entry* find_redactor(std::string_view type) {
   static const auto table = contracts::known_payloads::table([]<class P>() {
-    return redactor_entry{P::event_type, &redact_typed<P>};
+    return redactor_entry{P::event_type, &redact_typed<P>, subject_privacy_of<P>()};
   });
   for (const redactor_entry& e : table)
     if (e.type == type)
@@ -356,11 +390,10 @@ redaction redact_payload(json::value& data, const redact_options& opt = {}) {
   return r;
 }
 
-namespace detail {
-
-// Redacts the event's data with `redact` (or as all-sensitive when null), sets the flags and the
-// content hash.
-inline result<redaction> redact_event_with(json::value& event, payload_redactor redact, const redact_options& opt) {
+// Redacts an event (a JSON object): its `data` by the payload type of its `type` (every string
+// treated as sensitive for an unknown type), the flags set for forbidden members, and the
+// content hash computed afresh.
+inline result<redaction> redact_event(json::value& event, const redact_options& opt = {}) {
   if (!event.is_object())
     return make_error(errc::type_mismatch, "an event must be a JSON object");
   json::value* data = event.find("data");
@@ -370,12 +403,9 @@ inline result<redaction> redact_event_with(json::value& event, payload_redactor 
   if (type == nullptr || !type->is_string())
     return make_error(errc::type_mismatch, "the event's type must be a string", "/type");
   redaction r;
-  if (redact == nullptr) {
-    if (const redactor_entry* e = find_redactor(type->as_string()))
-      redact = e->redact;
-  }
-  if (redact != nullptr) {
-    redact(*data, opt, r);
+  if (const detail::redactor_entry* e = detail::find_redactor(type->as_string())) {
+    e->redact(*data, opt, r);
+    detail::redact_subject(event, e->subject, r);
   } else {
     redact_strings(*data, r);
   }
@@ -388,15 +418,6 @@ inline result<redaction> redact_event_with(json::value& event, payload_redactor 
     return h.error();
   event.set("assaycontenthash", *h);
   return r;
-}
-
-}  // namespace detail
-
-// Redacts an event (a JSON object): its `data` by the payload type of its `type` (every string
-// treated as sensitive for an unknown type), the flags set for forbidden members, and the
-// content hash computed afresh.
-inline result<redaction> redact_event(json::value& event, const redact_options& opt = {}) {
-  return detail::redact_event_with(event, nullptr, opt);
 }
 
 namespace detail {
@@ -535,6 +556,9 @@ void redact_members(T& obj, const redact_options& opt, redaction& r, std::option
       } else {
         redact_inside(member, opt, r, failed);
       }
+    } else {
+      for (auto& m : reflect::get<I.value>(obj))  // extra_members: sensitive, as in the JSON path
+        redact_strings(m.second, r);
     }
   });
 }
@@ -550,11 +574,18 @@ result<redaction> redact_event(contracts::evidence_event<P>& event, const redact
     return v.error().front();
   redaction r;
   if constexpr (std::is_same_v<P, json::value>) {
-    if (const detail::redactor_entry* e = detail::find_redactor(event.type))
+    if (const detail::redactor_entry* e = detail::find_redactor(event.type)) {
       e->redact(event.data, opt, r);
-    else
+      if (e->subject == privacy::sensitive && event.subject)
+        *event.subject = redact_string(*event.subject, r);
+    } else {
       redact_strings(event.data, r);
+    }
   } else {
+    if constexpr (detail::subject_privacy_of<P>() == privacy::sensitive) {
+      if (event.subject)
+        *event.subject = redact_string(*event.subject, r);
+    }
     std::optional<error> failed;
     detail::redact_members(event.data, opt, r, failed);
     if (failed)
