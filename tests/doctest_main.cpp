@@ -1,2 +1,28 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+// The shared main of the unit tests. Test cases that read the external conformance data are in
+// the doctest suite "conformance"; meson runs each executable twice, without that suite and with
+// it alone (tests/meson.build). The second run reports itself skipped (exit 77, as meson reads
+// it) when the data is absent, unless ASSAY_REQUIRE_CONFORMANCE=1 says it must be there: a check
+// that did not run is never reported as passed.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include "support.hpp"
+
+#include <cstdio>
+#include <string_view>
+
+int main(int argc, char** argv) {
+  bool conformance_only = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    conformance_only = conformance_only || a == "--test-suite=conformance" || a == "-ts=conformance";
+  }
+  if (conformance_only && !assay_test::conformance_present()) {
+    if (assay_test::conformance_required()) {
+      std::fprintf(stderr, "conformance data required but absent (ASSAY_CONFORMANCE_DIR)\n");
+      return 1;
+    }
+    std::printf("conformance data absent (ASSAY_CONFORMANCE_DIR): skipped\n");
+    return 77;
+  }
+  doctest::Context context(argc, argv);
+  return context.run();
+}

@@ -24,8 +24,20 @@ inline std::filesystem::path source_root() {
   return s ? std::filesystem::path(s) : std::filesystem::path(".");
 }
 
-// The external conformance data (../shared/conformance in CI). Returns an empty path when it is
-// absent; the caller then skips with a message, or fails when ASSAY_REQUIRE_CONFORMANCE=1.
+inline bool conformance_required() {
+  const char* req = std::getenv("ASSAY_REQUIRE_CONFORMANCE");
+  return req && std::string(req) == "1";
+}
+
+inline bool conformance_present() {
+  const char* d = std::getenv("ASSAY_CONFORMANCE_DIR");
+  return d && *d && std::filesystem::is_directory(d);
+}
+
+// The external conformance data (../shared/conformance in CI), for the test cases of the doctest
+// suite "conformance" (which doctest_main.cpp reports skipped as a whole when the data is
+// absent). Returns an empty path when it is absent; the caller then skips with a message, or
+// fails when ASSAY_REQUIRE_CONFORMANCE=1.
 inline std::filesystem::path conformance_dir() {
   const char* d = std::getenv("ASSAY_CONFORMANCE_DIR");
   std::filesystem::path p = d ? std::filesystem::path(d) : std::filesystem::path();

@@ -113,7 +113,8 @@ std::string replaced(std::string s, std::string_view from, std::string_view to) 
 
 }  // namespace
 
-TEST_CASE("upstream event lines decode with read_event and re-encode to the same bytes") {
+TEST_CASE("upstream event lines decode with read_event and re-encode to the same bytes" *
+          doctest::test_suite("conformance")) {
   const auto dir = assay_test::conformance_dir();
   if (dir.empty())
     return;

@@ -68,7 +68,7 @@ TEST_CASE("generated schemas equal the normative schemas of the spec") {
   check_normative("closure-v1", assay::contracts::find("closure-v1")->schema());
 }
 
-TEST_CASE("every normative schema belongs to a registered contract") {
+TEST_CASE("every normative schema belongs to a registered contract" * doctest::test_suite("conformance")) {
   const fs::path dir = normative_dir();
   if (dir.empty())
     return;

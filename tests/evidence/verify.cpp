@@ -579,7 +579,7 @@ TEST_CASE("tamper: flipping any single byte of events.ndjson is detected") {
   CHECK(undetected == 0);
 }
 
-TEST_CASE("the reference's bundles and conformance corpora") {
+TEST_CASE("the reference's bundles and conformance corpora" * doctest::test_suite("conformance")) {
   const auto dir = assay_test::conformance_dir();
   if (dir.empty())
     return;
@@ -607,7 +607,7 @@ TEST_CASE("the reference's bundles and conformance corpora") {
   CHECK(vectors == 21);
 }
 
-TEST_CASE("every reference event stream recomputes and re-bundles") {
+TEST_CASE("every reference event stream recomputes and re-bundles" * doctest::test_suite("conformance")) {
   const auto dir = assay_test::conformance_dir();
   if (dir.empty())
     return;
@@ -634,7 +634,8 @@ TEST_CASE("every reference event stream recomputes and re-bundles") {
   CHECK(lines > 33);
 }
 
-TEST_CASE("the reference's own bundles re-written give the same manifest and events bytes") {
+TEST_CASE("the reference's own bundles re-written give the same manifest and events bytes" *
+          doctest::test_suite("conformance")) {
   const auto dir = assay_test::conformance_dir();
   if (dir.empty())
     return;

@@ -125,7 +125,7 @@ std::vector<number_line> read_number_lines(const fs::path& p) {
 
 // --- conformance data ---------------------------------------------------------------------
 
-TEST_CASE("canonical: jcs/input -> jcs/output byte for byte") {
+TEST_CASE("canonical: jcs/input -> jcs/output byte for byte" * doctest::test_suite("conformance")) {
   const fs::path dir = jcs_dir();
   if (dir.empty())
     return;
@@ -143,7 +143,7 @@ TEST_CASE("canonical: jcs/input -> jcs/output byte for byte") {
   CHECK(n == 6);
 }
 
-TEST_CASE("canonical: RFC 8785 §3.2.3 sorting example") {
+TEST_CASE("canonical: RFC 8785 §3.2.3 sorting example" * doctest::test_suite("conformance")) {
   const fs::path dir = jcs_dir();
   if (dir.empty())
     return;
@@ -152,7 +152,7 @@ TEST_CASE("canonical: RFC 8785 §3.2.3 sorting example") {
   CHECK(canon_text(input) == expected);
 }
 
-TEST_CASE("canonical: es6testfile100k, all 100,000 numbers") {
+TEST_CASE("canonical: es6testfile100k, all 100,000 numbers" * doctest::test_suite("conformance")) {
   const fs::path dir = jcs_dir();
   if (dir.empty())
     return;
@@ -184,7 +184,7 @@ TEST_CASE("canonical: es6testfile100k, all 100,000 numbers") {
   CHECK_MESSAGE(reparse_mismatches == 0, reparse_mismatches << " reparse mismatches:" << first_few);
 }
 
-TEST_CASE("canonical: RFC 8785 Appendix B numbers") {
+TEST_CASE("canonical: RFC 8785 Appendix B numbers" * doctest::test_suite("conformance")) {
   const fs::path dir = jcs_dir();
   if (dir.empty())
     return;
@@ -216,7 +216,7 @@ TEST_CASE("canonical: RFC 8785 Appendix B numbers") {
   CHECK(errors == 2);
 }
 
-TEST_CASE("canonical: assay-upstream rfc8785-vectors.json") {
+TEST_CASE("canonical: assay-upstream rfc8785-vectors.json" * doctest::test_suite("conformance")) {
   const fs::path root = assay_test::conformance_dir();
   if (root.empty())
     return;

@@ -193,7 +193,7 @@ TEST_CASE("document: number text and value agree with the DOM for generated numb
   CHECK(agree(doc) == errc::ok);
 }
 
-TEST_CASE("document: JSONTestSuite and the RFC 8785 inputs, both parsers") {
+TEST_CASE("document: JSONTestSuite and the RFC 8785 inputs, both parsers" * doctest::test_suite("conformance")) {
   const fs::path root = assay_test::conformance_dir();
   if (root.empty())
     return;

@@ -169,7 +169,7 @@ void check_error_shape(const assay::error& e, std::size_t size) {
 
 }  // namespace
 
-TEST_CASE("JSONTestSuite: the expected files are there") {
+TEST_CASE("JSONTestSuite: the expected files are there" * doctest::test_suite("conformance")) {
   const auto files = load_suite();
   if (files.empty())
     return;
@@ -208,7 +208,7 @@ TEST_CASE("JSONTestSuite: the expected files are there") {
     CHECK_MESSAGE(names.count(entry.first) == 1, entry.first);
 }
 
-TEST_CASE("JSONTestSuite: y_ files are accepted (default mode)") {
+TEST_CASE("JSONTestSuite: y_ files are accepted (default mode)" * doctest::test_suite("conformance")) {
   const auto files = load_suite();
   std::size_t accepted = 0;
   for (const auto& f : files) {
@@ -240,7 +240,7 @@ TEST_CASE("JSONTestSuite: y_ files are accepted (default mode)") {
     CHECK(accepted == 95 - y_rejected.size());
 }
 
-TEST_CASE("JSONTestSuite: y_ files in strict I-JSON mode") {
+TEST_CASE("JSONTestSuite: y_ files in strict I-JSON mode" * doctest::test_suite("conformance")) {
   const auto files = load_suite();
   const json::limits strict = strict_limits();
   std::size_t rejected_nonchar = 0;
@@ -265,7 +265,7 @@ TEST_CASE("JSONTestSuite: y_ files in strict I-JSON mode") {
     CHECK(rejected_nonchar == y_noncharacters.size());
 }
 
-TEST_CASE("JSONTestSuite: n_ files are rejected in both modes") {
+TEST_CASE("JSONTestSuite: n_ files are rejected in both modes" * doctest::test_suite("conformance")) {
   const auto files = load_suite();
   const json::limits strict = strict_limits();
   std::size_t exact_checked = 0;
@@ -295,7 +295,7 @@ TEST_CASE("JSONTestSuite: n_ files are rejected in both modes") {
     CHECK(exact_checked == n_exact.size());
 }
 
-TEST_CASE("JSONTestSuite: every i_ file has its documented outcome") {
+TEST_CASE("JSONTestSuite: every i_ file has its documented outcome" * doctest::test_suite("conformance")) {
   const auto files = load_suite();
   const json::limits strict = strict_limits();
   for (const auto& f : files) {
@@ -321,7 +321,7 @@ TEST_CASE("JSONTestSuite: every i_ file has its documented outcome") {
   }
 }
 
-TEST_CASE("JSONTestSuite: accepted i_ numbers have their nearest-double values") {
+TEST_CASE("JSONTestSuite: accepted i_ numbers have their nearest-double values" * doctest::test_suite("conformance")) {
   const auto files = load_suite();
   if (files.empty())
     return;

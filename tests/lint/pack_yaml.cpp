@@ -150,7 +150,8 @@ std::string outcome(const assay::results<lint::loaded_pack>& p) {
 
 }  // namespace
 
-TEST_CASE("the reference's nine open packs load with its digests, and validate as pack-v1 JSON") {
+TEST_CASE("the reference's nine open packs load with its digests, and validate as pack-v1 JSON" *
+          doctest::test_suite("conformance")) {
   const fs::path dir = reference_packs_dir();
   if (dir.empty())
     return;
@@ -182,7 +183,7 @@ TEST_CASE("the reference's nine open packs load with its digests, and validate a
   CHECK(seen == 9);
 }
 
-TEST_CASE("SPEC §10 digest vectors") {
+TEST_CASE("SPEC §10 digest vectors" * doctest::test_suite("conformance")) {
   const fs::path dir = reference_packs_dir();
   if (dir.empty())
     return;
@@ -192,7 +193,7 @@ TEST_CASE("SPEC §10 digest vectors") {
         "sha256:11a648dad0f37781b296a5403c7ed2240cdece1531e05221b8aa39c3c7b06e1c");
 }
 
-TEST_CASE("differential: the reference loads the nine packs to the same digests") {
+TEST_CASE("differential: the reference loads the nine packs to the same digests" * doctest::test_suite("conformance")) {
   const fs::path bin = reference_binary();
   const fs::path dir = reference_packs_dir();
   if (bin.empty()) {
