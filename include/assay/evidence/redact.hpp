@@ -370,8 +370,11 @@ inline void redact_subject(json::value& event, privacy subject, redaction& r) {
   }
 }
 
-inline const redactor_entry* find_redactor(std::string_view type) {
-  static const auto table = contracts::known_payloads::table([]<class P>() {
+// The redactor of a payload type by its name. A template (over the payload list) so that the
+// table, and the redactor of every known payload in it, is compiled only where it is used.
+template <class Payloads = contracts::known_payloads>
+const redactor_entry* find_redactor(std::string_view type) {
+  static const auto table = Payloads::table([]<class P>() {
     return redactor_entry{P::event_type, &redact_typed<P>, subject_privacy_of<P>()};
   });
   for (const redactor_entry& e : table)
@@ -390,10 +393,11 @@ redaction redact_payload(json::value& data, const redact_options& opt = {}) {
   return r;
 }
 
-// Redacts an event (a JSON object): its `data` by the payload type of its `type` (every string
-// treated as sensitive for an unknown type), the flags set for forbidden members, and the
-// content hash computed afresh.
-inline result<redaction> redact_event(json::value& event, const redact_options& opt = {}) {
+// Redacts an event (a JSON object): its `data` by the payload type of its `type` among
+// `Payloads` (every string treated as sensitive for an unknown type), the flags set for
+// forbidden members, and the content hash computed afresh.
+template <class Payloads = contracts::known_payloads>
+result<redaction> redact_event(json::value& event, const redact_options& opt = {}) {
   if (!event.is_object())
     return make_error(errc::type_mismatch, "an event must be a JSON object");
   json::value* data = event.find("data");
@@ -403,7 +407,7 @@ inline result<redaction> redact_event(json::value& event, const redact_options& 
   if (type == nullptr || !type->is_string())
     return make_error(errc::type_mismatch, "the event's type must be a string", "/type");
   redaction r;
-  if (const detail::redactor_entry* e = detail::find_redactor(type->as_string())) {
+  if (const detail::redactor_entry* e = detail::find_redactor<Payloads>(type->as_string())) {
     e->redact(*data, opt, r);
     detail::redact_subject(event, e->subject, r);
   } else {

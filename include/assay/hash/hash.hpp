@@ -97,8 +97,11 @@ inline error unknown_algorithm(std::string_view name) {
                     "unknown digest algorithm " + detail::shown(name) + " (valid: " + valid + ")");
 }
 
-// "<alg>:<hex>" of the canonical bytes of `v` under the algorithm named `alg_name`.
-inline result<std::string> digest_string_of(std::string_view alg_name, const json::value& v) {
+// "<alg>:<hex>" of the canonical bytes of `v` under the algorithm named `alg_name`. (A template
+// only so that the digest code of every algorithm is compiled where this is called, not in
+// every translation unit that includes the header.)
+template <class = void>
+result<std::string> digest_string_of(std::string_view alg_name, const json::value& v) {
   result<std::string> out = std::string();
   const bool known = visit_algorithm(alg_name, [&]<class P>(std::type_identity<P>) {
     auto d = digest_of<P>(v);
