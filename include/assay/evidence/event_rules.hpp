@@ -20,6 +20,7 @@
 #include "assay/json/time.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,14 +51,17 @@ inline bool is_string_node(const json::document& doc, std::size_t i) noexcept {
 
 }  // namespace detail
 
-// The event's seq: `assayseq`, an integer in [0, 2^53]. The one thing the writer needs of every
+// The event's seq: `assayseq`, an integer in [0, 2^53). The one thing the writer needs of every
 // event before it can put them in order.
 inline std::optional<event_violation> read_event_seq(const json::document& doc, std::size_t seq_node,
                                                      std::uint64_t& seq) {
-  if (seq_node == 0 || doc.nodes()[seq_node].kind != json::kind::number)
+  // An integer token, as the reference reads it (an unsigned integer): 0.0, 1e0 and -0 are not
+  // sequence numbers, and none from 2^53 up (where a double stops counting by one) is taken.
+  if (seq_node == 0 || doc.nodes()[seq_node].kind != json::kind::number || !doc.integer_token_at(seq_node))
     return event_violation{code::ContractInvalidJson, "assayseq", "member \"assayseq\" must be an integer"};
   const double d = doc.number_at(seq_node);
-  if (!(d >= 0 && d <= 9007199254740992.0 && d == static_cast<double>(static_cast<std::uint64_t>(d))))
+  if (!(d >= 0 && !std::signbit(d) && d < 9007199254740992.0 &&
+        d == static_cast<double>(static_cast<std::uint64_t>(d))))
     return event_violation{code::ContractInvalidJson, "assayseq", "member \"assayseq\" must be an integer >= 0"};
   seq = static_cast<std::uint64_t>(d);
   return std::nullopt;

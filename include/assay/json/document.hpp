@@ -47,7 +47,9 @@ class document {
     //         canonical form (the value is read from it on demand);
     // object: the members are already in canonical (UTF-16) order.
     bool flag;
-    std::uint32_t count;    // string: byte length; array/object: number of elements/members
+    std::uint32_t count;    // string: byte length; array/object: number of elements/members;
+                            // number as text: its length; as bits: 1 if written with a fraction
+                            // or an exponent, else 0
     std::uint64_t payload;  // string: offset; number: bit pattern (or text offset); bool: 0/1;
                             // array/object: index one past the container's last node
   };
@@ -94,6 +96,15 @@ class document {
       std::memcpy(&d, &n.payload, sizeof d);
     }
     return d;
+  }
+  // Whether the number at i was written as an integer: no fraction and no exponent (1, -0, but
+  // not 1.0 or 1e0). A reader of integer members that refuses float spellings, as the reference
+  // reads assayseq, asks this; the value alone cannot say.
+  bool integer_token_at(std::size_t i) const noexcept {
+    const node& n = nodes_[i];
+    if (n.flag)  // the text as written: digits, and a '.' for a decimal (never an exponent)
+      return std::string_view(input_.data() + n.payload, n.count).find('.') == std::string_view::npos;
+    return n.count == 0;  // 1 when written with a fraction or an exponent
   }
   // Index of the node after the value at i (its next sibling).
   std::size_t next(std::size_t i) const noexcept {
@@ -489,7 +500,7 @@ class document {
         return false;
       std::uint64_t bits;
       std::memcpy(&bits, &v, sizeof bits);
-      d.push(kind::number, 0, bits);
+      d.push(kind::number, n.frac_digits != 0 || n.exponent != nullptr ? 1 : 0, bits);
       return true;
     }
   };
@@ -540,11 +551,15 @@ class document {
           }
           case token::number: {
             double v = 0;
+            const std::size_t from = c.offset();
             if (!c.read_number(v))
               return false;
+            // Between the two offsets: the number, and before it only whitespace or a separator.
+            const bool fraction_or_exponent =
+                d.input_.substr(from, c.offset() - from).find_first_of(".eE") != std::string_view::npos;
             std::uint64_t bits;
             std::memcpy(&bits, &v, sizeof bits);
-            d.push(kind::number, 0, bits);
+            d.push(kind::number, fraction_or_exponent ? 1 : 0, bits);
             break;
           }
           case token::boolean: {
