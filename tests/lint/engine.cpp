@@ -117,8 +117,9 @@ TEST_CASE("event_pairs: existence of each end, in any order, and malformed globs
   CHECK(one_rule(basic(), rule("R", R"({"type":"event_pairs","start_pattern":"*","finish_pattern":"{a"})")).message ==
         "Invalid finish pattern: {a");
   // Scoped: the start is outside the scope.
-  CHECK(one_rule(basic(), rule("R", R"({"type":"event_pairs","start_pattern":"*.started",)"
-                                    R"("finish_pattern":"*.finished"})",
+  CHECK(one_rule(basic(), rule("R",
+                               R"({"type":"event_pairs","start_pattern":"*.started",)"
+                               R"("finish_pattern":"*.finished"})",
                                R"("event_types":["assay.profile.finished"],)"))
             .message == "Missing start event matching '*.started'");
 }
@@ -156,9 +157,7 @@ TEST_CASE("event_type_exists") {
 }
 
 TEST_CASE("event_field_present: paths_any_of, any_of with and without in_data, pointer rules") {
-  auto ok = [](std::string_view check) {
-    return one_rule(basic(), rule("R", check)).status == lint::outcome::pass;
-  };
+  auto ok = [](std::string_view check) { return one_rule(basic(), rule("R", check)).status == lint::outcome::pass; };
   CHECK(ok(R"({"type":"event_field_present","paths_any_of":["/data/tool"]})"));
   CHECK(ok(R"({"type":"event_field_present","paths_any_of":["data/tool"]})"));  // leading / added
   CHECK(ok(R"({"type":"event_field_present","paths_any_of":[""]})"));           // the whole event
@@ -244,8 +243,7 @@ TEST_CASE("conditional: the supported subset, located at the first event missing
   CHECK(r.findings[0].location->line == 2);
   CHECK(r.findings[0].location->event_type == "assay.tool.decision");
   // Located: the fingerprint hashes "<id>:<seq>:<line>:<digest>".
-  CHECK(r.findings[0].fingerprint ==
-        "sha256:" + lint::sha256_hex("demo@1.0.0:C:1:2:" + packs[0].digest));
+  CHECK(r.findings[0].fingerprint == "sha256:" + lint::sha256_hex("demo@1.0.0:C:1:2:" + packs[0].digest));
   CHECK(r.findings[0].location_hash == lint::sha256_hex("demo@1.0.0:C:events.ndjson:2:" + packs[0].digest));
   // No matching event: pass.
   CHECK(one_rule({event(0, "a")}, rule("C", check)).status == lint::outcome::pass);
@@ -256,8 +254,8 @@ TEST_CASE("conditional: the supported subset, located at the first event missing
 TEST_CASE("conditional shapes outside the subset: skipped with the reason, or a compliance finding") {
   const std::string p = "Unsupported conditional shape for engine v1.1: ";
   auto reason = [&](std::string_view cond, std::string_view then) {
-    auto o = one_rule(basic(), rule("C", R"({"type":"conditional","condition":)" + std::string(cond) +
-                                             R"(,"then":)" + std::string(then) + "}"));
+    auto o = one_rule(basic(), rule("C", R"({"type":"conditional","condition":)" + std::string(cond) + R"(,"then":)" +
+                                             std::string(then) + "}"));
     CHECK(o.status == lint::outcome::skipped);
     CHECK(o.message.empty());
     return o.reason;
@@ -414,8 +412,7 @@ TEST_CASE("collisions, duplicates, order and the --max-results cap") {
   REQUIRE(r.findings.size() == 3);
   CHECK(r.findings[0].rule_id == "demo@1.0.0:R1");
   CHECK(r.findings[0].fingerprint == "sha256:" + lint::sha256_hex("demo@1.0.0:R1:global:" + packs[0].digest));
-  CHECK(r.findings[0].location_hash ==
-        lint::sha256_hex("demo@1.0.0:R1:bundle.tar.gz:1:" + packs[0].digest));
+  CHECK(r.findings[0].location_hash == lint::sha256_hex("demo@1.0.0:R1:bundle.tar.gz:1:" + packs[0].digest));
   CHECK(r.highest == lint::severity::error);
   CHECK(r.fails(lint::severity::error));
   CHECK_FALSE(r.fails(std::nullopt));
@@ -428,9 +425,9 @@ TEST_CASE("collisions, duplicates, order and the --max-results cap") {
   CHECK(r.findings[1].location_hash == lint::sha256_hex("demo@1.0.0:R3:b.tgz:1:" + packs[0].digest));
   CHECK(r.rules[6].status == lint::outcome::violated);  // R1's finding was dropped, not its outcome
 
-  std::vector<lint::loaded_pack> compliance{load(pack_text({rule("R1", R"({"type":"event_count","min":1})")})),
-                                            load(pack_text({rule("R1", R"({"type":"event_count","min":1})")},
-                                                           "compliance"))};
+  std::vector<lint::loaded_pack> compliance{
+      load(pack_text({rule("R1", R"({"type":"event_count","min":1})")})),
+      load(pack_text({rule("R1", R"({"type":"event_count","min":1})")}, "compliance"))};
   auto l = lint::linter::create(compliance);
   REQUIRE_FALSE(l.has_value());
   CHECK(l.error().message ==

@@ -144,7 +144,9 @@ TEST_CASE("differential: every reference bundle with every reference pack, again
                 std::to_string(static_cast<long long>(l->find("line")->as_number())) + ":" +
                 l->find("event_type")->as_string();
         want.push_back(line_of(f.find("rule_id")->as_string(),
-                               sev == "Error" ? "error" : sev == "Warn" ? "warning" : "info",
+                               sev == "Error"  ? "error"
+                               : sev == "Warn" ? "warning"
+                                               : "info",
                                f.find("message")->as_string(), loc, f.find("fingerprint")->as_string()));
       }
       const auto ours = lint_with(b, {p});

@@ -44,7 +44,11 @@ inline constexpr builtin_rule builtin_rule_table[] = {
      "Subject may contain a secret (API key, token, password pattern)",
      {"security", "secrets"},
      "7.0"},
-    {"ASSAY-W002", severity::warning, "Event flagged as containing PII but subject is non-empty", {"privacy", "pii"}, "4.0"},
+    {"ASSAY-W002",
+     severity::warning,
+     "Event flagged as containing PII but subject is non-empty",
+     {"privacy", "pii"},
+     "4.0"},
     {"ASSAY-I001", severity::info, "Source format does not follow URN convention", {"convention", "format"}, ""},
     {"ASSAY-W003",
      severity::warning,
@@ -84,8 +88,8 @@ inline std::string_view trim_unicode(std::string_view s) {
     const auto c = static_cast<unsigned char>(t[0]);
     if (c == ' ' || (c >= 0x09 && c <= 0x0D))
       return 1;
-    static constexpr std::string_view wide[] = {"\xC2\x85", "\xC2\xA0", "\xE1\x9A\x80", "\xE2\x80\xA8", "\xE2\x80\xA9",
-                                                "\xE2\x80\xAF", "\xE2\x81\x9F", "\xE3\x80\x80"};
+    static constexpr std::string_view wide[] = {"\xC2\x85",     "\xC2\xA0",     "\xE1\x9A\x80", "\xE2\x80\xA8",
+                                                "\xE2\x80\xA9", "\xE2\x80\xAF", "\xE2\x81\x9F", "\xE3\x80\x80"};
     for (std::string_view w : wide)
       if (t.substr(0, w.size()) == w)
         return w.size();
@@ -135,9 +139,9 @@ inline std::string lower_for_patterns(std::string_view s) {
   return out;
 }
 
-inline constexpr std::string_view secret_patterns[] = {"sk-",     "sk_live_", "sk_test_", "api_key=", "apikey=",
-                                                       "token=",  "password=", "secret=", "Bearer ", "AKIA",
-                                                       "ghp_",    "gho_",      "github_pat_"};
+inline constexpr std::string_view secret_patterns[] = {"sk-",    "sk_live_",  "sk_test_",   "api_key=", "apikey=",
+                                                       "token=", "password=", "secret=",    "Bearer ",  "AKIA",
+                                                       "ghp_",   "gho_",      "github_pat_"};
 
 inline std::string_view string_member(const json::document& doc, std::size_t obj, std::string_view name) {
   const std::size_t m = doc.find_member(obj, name);
@@ -199,7 +203,8 @@ inline bool g3_authorization_context(const evidence::verified_event& e) {
   const std::string_view principal = detail::trim_unicode(detail::string_member(doc, e.data, "principal"));
   if (principal.empty() || detail::bearer_prefixed(principal) || detail::jws_shaped(principal))
     return false;
-  const std::string scheme = detail::ascii_lower(detail::trim_unicode(detail::string_member(doc, e.data, "auth_scheme")));
+  const std::string scheme =
+      detail::ascii_lower(detail::trim_unicode(detail::string_member(doc, e.data, "auth_scheme")));
   if (scheme != "oauth2" && scheme != "jwt_bearer")
     return false;
   const std::string_view issuer = detail::trim_unicode(detail::string_member(doc, e.data, "auth_issuer"));
@@ -232,8 +237,8 @@ class builtin_rules {
     if (e.source.substr(0, 4) != "urn:" && e.source.substr(0, 8) != "https://")
       add(2, "Source '" + std::string(e.source) + "' does not follow urn: or https:// convention", at);
     const std::size_t secrets = doc.find_member(0, "assaysecrets");
-    const bool secrets_flag = secrets != 0 && doc.nodes()[secrets].kind == json::kind::boolean &&
-                              doc.nodes()[secrets].payload != 0;
+    const bool secrets_flag =
+        secrets != 0 && doc.nodes()[secrets].kind == json::kind::boolean && doc.nodes()[secrets].payload != 0;
     if (!matched.empty() && !secrets_flag)
       add(3, "Subject appears to contain a secret but contains_secrets flag is false", at);
 
@@ -290,7 +295,7 @@ class builtin_rules {
 
   // A bindable denied-call observation: its (tool, target digest).
   static std::optional<key> denial_marker(const json::document& doc, std::string_view line, std::size_t data,
-                                         std::string_view schema) {
+                                          std::string_view schema) {
     std::int64_t want = 0;
     if (schema == "assay.denied_call_observation.v0")
       want = -32042;

@@ -45,8 +45,8 @@ constexpr std::string_view name(outcome o) noexcept {
 }
 
 struct rule_result {
-  std::string rule_id;   // built-in id, or canonical <pack>@<version>:<id>
-  std::string short_id;  // the id in its pack (the built-in id for built-ins)
+  std::string rule_id;              // built-in id, or canonical <pack>@<version>:<id>
+  std::string short_id;             // the id in its pack (the built-in id for built-ins)
   std::optional<std::size_t> pack;  // index into the packs; none for a built-in rule
   severity level = severity::info;
   outcome status = outcome::pass;
@@ -164,8 +164,14 @@ class linter {
     l.packs_ = packs;
     for (std::size_t b = 0; b < std::size(builtin_rule_table); ++b) {
       const builtin_rule& r = builtin_rule_table[b];
-      l.rules_.push_back({std::string(r.id), std::string(r.id), std::nullopt, r.level, outcome::pass, {},
-                          std::string(r.description), 0});
+      l.rules_.push_back({std::string(r.id),
+                          std::string(r.id),
+                          std::nullopt,
+                          r.level,
+                          outcome::pass,
+                          {},
+                          std::string(r.description),
+                          0});
     }
     struct seen_id {
       std::string id;
@@ -180,9 +186,10 @@ class linter {
         const auto dup = std::find_if(seen.begin(), seen.end(), [&](const seen_id& s) { return s.id == id; });
         if (dup != seen.end()) {
           if (dup->pack != p && (pack.is_compliance() || packs[dup->pack].is_compliance()))
-            return make_error(errc::invalid_argument,
-                              "rule " + quoted_text(id) + " is defined by two packs (" + packs[dup->pack].source.label() +
-                                  " and " + pack.source.label() + "); a compliance pack's rule ids must be unique");
+            return make_error(errc::invalid_argument, "rule " + quoted_text(id) + " is defined by two packs (" +
+                                                          packs[dup->pack].source.label() + " and " +
+                                                          pack.source.label() +
+                                                          "); a compliance pack's rule ids must be unique");
           continue;  // already run
         }
         seen.push_back({id, p});
@@ -258,11 +265,11 @@ class linter {
     const loaded_pack* pack = nullptr;
     const contracts::pack_v1::rule* def = nullptr;
     const check_spec* spec = nullptr;
-    std::optional<std::string> unsupported;  // why the rule cannot run
-    std::vector<std::string> scope;          // event_types; empty: every event
-    std::optional<glob> first, second;       // event_pairs (start, finish), event_type_exists
-    std::vector<event_pointer> pointers;     // the paths to look for; conditional: the then-path
-    std::optional<literal> want;             // json_path_exists.value_equals
+    std::optional<std::string> unsupported;                  // why the rule cannot run
+    std::vector<std::string> scope;                          // event_types; empty: every event
+    std::optional<glob> first, second;                       // event_pairs (start, finish), event_type_exists
+    std::vector<event_pointer> pointers;                     // the paths to look for; conditional: the then-path
+    std::optional<literal> want;                             // json_path_exists.value_equals
     std::vector<std::pair<event_pointer, literal>> clauses;  // conditional
     // through the pass
     bool done = false, found = false, found_second = false;
@@ -328,8 +335,8 @@ class linter {
       for (const auto& t : *s.def->event_types)
         s.scope.emplace_back(std::string(t));
     if (s.def->engine_min_version && !engine_satisfies(*s.def->engine_min_version)) {
-      s.unsupported = "Rule requires engine v" + *s.def->engine_min_version + ", current is v" +
-                      std::string(engine_version);
+      s.unsupported =
+          "Rule requires engine v" + *s.def->engine_min_version + ", current is v" + std::string(engine_version);
       s.done = true;
       return s;
     }
@@ -456,11 +463,11 @@ class linter {
       switch (c.type) {
         case check_type::event_count:
           if (s.count < c.min)
-            message = s.scope.empty() ? "Bundle contains " + std::to_string(s.count) + " events (minimum: " +
-                                            std::to_string(c.min) + ")"
-                                      : "Scoped events for event_types [" + joined(s.scope) + "] contain " +
-                                            std::to_string(s.count) + " events (minimum: " + std::to_string(c.min) +
-                                            ")";
+            message =
+                s.scope.empty()
+                    ? "Bundle contains " + std::to_string(s.count) + " events (minimum: " + std::to_string(c.min) + ")"
+                    : "Scoped events for event_types [" + joined(s.scope) + "] contain " + std::to_string(s.count) +
+                          " events (minimum: " + std::to_string(c.min) + ")";
           break;
         case check_type::event_pairs:
           if (!s.first)
@@ -468,8 +475,7 @@ class linter {
           else if (!s.second)
             message = "Invalid finish pattern: " + c.finish_pattern;
           else if (!s.found && !s.found_second)
-            message =
-                "Missing both start (" + c.start_pattern + ") and finish (" + c.finish_pattern + ") events";
+            message = "Missing both start (" + c.start_pattern + ") and finish (" + c.finish_pattern + ") events";
           else if (!s.found)
             message = "Missing start event matching '" + c.start_pattern + "'";
           else if (!s.found_second)
@@ -499,9 +505,8 @@ class linter {
           break;
         case check_type::conditional:
           if (s.count != 0 && s.missing != 0) {
-            message = std::to_string(s.count) + (s.count == 1 ? " event" : " events") +
-                      " matched the condition, but " + std::to_string(s.missing) +
-                      (s.missing == 1 ? " matching event was" : " matching events were") +
+            message = std::to_string(s.count) + (s.count == 1 ? " event" : " events") + " matched the condition, but " +
+                      std::to_string(s.missing) + (s.missing == 1 ? " matching event was" : " matching events were") +
                       " missing required path: " + s.pointers.front().text();
             at = s.first_missing;
           }
@@ -519,7 +524,8 @@ class linter {
     if (!message)
       return;
     // A missing manifest field that is not required is reported, and the rule still passes.
-    r.status = c.type == check_type::manifest_field && !c.required && !s.unsupported ? outcome::pass : outcome::violated;
+    r.status =
+        c.type == check_type::manifest_field && !c.required && !s.unsupported ? outcome::pass : outcome::violated;
     ++r.findings;
     finding f;
     f.rule_id = r.rule_id;

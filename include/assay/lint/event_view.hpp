@@ -86,11 +86,27 @@ class event_pointer {
 
   // Members of an event (SPEC §4).
   static bool is_envelope_member(std::string_view name) noexcept {
-    static constexpr std::string_view names[] = {
-        "specversion", "type",          "source",        "id",       "time",   "datacontenttype",
-        "subject",     "traceparent",   "tracestate",    "assayrunid",         "assayseq",
-        "assayproducer", "assayproducerversion", "assaygit", "assaypolicyid", "assaypii",
-        "assaysecrets", "assaycontenthash", "assaysemanticdigest", "assaydigestprofile", "data"};
+    static constexpr std::string_view names[] = {"specversion",
+                                                 "type",
+                                                 "source",
+                                                 "id",
+                                                 "time",
+                                                 "datacontenttype",
+                                                 "subject",
+                                                 "traceparent",
+                                                 "tracestate",
+                                                 "assayrunid",
+                                                 "assayseq",
+                                                 "assayproducer",
+                                                 "assayproducerversion",
+                                                 "assaygit",
+                                                 "assaypolicyid",
+                                                 "assaypii",
+                                                 "assaysecrets",
+                                                 "assaycontenthash",
+                                                 "assaysemanticdigest",
+                                                 "assaydigestprofile",
+                                                 "data"};
     for (std::string_view n : names)
       if (n == name)
         return true;

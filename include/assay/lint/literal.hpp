@@ -30,8 +30,8 @@ class literal {
   enum class kind : std::uint8_t { null, boolean, integer, floating, string, array, object };
 
   kind type = kind::null;
-  bool flag = false;   // boolean
-  double number = 0;   // integer (its value) and floating
+  bool flag = false;    // boolean
+  double number = 0;    // integer (its value) and floating
   std::string text_{};  // string
   std::vector<literal> items{};
   std::vector<std::pair<std::string, literal>> members{};  // object, in written order
