@@ -59,8 +59,9 @@ int check(const pack_args& a) {
       signals += (signals.empty() ? "" : ", ") + s;
     out += "ok   " + printable(std::string(d.name) + "@" + d.version) + " " + std::string(d.kind.value()) + " " +
            p->digest + "\n";
-    out += "  " + std::to_string(d.rules.size()) + " rules; source " + printable(p->source.report_value()) +
-           "; signals: " + (signals.empty() ? std::string("none") : signals) + "\n";
+    out += "  " + std::to_string(d.rules.size()) + (d.rules.size() == 1 ? " rule" : " rules") + "; source " +
+           printable(p->source.report_value()) + "; signals: " + (signals.empty() ? std::string("none") : signals) +
+           "\n";
   }
   if (auto w = write_file("-", out); !w)
     return fail(command, w.error());

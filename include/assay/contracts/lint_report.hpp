@@ -40,12 +40,13 @@ struct bundle_info {
 struct pack_ref {
   static constexpr std::string_view schema_name = "pack_ref";
   pattern<"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$"> name;
-  non_empty version;
+  std::string version;
   one_of<"compliance", "security", "quality"> kind;
   sha256_digest digest;
   non_empty source;
   std::optional<std::string> source_url{};
   static constexpr field_info assay_fields[] = {
+      {.field = "version", .description = "Any string, as in the pack (SPEC §10); part of its rules' ids."},
       {.field = "digest", .description = "sha256 of the pack's canonical (JCS) JSON (SPEC §10)."},
       {.field = "source", .description = "Where the pack came from: built-in, or the path it was read from."},
   };
@@ -95,6 +96,15 @@ struct rule_result {
       r.fail("/reason", "reason is present exactly when the outcome is skipped");
     if (outcome == "skipped" && !findings.empty())
       r.fail("/findings", "a skipped rule has no findings");
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+      const auto& f = findings[i];
+      if (outcome == "pass" && (f.severity != "warning" || f.location))
+        r.fail("/findings/" + std::to_string(i),
+               "a rule that passed reports only a warning about the bundle as a whole (an optional manifest field)");
+      if (outcome == "violated" && f.severity.index() != severity.index())
+        r.fail("/findings/" + std::to_string(i) + "/severity",
+               "a violated rule's findings have its severity (" + std::string(severity.value()) + ")");
+    }
   }
 };
 
@@ -178,14 +188,21 @@ struct lint_report {
       }
       const std::string_view id = x.rule_id;
       if (id.find('@') != std::string_view::npos) {
-        bool known = false;
+        // <pack>@<version>:<id>: a pack in packs, then a rule id (not empty).
+        std::optional<std::size_t> prefix;
         for (const auto& p : packs)
-          known = known || id.substr(0, p.name.size() + p.version.size() + 2) == p.name + "@" + p.version + ":";
-        if (!known)
+          if (id.substr(0, p.name.size() + p.version.size() + 2) == p.name + "@" + p.version + ":")
+            prefix = p.name.size() + p.version.size() + 2;
+        if (!prefix)
           r.fail(at, "rule \"" + x.rule_id + "\" belongs to no pack in packs");
-      } else if (id.substr(0, 6) != "ASSAY-") {
+        else if (id.size() == *prefix)
+          r.fail(at, "rule \"" + x.rule_id + "\" names its pack but no rule");
+      } else if (id.size() <= 6 || id.substr(0, 6) != "ASSAY-") {
         r.fail(at, "rule \"" + x.rule_id + "\" is neither a built-in rule (ASSAY-…) nor <pack>@<version>:<id>");
       }
+      if (x.outcome == "violated" && x.findings.empty() && summary.dropped.value() == 0)
+        r.fail("/results/" + std::to_string(i) + "/findings",
+               "a violated rule reports its findings (none were dropped)");
       ++counts[x.outcome.index()];
       for (const auto& f : x.findings) {
         ++by_severity[f.severity.index()];

@@ -163,6 +163,26 @@ inline std::string_view sarif_level(severity s) {
   return s == severity::error ? "error" : s == severity::warning ? "warning" : "note";
 }
 
+// A file path as a SARIF artifact URI (RFC 3986): bytes other than unreserved ones and '/'
+// percent-encoded; an absolute path becomes a file: URI, a relative one stays relative (a
+// relative reference that begins with '/' would not combine with a uriBaseId).
+inline std::string sarif_uri(std::string_view path) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out = !path.empty() && path.front() == '/' ? "file://" : "";
+  for (const char c : path) {
+    const auto b = static_cast<unsigned char>(c);
+    if ((b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9') || c == '-' || c == '.' ||
+        c == '_' || c == '~' || c == '/') {
+      out += c;
+    } else {
+      out += '%';
+      out += hex[b >> 4];
+      out += hex[b & 15];
+    }
+  }
+  return out;
+}
+
 inline json::value sarif_log(const lint_result& r, std::span<const loaded_pack> packs, const report_options& o = {}) {
   auto text = [](std::string_view s) {
     json::value v = json::object{};
@@ -224,7 +244,7 @@ inline json::value sarif_log(const lint_result& r, std::span<const loaded_pack> 
     res.set("level", std::string(sarif_level(f.level)));
     res.set("message", text(f.message));
     json::value artifact = json::object{};
-    artifact.set("uri", f.location ? std::string("events.ndjson") : o.bundle_path);
+    artifact.set("uri", f.location ? std::string("events.ndjson") : sarif_uri(o.bundle_path));
     json::value region = json::object{};
     region.set("startLine", static_cast<double>(f.location ? f.location->line : 1));
     json::value physical = json::object{};
