@@ -142,6 +142,11 @@ inline std::string lower_for_patterns(std::string_view s) {
 inline constexpr std::string_view secret_patterns[] = {"sk-",    "sk_live_",  "sk_test_",   "api_key=", "apikey=",
                                                        "token=", "password=", "secret=",    "Bearer ",  "AKIA",
                                                        "ghp_",   "gho_",      "github_pat_"};
+// The same, lowercased (what a lowercased subject is searched for).
+inline constexpr std::string_view secret_patterns_lower[] = {"sk-",    "sk_live_",  "sk_test_",   "api_key=", "apikey=",
+                                                             "token=", "password=", "secret=",    "bearer ",  "akia",
+                                                             "ghp_",   "gho_",      "github_pat_"};
+static_assert(std::size(secret_patterns) == std::size(secret_patterns_lower));
 
 inline std::string_view string_member(const json::document& doc, std::size_t obj, std::string_view name) {
   const std::size_t m = doc.find_member(obj, name);
@@ -217,35 +222,35 @@ class builtin_rules {
   void on_event(const evidence::verified_event& e) {
     ++line_;
     const json::document& doc = e.doc;
-    const event_location at{e.seq, line_, std::string(e.type)};
+    const auto at = [&] { return event_location{e.seq, line_, std::string(e.type)}; };  // when there is a finding
     std::string_view matched;
     if (e.subject) {
       const std::string lower = detail::lower_for_patterns(*e.subject);
-      for (std::string_view p : detail::secret_patterns) {
-        if (lower.find(detail::ascii_lower(p)) != std::string::npos) {
-          matched = p;
+      for (std::size_t k = 0; k < std::size(detail::secret_patterns); ++k) {
+        if (lower.find(detail::secret_patterns_lower[k]) != std::string::npos) {
+          matched = detail::secret_patterns[k];
           break;
         }
       }
     }
     if (!matched.empty())
-      add(0, "Subject may contain a secret (matched pattern '" + std::string(matched) + "')", at);
+      add(0, "Subject may contain a secret (matched pattern '" + std::string(matched) + "')", at());
     const std::size_t pii = doc.find_member(0, "assaypii");
     if (pii != 0 && doc.nodes()[pii].kind == json::kind::boolean && doc.nodes()[pii].payload != 0 && e.subject &&
         !e.subject->empty())
-      add(1, "Event marked as containing PII has a non-empty subject — consider redacting", at);
+      add(1, "Event marked as containing PII has a non-empty subject — consider redacting", at());
     if (e.source.substr(0, 4) != "urn:" && e.source.substr(0, 8) != "https://")
-      add(2, "Source '" + std::string(e.source) + "' does not follow urn: or https:// convention", at);
+      add(2, "Source '" + std::string(e.source) + "' does not follow urn: or https:// convention", at());
     const std::size_t secrets = doc.find_member(0, "assaysecrets");
     const bool secrets_flag =
         secrets != 0 && doc.nodes()[secrets].kind == json::kind::boolean && doc.nodes()[secrets].payload != 0;
     if (!matched.empty() && !secrets_flag)
-      add(3, "Subject appears to contain a secret but contains_secrets flag is false", at);
+      add(3, "Subject appears to contain a secret but contains_secrets flag is false", at());
 
     const std::string_view schema = detail::string_member(doc, e.data, "schema");
     if (auto key = denial_marker(doc, e.line, e.data, schema)) {
       pending_.push_back({found_.size(), std::move(*key)});
-      add(4, "", at);  // its message once every decision record has been seen
+      add(4, "", at());  // its message once every decision record has been seen
     }
     if (schema == "assay.enforcement_decision.v0") {
       const std::string_view tool = detail::path_string(doc, e.data, "tool", "name");
@@ -255,7 +260,7 @@ class builtin_rules {
         int& seen = decisions_[{std::string(tool), std::string(target)}];
         seen |= decision == "deny" ? 1 : decision == "allow" ? 2 : 0;
       }
-      retained_view(doc, e.data, at);
+      retained_view(doc, e.data, at());
     }
   }
 

@@ -197,6 +197,26 @@ class linter {
         l.states_.push_back(l.compile(p, i, l.rules_.size() - 1));
       }
     }
+    // The event members the pointers start with, each looked up once per event (slot 0: none).
+    for (rule_state& s : l.states_) {
+      if (s.spec->type == check_type::manifest_field)
+        continue;
+      auto slot = [&](const event_pointer& ptr) {
+        const std::string_view m = ptr.root_member();
+        if (m.empty())
+          return std::size_t{0};
+        const auto at = std::find(l.roots_.begin(), l.roots_.end(), m);
+        if (at != l.roots_.end())
+          return static_cast<std::size_t>(at - l.roots_.begin()) + 1;
+        l.roots_.emplace_back(m);
+        return l.roots_.size();
+      };
+      for (const event_pointer& ptr : s.pointers)
+        s.pointer_roots.push_back(slot(ptr));
+      for (const auto& clause : s.clauses)
+        s.clause_roots.push_back(slot(clause.first));
+    }
+    l.root_at_.resize(l.roots_.size() + 1);
     return l;
   }
 
@@ -221,10 +241,36 @@ class linter {
   void on_event(const evidence::verified_event& e) {
     builtins_.on_event(e);
     ++events_;
+    // The event's type, as an index into the types seen so far (a rule's scope and globs are
+    // decided once per type, not once per event); past max_types, npos: decided every time.
+    std::size_t type = npos;
+    if (last_type_ < types_.size() && types_[last_type_] == e.type) {
+      type = last_type_;
+    } else {
+      const auto at = std::find(types_.begin(), types_.end(), e.type);
+      if (at != types_.end()) {
+        type = last_type_ = static_cast<std::size_t>(at - types_.begin());
+      } else if (types_.size() < max_types) {
+        types_.emplace_back(e.type);
+        type = last_type_ = types_.size() - 1;
+      }
+    }
+    std::fill(root_at_.begin(), root_at_.end(), 0);
+    const auto& nodes = e.doc.nodes();
+    if (!roots_.empty() && nodes[0].kind == json::kind::object)
+      for (std::size_t j = 1; j < nodes[0].payload; j = e.doc.next(j + 1)) {
+        const std::string_view name = e.doc.string_at(j);
+        for (std::size_t r = 0; r < roots_.size(); ++r)
+          if (roots_[r] == name)
+            root_at_[r + 1] = j + 1;
+      }
     for (rule_state& s : states_) {
-      if (s.done || !in_scope(s, e.type))
+      if (s.done)
         continue;
-      visit(s, e);
+      const std::uint8_t facts = type_facts(s, e.type, type);
+      if (!(facts & in_scope_bit))
+        continue;
+      visit(s, e, facts);
     }
   }
 
@@ -271,6 +317,8 @@ class linter {
     std::vector<event_pointer> pointers;                     // the paths to look for; conditional: the then-path
     std::optional<literal> want;                             // json_path_exists.value_equals
     std::vector<std::pair<event_pointer, literal>> clauses;  // conditional
+    std::vector<std::size_t> pointer_roots, clause_roots;    // their root members' slots in roots_
+    std::vector<std::uint8_t> by_type;                       // type_facts() by type index (0: not yet)
     // through the pass
     bool done = false, found = false, found_second = false;
     std::uint64_t count = 0, missing = 0;
@@ -382,33 +430,51 @@ class linter {
     return s;
   }
 
-  static bool in_scope(const rule_state& s, std::string_view type) {
-    if (s.scope.empty())
-      return true;
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  static constexpr std::size_t max_types = 1024;
+  static constexpr std::uint8_t known_bit = 1, in_scope_bit = 2, first_bit = 4, second_bit = 8;
+
+  // What depends on an event's type alone: in scope, matches the first glob, the second.
+  static std::uint8_t type_facts(rule_state& s, std::string_view type_name, std::size_t type) {
+    if (type != npos && type < s.by_type.size() && s.by_type[type] != 0)
+      return s.by_type[type];
+    std::uint8_t f = known_bit;
+    bool in = s.scope.empty();
     for (const std::string& t : s.scope)
-      if (t == type)
-        return true;
-    return false;
+      in = in || t == type_name;
+    if (in) {
+      f |= in_scope_bit;
+      if (s.first && s.first->matches(type_name))
+        f |= first_bit;
+      if (s.second && s.second->matches(type_name))
+        f |= second_bit;
+    }
+    if (type != npos) {
+      if (type >= s.by_type.size())
+        s.by_type.resize(type + 1, 0);
+      s.by_type[type] = f;
+    }
+    return f;
   }
 
-  static void visit(rule_state& s, const evidence::verified_event& e) {
+  void visit(rule_state& s, const evidence::verified_event& e, std::uint8_t facts) const {
     const check_spec& c = *s.spec;
     switch (c.type) {
       case check_type::event_count:
         ++s.count;
         return;
       case check_type::event_pairs:
-        s.found = s.found || s.first->matches(e.type);
-        s.found_second = s.found_second || s.second->matches(e.type);
+        s.found = s.found || (facts & first_bit);
+        s.found_second = s.found_second || (facts & second_bit);
         s.done = s.found && s.found_second;
         return;
       case check_type::event_type_exists:
-        s.done = s.found = s.first->matches(e.type);
+        s.done = s.found = (facts & first_bit) != 0;
         return;
       case check_type::event_field_present:
       case check_type::json_path_exists:
-        for (const event_pointer& p : s.pointers) {
-          const std::size_t at = p.find(e.doc);
+        for (std::size_t k = 0; k < s.pointers.size(); ++k) {
+          const std::size_t at = s.pointers[k].find_in_event(e.doc, root_at_[s.pointer_roots[k]]);
           if (at != event_pointer::npos && (!s.want || equals(e.doc, e.line, at, *s.want))) {
             s.done = s.found = true;
             return;
@@ -416,13 +482,14 @@ class linter {
         }
         return;
       case check_type::conditional: {
-        for (const auto& [pointer, want] : s.clauses) {
-          const std::size_t at = pointer.find(e.doc);
+        for (std::size_t k = 0; k < s.clauses.size(); ++k) {
+          const auto& [pointer, want] = s.clauses[k];
+          const std::size_t at = pointer.find_in_event(e.doc, root_at_[s.clause_roots[k]]);
           if (at == event_pointer::npos || !equals(e.doc, e.line, at, want))
             return;
         }
         ++s.count;
-        if (s.pointers.front().find(e.doc) == event_pointer::npos) {
+        if (s.pointers.front().find_in_event(e.doc, root_at_[s.pointer_roots.front()]) == event_pointer::npos) {
           ++s.missing;
           if (!s.first_missing)
             s.first_missing = event_location{e.seq, e.seq + 1, std::string(e.type)};
@@ -579,6 +646,10 @@ class linter {
   std::vector<rule_state> states_;
   builtin_rules builtins_;
   std::uint64_t events_ = 0;
+  std::vector<std::string> types_;  // the event types seen, in order of appearance
+  std::size_t last_type_ = 0;
+  std::vector<std::string> roots_;    // the event members pointers start with
+  std::vector<std::size_t> root_at_;  // 1 + slot: their nodes in the current event (0: absent)
   std::string run_id_, bundle_id_;
 };
 

@@ -46,45 +46,39 @@ class event_pointer {
         break;
       start = slash + 1;
     }
+    p.envelope_member_ = is_envelope_member(p.tokens_.front());
+    p.optional_member_ = is_optional_member(p.tokens_.front());
     return p;
   }
 
   const std::string& text() const noexcept { return text_; }
+
+  // The member of the event's root the pointer starts with: empty for the whole event, or for a
+  // first token no event has (the linter looks up each such member once per event).
+  std::string_view root_member() const noexcept {
+    return whole_ || !envelope_member_ ? std::string_view() : std::string_view(tokens_.front());
+  }
 
   // The node the pointer names in an event document, or npos. `envelope` restricts the first
   // token to the members the event model has (false: any member, for the manifest).
   std::size_t find(const json::document& doc, bool envelope = true) const {
     if (whole_)
       return 0;
-    std::size_t at = 0;
-    for (std::size_t k = 0; k < tokens_.size(); ++k) {
-      const std::string& t = tokens_[k];
-      const json::document::node& n = doc.nodes()[at];
-      if (n.kind == json::kind::object) {
-        if (k == 0 && envelope && !is_envelope_member(t))
-          return npos;
-        const std::size_t m = doc.find_member(at, t);
-        if (m == 0)
-          return npos;
-        if (k == 0 && envelope && doc.nodes()[m].kind == json::kind::null && is_optional_member(t))
-          return npos;
-        at = m;
-      } else if (n.kind == json::kind::array) {
-        const std::optional<std::size_t> index = parse_index(t);
-        if (!index || *index >= n.count)
-          return npos;
-        std::size_t j = at + 1;
-        for (std::size_t skip = 0; skip < *index; ++skip)
-          j = doc.next(j);
-        at = j;
-      } else {
-        return npos;
-      }
-    }
-    return at;
+    if (envelope && !envelope_member_)
+      return npos;
+    return find_from(doc, doc.find_member(0, tokens_.front()), envelope);
   }
 
-  // Members of an event (SPEC §4).
+  // find(doc) for an event whose root member root_member() is at node `member` (0: absent).
+  std::size_t find_in_event(const json::document& doc, std::size_t member) const {
+    if (whole_)
+      return 0;
+    if (!envelope_member_)
+      return npos;
+    return find_from(doc, member, true);
+  }
+
+  // Members of an event (SPEC §4).  // Members of an event (SPEC §4).
   static bool is_envelope_member(std::string_view name) noexcept {
     static constexpr std::string_view names[] = {"specversion",
                                                  "type",
@@ -119,6 +113,33 @@ class event_pointer {
   }
 
  private:
+  // The rest of the walk, from the node of the first token's member (0: absent).
+  std::size_t find_from(const json::document& doc, std::size_t at, bool envelope) const {
+    if (at == 0 || (envelope && optional_member_ && doc.nodes()[at].kind == json::kind::null))
+      return npos;
+    for (std::size_t k = 1; k < tokens_.size(); ++k) {
+      const std::string& t = tokens_[k];
+      const json::document::node& n = doc.nodes()[at];
+      if (n.kind == json::kind::object) {
+        const std::size_t m = doc.find_member(at, t);
+        if (m == 0)
+          return npos;
+        at = m;
+      } else if (n.kind == json::kind::array) {
+        const std::optional<std::size_t> index = parse_index(t);
+        if (!index || *index >= n.count)
+          return npos;
+        std::size_t j = at + 1;
+        for (std::size_t skip = 0; skip < *index; ++skip)
+          j = doc.next(j);
+        at = j;
+      } else {
+        return npos;
+      }
+    }
+    return at;
+  }
+
   static std::string unescape(const std::string& t) {
     std::string a;
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -155,6 +176,8 @@ class event_pointer {
   std::string text_;
   std::vector<std::string> tokens_;
   bool whole_ = false;
+  bool envelope_member_ = false;  // the first token is a member of the event model
+  bool optional_member_ = false;  // ... one the reference leaves out when it is null
 };
 
 // --- findings -------------------------------------------------------------------------------------
