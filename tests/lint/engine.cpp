@@ -9,6 +9,7 @@
 #include "assay/evidence/writer.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/pack.hpp"
+#include "assay/lint/report.hpp"
 
 #include <string>
 #include <vector>
@@ -433,4 +434,94 @@ TEST_CASE("collisions, duplicates, order and the --max-results cap") {
   CHECK(l.error().message ==
         "rule \"demo@1.0.0:R1\" is defined by two packs (demo.json and demo.json); a compliance pack's rule ids must "
         "be unique");
+}
+
+TEST_CASE("many event types: scope and globs decided once per type, and past the per-type memo") {
+  std::vector<json::value> events;
+  for (std::uint64_t i = 0; i < 1200; ++i)
+    events.push_back(event(i, "t.type" + std::to_string(i)));
+  const std::string scoped = R"("event_types":["t.type1100","t.type1150"],)";
+  std::vector<lint::loaded_pack> packs{load(pack_text(
+      {rule("R1", R"({"type":"event_type_exists","pattern":"t.type1199"})"),
+       rule("R2", R"({"type":"event_pairs","start_pattern":"t.type5","finish_pattern":"t.type11?9"})"),
+       rule("R3", R"({"type":"event_count","min":2})", scoped), rule("R4", R"({"type":"event_count","min":3})", scoped),
+       rule("R5", R"({"type":"event_type_exists","pattern":"t.type1100"})", scoped),
+       rule("R6", R"({"type":"event_type_exists","pattern":"t.type5"})", scoped)}))};
+  const auto r = run(events, packs);
+  REQUIRE(r.rules.size() == 12);
+  CHECK(r.rules[6].status == lint::outcome::pass);
+  CHECK(r.rules[7].status == lint::outcome::pass);
+  CHECK(r.rules[8].status == lint::outcome::pass);
+  CHECK(r.rules[9].status == lint::outcome::violated);
+  CHECK(r.rules[10].status == lint::outcome::pass);
+  CHECK(r.rules[11].status == lint::outcome::violated);
+  std::vector<std::string> messages;
+  for (const auto& f : r.findings)
+    if (f.rule >= 6)
+      messages.push_back(f.message);
+  CHECK(messages ==
+        std::vector<std::string>{"Scoped events for event_types [t.type1100, t.type1150] contain 2 events (minimum: 3)",
+                                 "No event found matching type pattern 't.type5'"});
+}
+
+TEST_CASE("pointers of several rules in one pass: each finds its own member") {
+  std::vector<json::value> events = basic();
+  events[1].set("subject", "s");
+  events[2].set("assaypolicyid", nullptr);  // null: absent to the reference
+  std::vector<lint::loaded_pack> packs{
+      load(pack_text({rule("P1", R"({"type":"json_path_exists","paths":["/data/tool"],"value_equals":"t"})"),
+                      rule("P2", R"({"type":"json_path_exists","paths":["subject"]})"),
+                      rule("P3", R"({"type":"json_path_exists","paths":["/assaypolicyid"]})"),
+                      rule("P4", R"({"type":"json_path_exists","paths":["/data/a/1"],"value_equals":2})"),
+                      rule("P5", R"({"type":"json_path_exists","paths":["/data/a/2"]})"),
+                      rule("P6", R"({"type":"json_path_exists","paths":["/unknown"]})"),
+                      rule("P7", R"({"type":"json_path_exists","paths":[""]})"),
+                      rule("P8", R"({"type":"json_path_exists","paths":["/data/z"]})")}))};
+  const auto r = run(events, packs);
+  REQUIRE(r.rules.size() == 14);
+  const lint::outcome want[] = {lint::outcome::pass, lint::outcome::pass,     lint::outcome::violated,
+                                lint::outcome::pass, lint::outcome::violated, lint::outcome::violated,
+                                lint::outcome::pass, lint::outcome::pass};
+  for (std::size_t i = 0; i < 8; ++i) {
+    CAPTURE(i);
+    CHECK(r.rules[6 + i].status == want[i]);
+  }
+}
+
+TEST_CASE("the report, the text and SARIF of a run") {
+  std::vector<lint::loaded_pack> packs{load(pack_text(
+      {rule("R1", R"({"type":"event_count","min":9})", "", "warning"), rule("R2", R"({"type":"nope"})", "", "info")}))};
+  auto r = run(basic(), packs, {.bundle_path = "/tmp/a b%.tgz"});
+  const auto report = lint::make_report(
+      r, packs, {.fail_on = lint::severity::warning, .generated_at = "2026-01-01T00:00:00Z", .bundle_path = "x"});
+  CHECK(assay::encode(report).has_value());  // the contract's rules hold
+  CHECK(report.verdict == "fail");
+  CHECK(report.fail_on == "warning");
+  CHECK(report.summary.rules.value() == 8);
+  CHECK(report.summary.passed.value() == 6);
+  CHECK(report.summary.violated.value() == 1);
+  CHECK(report.summary.skipped.value() == 1);
+  CHECK(*report.results[7].reason == "Unknown check type 'unsupported'");
+  CHECK(report.packs[0].source == "demo.json");
+  CHECK(report.disclaimers.empty());
+  CHECK(lint::make_report(r, packs, {.fail_on = lint::severity::error}).verdict == "pass");
+  CHECK(lint::make_report(r, packs, {.fail_on = std::nullopt}).fail_on == "none");
+  CHECK(lint::text_report(r, lint::severity::warning) ==
+        "warning demo@1.0.0:R1: Bundle contains 3 events (minimum: 9)  [--explain demo@1.0.0:R1]\n"
+        "skipped demo@1.0.0:R2: Unknown check type 'unsupported'\n"
+        "8 rules: 6 passed, 1 violated, 1 skipped; 1 finding(s); fail-on warning: FAIL\n");
+  const json::value sarif = lint::sarif_log(r, packs, {.tool_version = "9.9", .bundle_path = "/tmp/a b%.tgz"});
+  const auto at = [&](std::string_view p) { return json::to_canonical(**json::find(sarif, p)).value(); };
+  CHECK(at("/version") == R"("2.1.0")");
+  CHECK(at("/runs/0/automationDetails/id") == R"("assay-evidence/lint/run-1/9.9")");
+  CHECK(at("/runs/0/results/0/ruleId") == R"("demo@1.0.0:R1")");
+  CHECK(at("/runs/0/results/0/level") == R"("warning")");
+  CHECK(at("/runs/0/results/0/locations/0/physicalLocation/artifactLocation/uri") == R"("file:///tmp/a%20b%25.tgz")");
+  CHECK(at("/runs/0/results/0/partialFingerprints/primaryLocationLineHash") ==
+        '"' + lint::sha256_hex("demo@1.0.0:R1:/tmp/a b%.tgz:1:" + packs[0].digest) + '"');
+  CHECK(at("/runs/0/tool/driver/rules/6/id") == R"("demo@1.0.0:R1")");
+  CHECK_FALSE(json::find(sarif, "/runs/0/tool/driver/rules/7").has_value());  // R2 has no finding
+  CHECK(lint::sarif_uri("events.ndjson") == "events.ndjson");
+  CHECK(lint::sarif_uri("dir/b 1.tar.gz") == "dir/b%201.tar.gz");
+  CHECK(lint::sarif_uri("/x/\xC3\xA9#?.tgz") == "file:///x/%C3%A9%23%3F.tgz");
 }

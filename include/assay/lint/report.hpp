@@ -2,7 +2,7 @@
 // text for people, and SARIF 2.1.0.
 //
 //   auto doc = assay::lint::make_report(result, packs, {.fail_on = severity::error, .tool_version = "0.1.0"});
-//   std::cout << assay::lint::text_report(result, packs, threshold);
+//   std::cout << assay::lint::text_report(result, threshold);
 //   json::value sarif = assay::lint::sarif_log(result, packs, {...});
 #pragma once
 
