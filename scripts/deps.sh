@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what assay needs on Debian 12 (all from Debian's packages). Idempotent.
+# Installs what assay needs on Debian 12 (all from Debian's packages; and, when npm is there, the
+# SARIF validator of one optional test). Idempotent.
 set -euo pipefail
 pkgs=(meson ninja-build pkg-config g++ clang-14 libclang-rt-14-dev clang-format-14 python3
       libboost1.81-dev libbotan-2-dev libxxhash-dev zlib1g-dev libyaml-cpp-dev
@@ -14,4 +15,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Optional: the SARIF 2.1.0 validator the sarif_schema test uses (npm @microsoft/sarif-multitool and
+# the OASIS schema as @microsoft/jest-sarif ships it), into build-tools/sarif. Without npm, or
+# when the install fails, that test reports itself skipped.
+tools="$(cd "$(dirname "$0")/.." && pwd)/build-tools/sarif"
+if command -v npm >/dev/null 2>&1 && [ ! -d "$tools/node_modules/@microsoft/jest-sarif" ]; then
+  npm install --prefix "$tools" --no-audit --no-fund --no-save \
+    @microsoft/sarif-multitool@5.7.0 @microsoft/jest-sarif@1.0.0-beta.0 >/dev/null 2>&1 ||
+    echo "npm could not install the SARIF validator: the sarif_schema test will be skipped" >&2
 fi

@@ -17,5 +17,10 @@ void add_validate(CLI::App& parent, dispatcher& d);
 void add_evidence_bundle(CLI::App& evidence, dispatcher& d);
 void add_evidence_verify(CLI::App& evidence, dispatcher& d);
 void add_evidence_redact(CLI::App& evidence, dispatcher& d);
+void add_evidence_lint(CLI::App& evidence, dispatcher& d);
+
+// `assay pack ...`: pack.cpp.
+void add_pack_check(CLI::App& pack, dispatcher& d);
+void add_pack_show(CLI::App& pack, dispatcher& d);
 
 }  // namespace assay_cli

@@ -75,12 +75,19 @@
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 
-// lint/: policy packs (the YAML reader only where yaml-cpp is installed).
+// lint/: policy packs (the YAML reader only where yaml-cpp is installed), the lint engine and
+// its reports.
 #include "assay/lint/builtin_packs.hpp"
+#include "assay/lint/builtin_rules.hpp"
+#include "assay/lint/engine.hpp"
+#include "assay/lint/event_view.hpp"
+#include "assay/lint/glob.hpp"
+#include "assay/lint/literal.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/lint/pack_document.hpp"
 #if __has_include(<yaml-cpp/yaml.h>)
 #include "assay/lint/pack_yaml.hpp"
 #endif
+#include "assay/lint/report.hpp"
 #include "assay/lint/resolve.hpp"
 #include "assay/lint/signals.hpp"

@@ -192,19 +192,23 @@ expect("evidence redact: not JSON", ["evidence", "redact"], b"{\n", 2, b"", err_
 expect("evidence redact: not an event", ["evidence", "redact"], b"[1]\n", 1, b"", err_contains="event 0")
 
 # --- validate: the report and attestation contracts (SPEC §11, §14, §15, §16) ----------------------
-lint_pack = {"name": "cicd-starter", "version": "0.1.0", "kind": "quality", "digest": "sha256:" + "5" * 64}
-lint_ok = {"schema_version": "lint-report-v1", "tool": {"name": "assay", "version": "0.1.0"}, "packs": [lint_pack],
-           "results": [{"rule_id": "cicd-starter@0.1.0:events-present", "severity": "error", "status": "violated",
-                        "message": "no events", "where": [{"pointer": ""}]}],
-           "summary": {"rules": 1, "passed": 0, "violated": 1,
-                       "violated_by_severity": {"info": 0, "warning": 0, "error": 1}},
-           "fail_on": "error", "passed": False}
-lint_bad = dict(lint_ok, passed=True, summary=dict(lint_ok["summary"], rules=2))
+lint_pack = {"name": "cicd-starter", "version": "0.1.0", "kind": "quality", "digest": "sha256:" + "5" * 64,
+             "source": "built-in"}
+lint_ok = {"schema_version": "lint-report-v1", "tool": {"name": "assay", "version": "0.1.0"},
+           "bundle": {"bundle_id": "sha256:" + "e" * 64, "run_id": "run1", "event_count": 0}, "packs": [lint_pack],
+           "results": [{"rule_id": "cicd-starter@0.1.0:events-present", "severity": "error", "outcome": "violated",
+                        "findings": [{"severity": "error", "message": "Bundle contains 0 events (minimum: 1)",
+                                      "fingerprint": "sha256:" + "f" * 64}]}],
+           "summary": {"rules": 1, "passed": 0, "violated": 1, "skipped": 0,
+                       "findings": {"total": 1, "error": 1, "warning": 0, "info": 0}, "dropped": 0,
+                       "max_results": 500},
+           "fail_on": "error", "verdict": "fail", "disclaimers": []}
+lint_bad = dict(lint_ok, verdict="pass", summary=dict(lint_ok["summary"], rules=2))
 expect("validate lint-report-v1 ok", ["validate", "lint-report-v1"], jcs(lint_ok), 0,
        b"<stdin>: valid lint-report-v1\n", b"")
 expect("validate lint-report-v1: summary and verdict rules", ["validate", "lint-report-v1"], jcs(lint_bad), 1, b"",
        b"/summary/rules: summary.rules (2) must equal the number of results (1)\n"
-       b"/passed: passed must be false exactly when a violated rule's severity is at or above fail_on\n")
+       b"/verdict: verdict must be fail: a finding's severity is at or above fail_on\n")
 
 transcript = "sha256:" + "a" * 64
 trial = {"trial_index": 0, "route": "laundered", "succeeded": True, "transcript_ref": transcript,
@@ -404,13 +408,13 @@ expect("misspelt verb", ["evidence", "verfy", "x"], b"", 2, b"",
        b"assay evidence: unknown command 'verfy'; did you mean 'verify'?\n")
 expect("swapped letters", ["jsc"], b"", 2, b"", b"assay: unknown command 'jsc'; did you mean 'jcs'?\n")
 expect("nothing near", ["frobnicate"], b"", 2, b"",
-       b"assay: unknown command 'frobnicate' (commands: digest, evidence, jcs, schema, validate)\n")
+       b"assay: unknown command 'frobnicate' (commands: digest, evidence, jcs, pack, schema, validate)\n")
 
 # Untrusted bytes in messages: control bytes and invalid UTF-8 escaped, echoes capped, one line each.
 expect("escaped path", ["jcs", b"/nonexistent/\x1b[2J\r\xff.json"], b"", 3, b"",
        b"assay jcs: cannot open /nonexistent/\\x1b[2J\\x0d\\xff.json: No such file or directory\n")
 expect("escaped and capped unknown command", ["\x1b]0;pwned\x07" + "x" * 300], b"", 2, b"",
-       ("assay: unknown command '\\x1b]0;pwned\\x07" + "x" * (120 - 10) + "\u2026' (commands: digest, evidence, jcs, "
+       ("assay: unknown command '\\x1b]0;pwned\\x07" + "x" * (120 - 10) + "\u2026' (commands: digest, evidence, jcs, pack, "
         "schema, validate)\n").encode())
 expect("one line per error", ["schema", "a\nb\u202ec"], b"", 2, b"",
        err_contains=b'unknown contract "a\\x0ab\\u202ec" (contracts: ')
@@ -426,6 +430,243 @@ check("verify: the success line escapes the run id", code == 0 and b"run r\\x1b[
       and b"\x1b" not in out and b"\r" not in out and out.count(b"\n") == 1, f"{code} {out!r} {err!r}")
 code, out, err = run(["evidence", "verify", "--json", crafted_bundle])
 check("verify --json: the run id as it is", code == 0 and json.loads(out)["run_id"] == bad_run, out)
+
+# --- evidence lint and pack check|show on the reference fixtures (SPEC §10, §11, §17) ------------
+UPSTREAM = os.path.join(CONF, "assay-upstream") if CONF else ""
+REF_BUNDLE = os.path.join(UPSTREAM, "bundles", "test-bundle.tar.gz")
+REF_PACKS = os.path.join(UPSTREAM, "packs")
+if os.path.isfile(REF_BUNDLE) and os.path.isdir(REF_PACKS):
+    sha256 = lambda s: __import__("hashlib").sha256(s.encode()).hexdigest()  # noqa: E731
+    # Run in a directory holding copies of the packs, so that paths (and the messages naming them)
+    # are the same on every machine; no pack in the config directory.
+    work = tempfile.mkdtemp()
+    for name in ("eu-ai-act-baseline", "soc2-baseline"):
+        open(os.path.join(work, name + ".yaml"), "wb").write(open(os.path.join(REF_PACKS, name + ".yaml"), "rb").read())
+    open(os.path.join(work, "b.tar.gz"), "wb").write(open(REF_BUNDLE, "rb").read())
+    env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"), SOURCE_DATE_EPOCH="1700000000")
+    EU, SOC2 = "eu-ai-act-baseline.yaml", "soc2-baseline.yaml"
+    EU_DIGEST = "sha256:97f10c43ae49e52261ee997ddcc7cc9a3c4a1f5c27d1403629fd27d24f1feb99"
+    SOC2_DIGEST = "sha256:e3de126dcb064f5aa0eb3ba768fdd9f96a831362ba9c0f0bb8a33539194a3d9e"
+    EU_RULE = "eu-ai-act-baseline@1.0.0:EU12-004"
+    EU_MSG = ("No event contains any of the required fields: /data/policy_decision, /data/denied, /data/policy_hash, "
+              "/data/config_hash, /data/violation, /data/risk_level, /data/anomaly_detected")
+    SOC2_RULE = "soc2-baseline@1.0.0:invariant.decision_record"
+    SOC2_MSG = "No event found matching type pattern 'assay.tool.decision'"
+
+    def lint(args, **kw):
+        return run(["evidence", "lint", "b.tar.gz"] + args, cwd=work, env=env, **kw)
+
+    def expect_lint(name, args, rc, out=None, err=b""):
+        code, o, e = lint(args)
+        check(name, code == rc and (out is None or o == out) and (err is None or e == err),
+              f"rc={code} stdout={o[:400]!r} stderr={e[:400]!r}")
+
+    # Exit codes (SPEC §17): the EU AI Act pack finds a warning, the SOC 2 pack an error.
+    eu_text = (f"warning {EU_RULE}: {EU_MSG}  [--explain {EU_RULE}]\n"
+               "10 rules: 9 passed, 1 violated, 0 skipped; 1 finding(s); fail-on error: pass\n").encode()
+    expect_lint("lint eu-ai-act-baseline --fail-on error: pass, exit 0", ["--pack", EU, "--fail-on", "error"], 0,
+                eu_text)
+    expect_lint("lint eu-ai-act-baseline: error is the default threshold", ["--pack", EU], 0, eu_text)
+    expect_lint("lint eu-ai-act-baseline --fail-on warning: exit 1", ["--pack", EU, "--fail-on", "warning"], 1,
+                eu_text.replace(b"fail-on error: pass", b"fail-on warning: FAIL"))
+    expect_lint("lint eu-ai-act-baseline --fail-on warn (= warning): exit 1", ["--pack", EU, "--fail-on", "warn"], 1,
+                eu_text.replace(b"fail-on error: pass", b"fail-on warning: FAIL"))
+    expect_lint("lint eu-ai-act-baseline --fail-on info: exit 1", ["--pack", EU, "--fail-on", "info"], 1)
+    soc2_text = (f"error {SOC2_RULE}: {SOC2_MSG}  [--explain {SOC2_RULE}]\n"
+                 "9 rules: 8 passed, 1 violated, 0 skipped; 1 finding(s); fail-on error: FAIL\n").encode()
+    expect_lint("lint soc2-baseline --fail-on error: exit 1", ["--pack", SOC2, "--fail-on", "error"], 1, soc2_text)
+    expect_lint("lint soc2-baseline --fail-on warning: exit 1", ["--pack", SOC2, "--fail-on", "warning"], 1,
+                soc2_text.replace(b"fail-on error", b"fail-on warning"))
+    expect_lint("lint soc2-baseline --fail-on none: exit 0", ["--pack", SOC2, "--fail-on", "none"], 0,
+                soc2_text.replace(b"fail-on error: FAIL", b"fail-on none: pass"))
+    both_text = (f"warning {EU_RULE}: {EU_MSG}  [--explain {EU_RULE}]\n"
+                 f"error {SOC2_RULE}: {SOC2_MSG}  [--explain {SOC2_RULE}]\n"
+                 "13 rules: 11 passed, 2 violated, 0 skipped; 2 finding(s); fail-on error: FAIL\n").encode()
+    expect_lint("lint --pack a,b: both packs, findings in rule order", ["--pack", f"{EU},{SOC2}"], 1, both_text)
+    expect_lint("lint --max-results 1: the error kept, the warning dropped", ["--pack", EU, "--pack", SOC2,
+                "--max-results", "1", "--fail-on", "info"], 1,
+                (f"error {SOC2_RULE}: {SOC2_MSG}  [--explain {SOC2_RULE}]\n"
+                 "1 finding(s) not shown: past --max-results 1 (the highest severities are shown)\n"
+                 "13 rules: 11 passed, 2 violated, 0 skipped; 2 finding(s); fail-on info: FAIL\n").encode())
+    # Usage errors exit 2; a pack that does not load exits 3 (as the reference's lint does).
+    expect_lint("lint --fail-on warnings: a usage error", ["--pack", EU, "--fail-on", "warnings"], 2, b"",
+                b"assay evidence lint: --fail-on warnings: expected none, info, warning, warn or error\n")
+    expect_lint("lint --format yaml: a usage error", ["--pack", EU, "--format", "yaml"], 2, b"",
+                b"assay evidence lint: --format yaml: expected text, json or sarif\n")
+    expect_lint("lint --explain of no rule run: a usage error", ["--pack", EU, "--explain", "EU12-999"], 2, b"",
+                b"assay evidence lint: --explain EU12-999: no such rule was run\n")
+    expect_lint("lint: a pack that is not there exits 3", ["--pack", "nope.yaml"], 3, b"",
+                b'assay evidence lint: pack "nope.yaml" not found: no such file or built-in pack; '
+                b"built-in packs: cicd-starter, replay-readiness\n")
+    broken = os.path.join(work, "broken.yaml")
+    open(broken, "wb").write(open(os.path.join(work, EU), "rb").read().replace(b"kind: compliance", b"kind: fun"))
+    code, o, e = lint(["--pack", EU, "--pack", "broken.yaml"])
+    check("lint: a pack that does not load exits 3, naming the pack and the member", code == 3 and o == b""
+          and e.startswith(b"assay evidence lint: ") and b"broken.yaml" in e and b"kind" in e and b"fun" in e
+          and e.count(b"\n") >= 1, f"{code} {o!r} {e!r}")
+    # --explain: the rule, its pack and check, what it found.
+    expect_lint("lint --explain EU12-004", ["--pack", EU, "--explain", "EU12-004"], 0,
+                (f"{EU_RULE} (warning)\n  Events include fields enabling risk situation identification\n"
+                 f"  pack: eu-ai-act-baseline@1.0.0 ({EU})\n"
+                 '  check: {"any_of":null,"in_data":false,"paths_any_of":["/data/policy_decision","/data/denied",'
+                 '"/data/policy_hash","/data/config_hash","/data/violation","/data/risk_level","/data/anomaly_detected"],'
+                 '"type":"event_field_present"}\n'
+                 "  looks at: every event\n  article: 12(2)(a)\n  outcome: violated\n"
+                 f"  finding: {EU_MSG}\n").encode())
+
+    # --format json: a lint-report-v1, valid, with the fixture's exact outcome; --report writes the
+    # same bytes.
+    report_path = os.path.join(work, "lint.json")
+    code, o, e = lint(["--pack", EU, "--pack", SOC2, "--format", "json", "--report", report_path])
+    rep = json.loads(o) if code == 1 and o else {}
+    check("lint --format json: exit 1, the report on stdout", code == 1 and e == b"" and rep != {}, f"{code} {e!r}")
+    check("lint --report: the same bytes as --format json", os.path.isfile(report_path)
+          and open(report_path, "rb").read() == o)
+    expect("lint --format json validates as lint-report-v1", ["validate", "lint-report-v1"], o, 0,
+           b"<stdin>: valid lint-report-v1\n", b"")
+    try:
+        import jsonschema
+        schema = json.load(open(os.path.join(ROOT, "schemas", "lint-report-v1.schema.json"), encoding="utf-8"))
+        errors = list(jsonschema.Draft202012Validator(schema).iter_errors(rep))
+        check("lint --format json: valid against schemas/lint-report-v1.schema.json", errors == [], errors[:3])
+    except ImportError:
+        print("python jsonschema absent: the report's schema check skipped (assay validate checked it)")
+    if rep:
+        check("lint report: header", rep["schema_version"] == "lint-report-v1"
+              and rep["generated_at"] == "2023-11-14T22:13:20Z" and rep["tool"] == {"name": "assay", "version": "0.1.0"}
+              and rep["bundle"] == {"bundle_id": "sha256:7a47bb25f2bd8e4ca031033d6c151812188f3b2bb8fa629ed100ea2fa53b7e41",
+                                    "run_id": "ci-test-run-001", "event_count": 5}, rep)
+        check("lint report: packs with digest and source",
+              [(p["name"], p["version"], p["kind"], p["digest"], p["source"]) for p in rep["packs"]] ==
+              [("eu-ai-act-baseline", "1.0.0", "compliance", EU_DIGEST, EU),
+               ("soc2-baseline", "1.0.0", "compliance", SOC2_DIGEST, SOC2)], rep["packs"])
+        check("lint report: every rule, built-in rules first, then each pack's in file order",
+              [(r["rule_id"], r["outcome"]) for r in rep["results"]] ==
+              [(b, "pass") for b in ("ASSAY-W001", "ASSAY-W002", "ASSAY-I001", "ASSAY-W003", "ASSAY-W004", "ASSAY-W005")]
+              + [(f"eu-ai-act-baseline@1.0.0:EU12-00{i}", "violated" if i == 4 else "pass") for i in (1, 2, 3, 4)]
+              + [(f"soc2-baseline@1.0.0:invariant.{r}", "violated" if r == "decision_record" else "pass")
+                 for r in ("accountability", "change_lifecycle", "decision_record")],
+              [r["rule_id"] for r in rep["results"]])
+        violated = {r["rule_id"]: r["findings"] for r in rep["results"] if r["outcome"] == "violated"}
+        check("lint report: the two violated rules and their findings", violated == {
+            EU_RULE: [{"severity": "warning", "message": EU_MSG,
+                       "fingerprint": "sha256:" + sha256(f"{EU_RULE}:global:{EU_DIGEST}")}],
+            SOC2_RULE: [{"severity": "error", "message": SOC2_MSG,
+                         "fingerprint": "sha256:" + sha256(f"{SOC2_RULE}:global:{SOC2_DIGEST}")}]}, violated)
+        check("lint report: summary, threshold, verdict", rep["summary"] == {
+            "rules": 13, "passed": 11, "violated": 2, "skipped": 0,
+            "findings": {"total": 2, "error": 1, "warning": 1, "info": 0}, "dropped": 0, "max_results": 500}
+            and rep["fail_on"] == "error" and rep["verdict"] == "fail", rep["summary"])
+        check("lint report: a disclaimer per compliance pack",
+              [d["pack"] for d in rep["disclaimers"]] == ["eu-ai-act-baseline", "soc2-baseline"]
+              and rep["disclaimers"][1]["text"].startswith("This pack verifies evidence presence"), rep["disclaimers"])
+
+    # SARIF 2.1.0: --sarif S writes it (atomically), --format sarif prints the same bytes.
+    sarif_path = os.path.join(work, "lint.sarif")
+    code, o, e = lint(["--pack", EU, "--pack", SOC2, "--sarif", sarif_path])
+    check("lint --sarif: exit 1, the text on stdout", code == 1 and o == both_text and e == b"", f"{code} {o!r} {e!r}")
+    sarif_bytes = open(sarif_path, "rb").read() if os.path.isfile(sarif_path) else b""
+    code, o, e = lint(["--pack", EU, "--pack", SOC2, "--format", "sarif"])
+    check("lint --format sarif: the bytes --sarif wrote", code == 1 and o == sarif_bytes and e == b"", f"{code} {e!r}")
+    try:
+        log = json.loads(sarif_bytes)
+    except ValueError:
+        log = {}
+    check("sarif: 2.1.0, one run", log.get("version") == "2.1.0" and len(log.get("runs", [])) == 1
+          and log.get("$schema", "").endswith("sarif-schema-2.1.0.json"), sarif_bytes[:200])
+    if log.get("runs"):
+        srun = log["runs"][0]
+        check("sarif: automationDetails.id", srun["automationDetails"]["id"] ==
+              "assay-evidence/lint/ci-test-run-001/0.1.0", srun.get("automationDetails"))
+        rule_ids = [r["id"] for r in srun["tool"]["driver"]["rules"]]
+        check("sarif: the built-in rules and every pack rule with a finding", rule_ids ==
+              ["ASSAY-W001", "ASSAY-W002", "ASSAY-I001", "ASSAY-W003", "ASSAY-W004", "ASSAY-W005", EU_RULE, SOC2_RULE],
+              rule_ids)
+        by_id = {r["id"]: r for r in srun["tool"]["driver"]["rules"]}
+        check("sarif: helpUri from the pack's source_url",
+              by_id.get(EU_RULE, {}).get("helpUri") == "https://eur-lex.europa.eu/eli/reg/2024/1689/oj", by_id.get(EU_RULE))
+        check("sarif: assayPacks", srun["tool"]["driver"]["properties"]["assayPacks"] == [
+            {"name": "eu-ai-act-baseline", "version": "1.0.0", "digest": EU_DIGEST},
+            {"name": "soc2-baseline", "version": "1.0.0", "digest": SOC2_DIGEST}])
+        got = sorted((r["ruleId"], r["level"], r["message"]["text"],
+                      r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                      r["locations"][0]["physicalLocation"]["region"]["startLine"],
+                      r["partialFingerprints"]["assayLintFingerprint/v1"],
+                      r["partialFingerprints"]["primaryLocationLineHash"]) for r in srun["results"])
+        want = sorted((rid, level, msg, "b.tar.gz", 1, "sha256:" + sha256(f"{rid}:global:{dig}"),
+                       sha256(f"{rid}:b.tar.gz:1:{dig}"))
+                      for rid, level, msg, dig in ((EU_RULE, "warning", EU_MSG, EU_DIGEST),
+                                                   (SOC2_RULE, "error", SOC2_MSG, SOC2_DIGEST)))
+        check("sarif: results with level, location, fingerprints (SPEC §11)", got == want, got)
+    # The artifact of a global finding is a URI: an absolute bundle path is a file: URI, escaped.
+    spaced = os.path.join(work, "a b%.tar.gz")
+    open(spaced, "wb").write(open(REF_BUNDLE, "rb").read())
+    code, o, e = run(["evidence", "lint", spaced, "--pack", SOC2, "--format", "sarif"], cwd=work, env=env)
+    try:
+        res = json.loads(o)["runs"][0]["results"][0]
+    except (ValueError, KeyError, IndexError):
+        res = {}
+    check("sarif: an absolute bundle path as a file: URI", code == 1 and res.get("locations", [{}])[0].get(
+          "physicalLocation", {}).get("artifactLocation", {}).get("uri") == "file://" + work + "/a%20b%25.tar.gz"
+          and res["partialFingerprints"]["primaryLocationLineHash"] == sha256(f"{SOC2_RULE}:{spaced}:1:{SOC2_DIGEST}"),
+          f"{code} {res} {e!r}")
+    # Atomic: a failed write leaves the target as it was, and no temporary beside it.
+    sdir = tempfile.mkdtemp()
+    starget = os.path.join(sdir, "lint.sarif")
+    open(starget, "wb").write(b"old")
+    code, o, e = lint(["--pack", EU, "--pack", SOC2, "--sarif", starget], preexec_fn=small_files)
+    check("lint --sarif: a failed write exits 3 and leaves the target", code == 3 and b"File too large" in e
+          and open(starget, "rb").read() == b"old" and os.listdir(sdir) == ["lint.sarif"], f"{code} {e!r}")
+    os.chmod(starget, 0o640)
+    code, o, e = lint(["--pack", EU, "--pack", SOC2, "--sarif", starget])
+    check("lint --sarif: replaces the target, keeps its permissions", code == 1 and open(starget, "rb").read() ==
+          sarif_bytes and os.stat(starget).st_mode & 0o777 == 0o640 and os.listdir(sdir) == ["lint.sarif"],
+          f"{code} {e!r} {os.listdir(sdir)}")
+    code, o, e = lint(["--pack", EU, "--sarif", "/nonexistent/lint.sarif"])
+    check("lint --sarif: no such directory exits 3", code == 3 and o == b"" and
+          e.startswith(b"assay evidence lint: cannot write /nonexistent/lint.sarif: No such file"), f"{code} {e!r}")
+
+    # pack check: one line per pack (name@version kind digest) and what it holds; exit 1 when one fails.
+    def pack(args, **kw):
+        return run(["pack"] + args, cwd=work, env=env, **kw)
+
+    code, o, e = pack(["check", EU, SOC2, "cicd-starter"])
+    lines = o.decode().splitlines()
+    check("pack check: two reference packs and a built-in one", code == 0 and e == b"" and len(lines) == 6
+          and lines[:4] == [f"ok   eu-ai-act-baseline@1.0.0 compliance {EU_DIGEST}",
+                            f"  4 rules; source {EU}; signals: none",
+                            f"ok   soc2-baseline@1.0.0 compliance {SOC2_DIGEST}",
+                            f"  3 rules; source {SOC2}; signals: none"]
+          and lines[4:] == ["ok   cicd-starter@1.0.0 quality "
+                            "sha256:3fa3b0f4942bfe769d046e5bd1c612378cb5259224a4d4d69b8f93648bb2a4be",
+                            "  4 rules; source built-in; signals: policy_decisions"], o + e)
+    code, o, e = pack(["check", f"{EU},nope"])
+    check("pack check: a pack that does not load fails the check (exit 1), every problem named",
+          code == 1 and e == b"" and o == (f"ok   eu-ai-act-baseline@1.0.0 compliance {EU_DIGEST}\n"
+                                           f"  4 rules; source {EU}; signals: none\n"
+                                           "FAIL nope\n"
+                                           '  pack "nope" not found: no such file, built-in pack or pack in '
+                                           f"{os.path.join(work, 'config', 'assay', 'packs')}; built-in packs: "
+                                           "cicd-starter, replay-readiness\n").encode(), o + e)
+    code, o, e = pack(["check", "broken.yaml"])
+    check("pack check: a pack with a bad member", code == 1 and o.startswith(b"FAIL broken.yaml\n  ") and b"fun" in o,
+          o + e)
+    expect("pack check: no pack is a usage error", ["pack", "check"], b"", 2, b"", cwd=work, env=env)
+    # pack show: the resolved pack as canonical JSON; its digest is the pack's digest.
+    code, o, e = pack(["show", SOC2])
+    shown = json.loads(o) if code == 0 else {}
+    check("pack show: canonical JSON of the resolved pack", code == 0 and e == b"" and o.endswith(b"\n")
+          and o[:-1] == jcs(shown) and shown.get("name") == "soc2-baseline" and shown.get("kind") == "compliance"
+          and [r["id"] for r in shown.get("rules", [])] == ["invariant.accountability", "invariant.change_lifecycle",
+                                                             "invariant.decision_record"], o[:300] + e)
+    expect("pack show: its digest is the pack's", ["digest"], o, 0, (SOC2_DIGEST + "\n").encode())
+    code, o, e = pack(["show", "nope"])
+    check("pack show: a pack that does not load", code == 1 and o == b"" and e.startswith(
+          b'assay pack show: pack "nope" not found'), f"{code} {o!r} {e!r}")
+elif REQUIRE:
+    check("reference bundle and packs present", False, UPSTREAM)
+else:
+    print(f"reference fixtures absent under {CONF}: evidence lint and pack checks skipped")
 
 # --- external vectors: assay jcs byte for byte ---------------------------------------------------
 if CONF and os.path.isdir(CONF):

@@ -315,30 +315,41 @@ inline const std::string ledger_minimal = R"({"intent":"read the secret file","t
 
 // --- lint-report-v1 (SPEC §11) -------------------------------------------------------------------
 
-// Two packs; one rule passed, a warning and an info rule violated (with every kind of location);
-// fail_on error, so the lint passed.
+// Two packs, one of them a compliance pack with its disclaimer; a built-in rule violated with a
+// located warning, a pack rule passed, a pack rule violated with an info about the whole bundle,
+// a pack rule skipped; fail_on error, so the verdict is pass.
 inline const std::string lint_full =
-    R"({"bundle_id":"sha256:eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee","fail_on":"error",)"
+    R"({"bundle":{"bundle_id":"sha256:eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",)"
+    R"("event_count":12,"run_id":"run_8f3a"},"disclaimers":[{"pack":"eu-ai-act-baseline",)"
+    R"("text":"Passing these checks does NOT constitute legal compliance.\n"}],"fail_on":"error",)"
     R"("generated_at":"2023-11-14T22:13:20Z",)"
     R"("packs":[{"digest":"sha256:5555555555555555555555555555555555555555555555555555555555555555",)"
     R"("kind":"quality","name":"cicd-starter","source":"built-in","version":"0.1.0"},)"
     R"({"digest":"sha256:f47d932cdad4bde369ed0a7cf26fdcf4077777296346c4102d9017edbc62a070","kind":"compliance",)"
-    R"("name":"eu-ai-act-baseline","version":"1.0.0"}],"passed":true,"results":[{"message":"12 events",)"
-    R"("rule_id":"cicd-starter@0.1.0:events-present","severity":"error","status":"pass","where":[]},)"
-    R"({"message":"assay.profile.started has no later assay.profile.finished",)"
-    R"("rule_id":"cicd-starter@0.1.0:lifecycle-pairs","severity":"warning","status":"violated",)"
-    R"("where":[{"event_index":0,"pointer":"/type"}]},{"message":"no policy decision recorded",)"
-    R"("rule_id":"eu-ai-act-baseline@1.0.0:EU12-001","severity":"info","status":"violated","where":[{"pointer":""},)"
-    R"({"event_index":3}]}],"schema_version":"lint-report-v1","summary":{"passed":1,"rules":3,"violated":2,)"
-    R"("violated_by_severity":{"error":0,"info":1,"warning":1}},"tool":{"name":"assay","version":"0.1.0"}})";
+    R"("name":"eu-ai-act-baseline","source":"packs/eu-ai-act-baseline.yaml",)"
+    R"("source_url":"https://eur-lex.europa.eu/eli/reg/2024/1689/oj","version":"1.0.0"}],)"
+    R"("results":[{"description":"Subject may contain a secret","findings":[{)"
+    R"("fingerprint":"sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",)"
+    R"("location":{"event_type":"assay.fs.access","line":4,"seq":3},)"
+    R"("message":"Subject may contain a secret: token=","severity":"warning"}],)"
+    R"("outcome":"violated","rule_id":"ASSAY-W001","severity":"warning"},)"
+    R"({"findings":[],"outcome":"pass","rule_id":"cicd-starter@0.1.0:events-present","severity":"error"},)"
+    R"({"findings":[{"fingerprint":"sha256:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",)"
+    R"("message":"No event contains any of the required fields: /data/policy_decision","severity":"info"}],)"
+    R"("outcome":"violated","rule_id":"eu-ai-act-baseline@1.0.0:EU12-001","severity":"info"},)"
+    R"({"findings":[],"outcome":"skipped","reason":"unsupported check type","rule_id":"cicd-starter@0.1.0:custom",)"
+    R"("severity":"warning"}],"schema_version":"lint-report-v1","summary":{"dropped":0,)"
+    R"("findings":{"error":0,"info":1,"total":2,"warning":1},"max_results":500,"passed":1,"rules":4,"skipped":1,)"
+    R"("violated":2},"tool":{"name":"assay","version":"0.1.0"},"verdict":"pass"})";
 
-// No results (a pack without rules), required members only.
+// No packs, no results (the library lints with built-in rules only when asked to; the CLI always
+// names a pack), required members only.
 inline const std::string lint_minimal =
-    R"({"fail_on":"error",)"
-    R"("packs":[{"digest":"sha256:5555555555555555555555555555555555555555555555555555555555555555",)"
-    R"("kind":"quality","name":"cicd-starter","version":"0.1.0"}],"passed":true,"results":[],)"
-    R"("schema_version":"lint-report-v1","summary":{"passed":0,"rules":0,"violated":0,)"
-    R"("violated_by_severity":{"error":0,"info":0,"warning":0}},"tool":{"name":"assay","version":"0.1.0"}})";
+    R"({"bundle":{"bundle_id":"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",)"
+    R"("event_count":0,"run_id":"r"},"disclaimers":[],"fail_on":"none","packs":[],"results":[],)"
+    R"("schema_version":"lint-report-v1","summary":{"dropped":0,"findings":{"error":0,"info":0,"total":0,)"
+    R"("warning":0},"max_results":0,"passed":0,"rules":0,"skipped":0,"violated":0},)"
+    R"("tool":{"name":"assay","version":"0.1.0"},"verdict":"pass"})";
 
 // --- otel-export-report-v1 (SPEC §16) ------------------------------------------------------------
 

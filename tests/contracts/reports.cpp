@@ -804,10 +804,16 @@ TEST_CASE("lint-report-v1 documents round-trip byte for byte") {
   round_trips<lint_report>(docs::lint_full);
   round_trips<lint_report>(docs::lint_minimal);
   const auto r = assay::decode<lint_report>(docs::lint_full).value();
-  CHECK(r.results[1].severity == "warning");
-  CHECK(r.results[2].where[1].event_index->value() == 3);
-  CHECK(*r.results[2].where[0].pointer == "");
-  CHECK(r.summary.violated_by_severity.info.value() == 1);
+  CHECK(r.results[0].severity == "warning");
+  CHECK(r.results[0].findings[0].location->seq.value() == 3);
+  CHECK(r.results[0].findings[0].location->line.value() == 4);
+  CHECK(r.results[0].findings[0].location->event_type == "assay.fs.access");
+  CHECK_FALSE(r.results[2].findings[0].location.has_value());
+  CHECK(*r.results[3].reason == "unsupported check type");
+  CHECK(*r.packs[1].source_url == "https://eur-lex.europa.eu/eli/reg/2024/1689/oj");
+  CHECK(r.disclaimers[0].text == "Passing these checks does NOT constitute legal compliance.\n");
+  CHECK(r.summary.findings.info.value() == 1);
+  CHECK(r.verdict == "pass");
 }
 
 TEST_CASE("lint-report-v1 constraints, each with its code and pointer") {
@@ -819,27 +825,50 @@ TEST_CASE("lint-report-v1 constraints, each with its code and pointer") {
           {{{"/generated_at", R"("2023-11-14 22:13:20")"}}, errc::format_mismatch, "/generated_at"},
           {{{"/tool/name", R"("")"}}, errc::too_short, "/tool/name"},
           {{{"/tool/version", ""}}, errc::missing_member, "/tool/version"},
-          {{{"/bundle_id", R"("sha256:e3b0")"}}, errc::pattern_mismatch, "/bundle_id"},
-          {{{"/packs", "[]"}}, errc::too_few_items, "/packs"},
+          {{{"/bundle/bundle_id", R"("sha256:e3b0")"}}, errc::pattern_mismatch, "/bundle/bundle_id"},
+          {{{"/bundle/run_id", R"("")"}}, errc::too_short, "/bundle/run_id"},
+          {{{"/bundle/event_count", "-1"}}, errc::below_minimum, "/bundle/event_count"},
+          {{{"/bundle", ""}}, errc::missing_member, "/bundle"},
+          {{{"/packs", ""}}, errc::missing_member, "/packs"},
           {{{"/packs/0/name", R"("CICD-starter")"}}, errc::pattern_mismatch, "/packs/0/name"},
+          {{{"/packs/0/name", R"("cicd-")"}}, errc::pattern_mismatch, "/packs/0/name"},
+          {{{"/packs/0/name", R"("cicd_starter")"}}, errc::pattern_mismatch, "/packs/0/name"},
           {{{"/packs/0/kind", R"("fun")"}}, errc::enum_mismatch, "/packs/0/kind"},
           {{{"/packs/1/digest", upper}}, errc::pattern_mismatch, "/packs/1/digest"},
           {{{"/packs/1/digest", ""}}, errc::missing_member, "/packs/1/digest"},
-          {{{"/results/0/rule_id", R"("events-present")"}}, errc::pattern_mismatch, "/results/0/rule_id"},
-          {{{"/results/0/rule_id", R"("cicd-starter@0.1.0:")"}}, errc::pattern_mismatch, "/results/0/rule_id"},
+          {{{"/packs/0/source", R"("")"}}, errc::too_short, "/packs/0/source"},
+          {{{"/packs/0/source", ""}}, errc::missing_member, "/packs/0/source"},
+          {{{"/packs/1/source_url", "null"}}, errc::type_mismatch, "/packs/1/source_url"},
+          {{{"/results/0/rule_id", R"("")"}}, errc::too_short, "/results/0/rule_id"},
           {{{"/results/0/severity", R"("fatal")"}}, errc::enum_mismatch, "/results/0/severity"},
-          {{{"/results/0/status", R"("failed")"}}, errc::enum_mismatch, "/results/0/status"},
-          {{{"/results/0/message", R"("")"}}, errc::too_short, "/results/0/message"},
-          {{{"/results/0/where", ""}}, errc::missing_member, "/results/0/where"},
-          {{{"/results/1/where/0/event_index", "-1"}}, errc::below_minimum, "/results/1/where/0/event_index"},
-          {{{"/results/1/where/0/pointer", R"("type")"}}, errc::pattern_mismatch, "/results/1/where/0/pointer"},
-          {{{"/results/1/where/0/pointer", R"("/a~2")"}}, errc::pattern_mismatch, "/results/1/where/0/pointer"},
+          {{{"/results/0/outcome", R"("failed")"}}, errc::enum_mismatch, "/results/0/outcome"},
+          {{{"/results/0/outcome", ""}}, errc::missing_member, "/results/0/outcome"},
+          {{{"/results/3/reason", R"("")"}}, errc::too_short, "/results/3/reason"},
+          {{{"/results/0/findings", ""}}, errc::missing_member, "/results/0/findings"},
+          {{{"/results/0/findings/0/message", R"("")"}}, errc::too_short, "/results/0/findings/0/message"},
+          {{{"/results/0/findings/0/severity", R"("note")"}}, errc::enum_mismatch, "/results/0/findings/0/severity"},
+          {{{"/results/0/findings/0/fingerprint", upper}}, errc::pattern_mismatch, "/results/0/findings/0/fingerprint"},
+          {{{"/results/0/findings/0/fingerprint", ""}}, errc::missing_member, "/results/0/findings/0/fingerprint"},
+          {{{"/results/0/findings/0/location/seq", "-1"}}, errc::below_minimum, "/results/0/findings/0/location/seq"},
+          {{{"/results/0/findings/0/location/line", "0"}}, errc::below_minimum, "/results/0/findings/0/location/line"},
+          {{{"/results/0/findings/0/location/event_type", ""}},
+           errc::missing_member,
+           "/results/0/findings/0/location/event_type"},
+          {{{"/results/0/findings/0/location/pointer", R"("/type")"}},
+           errc::unknown_member,
+           "/results/0/findings/0/location/pointer"},
           {{{"/results", ""}}, errc::missing_member, "/results"},
           {{{"/summary/passed", "-1"}}, errc::below_minimum, "/summary/passed"},
-          {{{"/summary/violated_by_severity/error", ""}}, errc::missing_member, "/summary/violated_by_severity/error"},
+          {{{"/summary/findings/error", ""}}, errc::missing_member, "/summary/findings/error"},
+          {{{"/summary/dropped", ""}}, errc::missing_member, "/summary/dropped"},
+          {{{"/summary/max_results", "-1"}}, errc::below_minimum, "/summary/max_results"},
           {{{"/fail_on", R"("critical")"}}, errc::enum_mismatch, "/fail_on"},
-          {{{"/passed", R"("yes")"}}, errc::type_mismatch, "/passed"},
-          {{{"/verdict", R"("pass")"}}, errc::unknown_member, "/verdict"},
+          {{{"/fail_on", R"("warn")"}}, errc::enum_mismatch, "/fail_on"},
+          {{{"/verdict", R"("passed")"}}, errc::enum_mismatch, "/verdict"},
+          {{{"/verdict", "true"}}, errc::type_mismatch, "/verdict"},
+          {{{"/disclaimers/0/pack", R"("")"}}, errc::too_short, "/disclaimers/0/pack"},
+          {{{"/disclaimers", ""}}, errc::missing_member, "/disclaimers"},
+          {{{"/passed", "true"}}, errc::unknown_member, "/passed"},
       });
 }
 
@@ -847,10 +876,21 @@ TEST_CASE("lint-report-v1 rules") {
   rejects_all<lint_report>(
       docs::lint_full,
       {
-          {{{"/results/2/where/0", "{}"}},
+          {{{"/results/3/reason", ""}},
            errc::rule_violation,
-           "/results/2/where/0",
-           "a location names an event_index, a pointer or both"},
+           "/results/3/reason",
+           "reason is present exactly when the outcome is skipped"},
+          {{{"/results/1/reason", R"("no reason")"}},
+           errc::rule_violation,
+           "/results/1/reason",
+           "reason is present exactly when the outcome is skipped"},
+          {{{"/results/3/findings",
+             R"([{"fingerprint":"sha256:)" + std::string(64, 'c') + R"(","message":"m","severity":"warning"}])"},
+            {"/summary/findings/total", "3"},
+            {"/summary/findings/warning", "2"}},
+           errc::rule_violation,
+           "/results/3/findings",
+           "a skipped rule has no findings"},
           {{{"/results/2/rule_id", R"("cicd-starter@0.1.0:events-present")"}},
            errc::rule_violation,
            "/results/2/rule_id",
@@ -863,89 +903,190 @@ TEST_CASE("lint-report-v1 rules") {
            errc::rule_violation,
            "/results/2/rule_id",
            "rule \"eu-ai-act-baseline@2.0.0:EU12-001\" belongs to no pack in packs"},
-          {{{"/summary/rules", "4"}},
+          {{{"/results/1/rule_id", R"("cicd-starter@0.1.0:")"}},
+           errc::rule_violation,
+           "/results/1/rule_id",
+           "rule \"cicd-starter@0.1.0:\" names its pack but no rule"},
+          {{{"/results/1/rule_id", R"("events-present")"}},
+           errc::rule_violation,
+           "/results/1/rule_id",
+           "rule \"events-present\" is neither a built-in rule (ASSAY-…) nor <pack>@<version>:<id>"},
+          {{{"/results/0/rule_id", R"("ASSAY-")"}},
+           errc::rule_violation,
+           "/results/0/rule_id",
+           "rule \"ASSAY-\" is neither a built-in rule (ASSAY-…) nor <pack>@<version>:<id>"},
+          {{{"/summary/rules", "5"}},
            errc::rule_violation,
            "/summary/rules",
-           "summary.rules (4) must equal the number of results (3)"},
+           "summary.rules (5) must equal the number of results (4)"},
           {{{"/summary/passed", "2"}},
            errc::rule_violation,
            "/summary/passed",
-           "summary.passed (2) must equal the number of passing results (1)"},
+           "summary.passed (2) must equal the number of passing rules (1)"},
           {{{"/summary/violated", "1"}},
            errc::rule_violation,
            "/summary/violated",
-           "summary.violated (1) must equal the number of violated results (2)"},
-          {{{"/summary/violated_by_severity/info", "0"}},
+           "summary.violated (1) must equal the number of violated rules (2)"},
+          {{{"/summary/skipped", "0"}},
            errc::rule_violation,
-           "/summary/violated_by_severity/info",
-           "summary.violated_by_severity.info (0) must equal the number of violated info rules (1)"},
-          {{{"/summary/violated_by_severity/warning", "2"}},
+           "/summary/skipped",
+           "summary.skipped (0) must equal the number of skipped rules (1)"},
+          {{{"/summary/findings/total", "3"}},
            errc::rule_violation,
-           "/summary/violated_by_severity/warning",
-           "summary.violated_by_severity.warning (2) must equal the number of violated warning rules (1)"},
-          {{{"/summary/violated_by_severity/error", "1"}},
+           "/summary/findings/total",
+           "summary.findings.total (3) must equal the number of reported findings (2)"},
+          {{{"/summary/findings/info", "0"}},
            errc::rule_violation,
-           "/summary/violated_by_severity/error",
-           "summary.violated_by_severity.error (1) must equal the number of violated error rules (0)"},
-          // Nothing at or above error was violated: the lint passed.
-          {{{"/passed", "false"}},
+           "/summary/findings/info",
+           "summary.findings.info (0) must equal the number of reported info findings (1)"},
+          {{{"/summary/findings/warning", "2"}},
            errc::rule_violation,
-           "/passed",
-           "passed must be false exactly when a violated rule's severity is at or above fail_on"},
-          // A warning was violated: with --fail-on warning the lint fails.
+           "/summary/findings/warning",
+           "summary.findings.warning (2) must equal the number of reported warning findings (1)"},
+          {{{"/summary/findings/error", "1"}},
+           errc::rule_violation,
+           "/summary/findings/error",
+           "summary.findings.error (1) must equal the number of reported error findings (0)"},
+          {{{"/summary/max_results", "1"}},
+           errc::rule_violation,
+           "/summary/findings/total",
+           "more findings are reported than max_results allows"},
+          // Nothing at or above error was found: the lint passed.
+          {{{"/verdict", R"("fail")"}},
+           errc::rule_violation,
+           "/verdict",
+           "verdict must be pass: no finding's severity is at or above fail_on"},
+          // A warning was found: with --fail-on warning the lint fails.
           {{{"/fail_on", R"("warning")"}},
            errc::rule_violation,
-           "/passed",
-           "passed must be false exactly when a violated rule's severity is at or above fail_on"},
-          {{{"/results/0/where", R"([{"event_index":0}])"}},
+           "/verdict",
+           "verdict must be fail: a finding's severity is at or above fail_on"},
+          {{{"/fail_on", R"("info")"}},
            errc::rule_violation,
-           "/results/0/where",
-           "a rule that passed has no location: where must be empty"},
+           "/verdict",
+           "verdict must be fail: a finding's severity is at or above fail_on"},
+          // A passing rule reports at most an unlocated warning (an optional manifest field).
+          {{{"/results/1/findings", R"([{"fingerprint":"sha256:)" + std::string(64, 'c') +
+                                        R"(","location":{"event_type":"t","line":1,"seq":0},)"
+                                        R"("message":"m","severity":"warning"}])"},
+            {"/summary/findings/total", "3"},
+            {"/summary/findings/warning", "2"}},
+           errc::rule_violation,
+           "/results/1/findings/0",
+           "a rule that passed reports only a warning about the bundle as a whole (an optional manifest field)"},
+          {{{"/results/1/findings",
+             R"([{"fingerprint":"sha256:)" + std::string(64, 'c') + R"(","message":"m","severity":"error"}])"},
+            {"/summary/findings/total", "3"},
+            {"/summary/findings/error", "1"},
+            {"/verdict", R"("fail")"}},
+           errc::rule_violation,
+           "/results/1/findings/0",
+           "a rule that passed reports only a warning about the bundle as a whole (an optional manifest field)"},
+          {{{"/results/2/findings/0/severity", R"("warning")"},
+            {"/summary/findings/info", "0"},
+            {"/summary/findings/warning", "2"}},
+           errc::rule_violation,
+           "/results/2/findings/0/severity",
+           "a violated rule's findings have its severity (info)"},
+          {{{"/results/2/findings", "[]"}, {"/summary/findings/total", "1"}, {"/summary/findings/info", "0"}},
+           errc::rule_violation,
+           "/results/2/findings",
+           "a violated rule reports its findings (none were dropped)"},
           {{{"/packs/2", R"({"digest":)" + std::string(R"("sha256:)") + std::string(64, '6') +
-                             R"(","kind":"security","name":"cicd-starter","version":"0.1.0"})"}},
+                             R"(","kind":"security","name":"cicd-starter","source":"x.yaml","version":"0.1.0"})"}},
            errc::rule_violation,
            "/packs/2",
            "pack \"cicd-starter@0.1.0\" is listed twice (also at /packs/0)"},
+          {{{"/disclaimers/0/pack", R"("cicd-starter")"}},
+           errc::rule_violation,
+           "/disclaimers/0/pack",
+           "the disclaimer names no compliance pack in packs"},
+          {{{"/disclaimers/1", R"({"pack":"soc2-baseline","text":""})"}},
+           errc::rule_violation,
+           "/disclaimers/1/pack",
+           "the disclaimer names no compliance pack in packs"},
       });
-  // A violated rule may have no one place; one pack at two versions is two packs.
-  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/results/1/where", "[]"}})).has_value());
-  CHECK(
-      assay::decode<lint_report>(
-          edited(docs::lint_full, {{"/packs/2", R"({"digest":"sha256:)" + std::string(64, '6') +
-                                                    R"(","kind":"quality","name":"cicd-starter","version":"0.2.0"})"}}))
-          .has_value());
-  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("warning")"}, {"/passed", "false"}}))
+  // A passing rule may carry an unlocated warning; one pack at two versions is two packs; a pack's
+  // version may be empty (SPEC §10: any string).
+  CHECK(assay::decode<lint_report>(
+            edited(docs::lint_full, {{"/results/1/findings", R"([{"fingerprint":"sha256:)" + std::string(64, 'c') +
+                                                                 R"(","message":"m",)"
+                                                                 R"("severity":"warning"}])"},
+                                     {"/summary/findings/total", "3"},
+                                     {"/summary/findings/warning", "2"}}))
             .has_value());
-  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("info")"}, {"/passed", "false"}}))
+  CHECK(assay::decode<lint_report>(
+            edited(
+                docs::lint_full,
+                {{"/packs/2", R"({"digest":"sha256:)" + std::string(64, '6') +
+                                  R"(","kind":"quality","name":"cicd-starter","source":"x.yaml","version":"0.2.0"})"}}))
+            .has_value());
+  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/packs/0/version", R"("")"},
+                                                            {"/results/1/rule_id", R"("cicd-starter@:events-present")"},
+                                                            {"/results/3/rule_id", R"("cicd-starter@:custom")"}}))
+            .has_value());
+  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("warning")"}, {"/verdict", R"("fail")"}}))
+            .has_value());
+  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("info")"}, {"/verdict", R"("fail")"}}))
+            .has_value());
+  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/fail_on", R"("none")"}})).has_value());
+  // Dropped findings are the lowest severities: a violated rule may have lost all of them, and
+  // the verdict may be fail though no reported finding is at fail_on... only when some were dropped.
+  CHECK(assay::decode<lint_report>(edited(docs::lint_full, {{"/results/2/findings", "[]"},
+                                                            {"/summary/findings/total", "1"},
+                                                            {"/summary/findings/info", "0"},
+                                                            {"/summary/dropped", "1"},
+                                                            {"/summary/max_results", "1"}}))
+            .has_value());
+  CHECK(assay::decode<lint_report>(
+            edited(docs::lint_full, {{"/fail_on", R"("info")"},
+                                     {"/results/2/findings", "[]"},
+                                     {"/results/0/findings", "[]"},
+                                     {"/summary/findings", R"({"error":0,"info":0,"total":0,"warning":0})"},
+                                     {"/summary/dropped", "2"},
+                                     {"/summary/max_results", "0"},
+                                     {"/verdict", R"("fail")"}}))
             .has_value());
   // When encoding.
   auto r = assay::decode<lint_report>(docs::lint_full).value();
-  r.results.pop_back();
+  r.results.erase(r.results.begin() + 2);
   auto e = assay::encode(r);
   REQUIRE_FALSE(e.has_value());
-  REQUIRE(e.error().size() == 3);
+  REQUIRE(e.error().size() == 4);
   CHECK(e.error().items[0].pointer == "/summary/rules");
   CHECK(e.error().items[1].pointer == "/summary/violated");
-  CHECK(e.error().items[2].pointer == "/summary/violated_by_severity/info");
+  CHECK(e.error().items[2].pointer == "/summary/findings/total");
+  CHECK(e.error().items[3].pointer == "/summary/findings/info");
 }
 
 TEST_CASE("lint-report-v1 schema") {
   CHECK(schema_at<lint_report>("/$id") == R"("https://assay.dev/schemas/lint-report-v1.schema.json")");
   CHECK(schema_at<lint_report>("/additionalProperties") == "false");
   CHECK(schema_at<lint_report>("/properties/schema_version") == R"({"const":"lint-report-v1","type":"string"})");
-  CHECK(schema_at<lint_report>("/properties/fail_on/enum") == R"(["info","warning","error"])");
-  CHECK(schema_at<lint_report>("/properties/packs/minItems") == "1");
+  CHECK(schema_at<lint_report>("/properties/fail_on/enum") == R"(["none","info","warning","error"])");
+  CHECK(schema_at<lint_report>("/properties/verdict/enum") == R"(["pass","fail"])");
+  CHECK(schema_at<lint_report>("/required") ==
+        R"(["schema_version","tool","bundle","packs","results","summary","fail_on","verdict","disclaimers"])");
+  // Lint with built-in rules only has no pack: packs may be empty.
+  CHECK_FALSE(assay::json::find(assay::schema<lint_report>(), "/properties/packs/minItems").has_value());
   CHECK(schema_at<lint_report>("/$defs/rule_result/additionalProperties") == "false");
-  CHECK(schema_at<lint_report>("/$defs/rule_result/properties/rule_id/pattern") ==
-        R"("^[a-z0-9][a-z0-9_.-]*@[^@:]+:[A-Za-z0-9][A-Za-z0-9_.-]*$")");
-  CHECK(schema_at<lint_report>("/$defs/rule_result/properties/status") ==
-        R"({"enum":["pass","violated"],"type":"string"})");
-  // Neither member of a location is required on its own (a rule asks for one of them).
-  CHECK_FALSE(assay::json::find(assay::schema<lint_report>(), "/$defs/location/required").has_value());
-  CHECK(schema_at<lint_report>("/$defs/location/properties/event_index/minimum") == "0");
+  CHECK(schema_at<lint_report>("/$defs/rule_result/properties/rule_id/minLength") == "1");
+  CHECK(schema_at<lint_report>("/$defs/rule_result/properties/rule_id/type") == R"("string")");
+  CHECK(schema_at<lint_report>("/$defs/rule_result/properties/outcome") ==
+        R"({"enum":["pass","violated","skipped"],"type":"string"})");
+  CHECK(schema_at<lint_report>("/$defs/rule_result/required") == R"(["rule_id","severity","outcome","findings"])");
+  CHECK(schema_at<lint_report>("/$defs/finding/required") == R"(["severity","message","fingerprint"])");
+  CHECK(schema_at<lint_report>("/$defs/location/required") == R"(["seq","line","event_type"])");
+  CHECK(schema_at<lint_report>("/$defs/location/properties/seq/minimum") == "0");
+  CHECK(schema_at<lint_report>("/$defs/location/properties/line/minimum") == "1");
   CHECK(schema_at<lint_report>("/$defs/pack_ref/properties/digest/pattern") == R"("^sha256:[0-9a-f]{64}$")");
-  CHECK(schema_at<lint_report>("/properties/summary/properties/violated_by_severity/required") ==
-        R"(["info","warning","error"])");
+  CHECK(schema_at<lint_report>("/$defs/pack_ref/properties/name/pattern") == R"("^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")");
+  CHECK(schema_at<lint_report>("/$defs/pack_ref/properties/version/type") == R"("string")");
+  CHECK(schema_at<lint_report>("/$defs/pack_ref/required") == R"(["name","version","kind","digest","source"])");
+  CHECK(schema_at<lint_report>("/properties/summary/properties/findings/required") ==
+        R"(["total","error","warning","info"])");
+  CHECK(schema_at<lint_report>("/properties/summary/required") ==
+        R"(["rules","passed","violated","skipped","findings","dropped","max_results"])");
 }
 
 // --- otel-export-report-v1 -----------------------------------------------------------------------

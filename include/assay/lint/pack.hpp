@@ -147,6 +147,9 @@ struct check_spec {
   std::vector<std::string> paths{};
   std::optional<json::value> value_equals{};  // json_path_exists
   json::value condition{}, then{};            // conditional: two objects (their shape is lint's to judge)
+  // json_path_exists and conditional: the check as written, whose scalars keep their YAML typing
+  // (lint compares `1`, `1.0` and `"1"` as three values; literal.hpp).
+  pack_node node{};
 };
 
 struct loaded_pack {
@@ -434,8 +437,13 @@ inline results<loaded_pack> load_pack(const pack_node& tree, pack_source source,
   loaded_pack out{std::move(p), {}, std::move(source), {}};
   out.digest = pack_digest(out.definition);
   out.checks.reserve(out.definition.rules.size());
-  for (const auto& r : out.definition.rules)
-    out.checks.push_back(detail::spec_of(r.check));
+  const pack_node* rules = tree.find("rules");
+  for (std::size_t i = 0; i < out.definition.rules.size(); ++i) {
+    out.checks.push_back(detail::spec_of(out.definition.rules[i].check));
+    const check_type t = out.checks.back().type;
+    if (t == check_type::json_path_exists || t == check_type::conditional)
+      out.checks.back().node = *rules->items[i].find("check");
+  }
   return out;
 }
 

@@ -1,0 +1,527 @@
+// The lint engine (SPEC §11) over crafted bundles: each check type with its exact outcome and
+// message, scoping, the pointer rules, value typing, globs, the conditional subset and its
+// unsupported shapes, engine_min_version, unsupported checks by pack kind, the six built-in
+// rules, fingerprints and the --max-results cap. JSON packs only (no YAML library needed).
+#include "support.hpp"
+
+#include "../evidence/events.hpp"
+#include "assay/evidence/verify.hpp"
+#include "assay/evidence/writer.hpp"
+#include "assay/lint/engine.hpp"
+#include "assay/lint/pack.hpp"
+#include "assay/lint/report.hpp"
+
+#include <string>
+#include <vector>
+
+namespace lint = assay::lint;
+namespace json = assay::json;
+using assay_test::make_event;
+
+namespace {
+
+// A pack of one kind with the given rules (each a JSON object text).
+std::string pack_text(const std::vector<std::string>& rules, std::string_view kind = "security",
+                      std::string_view name = "demo") {
+  std::string r;
+  for (const auto& x : rules)
+    r += (r.empty() ? "" : ",") + x;
+  return R"({"name":")" + std::string(name) + R"(","version":"1.0.0","kind":")" + std::string(kind) +
+         R"(","description":"d","author":"a","license":"l",)" +
+         (kind == "compliance" ? R"("disclaimer":"Not legal advice.",)" : "") +
+         R"("requires":{"assay_min_version":">=5.0"},"rules":[)" + r + "]}";
+}
+
+std::string rule(std::string_view id, std::string_view check, std::string_view extra = "",
+                 std::string_view sev = "error") {
+  return R"({"id":")" + std::string(id) + R"(","severity":")" + std::string(sev) + R"(","description":"x",)" +
+         std::string(extra) + R"("check":)" + std::string(check) + "}";
+}
+
+lint::loaded_pack load(const std::string& text) {
+  auto p = lint::load_pack(text, {lint::pack_source::origin::file, "demo.json"});
+  REQUIRE_MESSAGE(p.has_value(), (p ? std::string() : p.error().front().format()));
+  return std::move(*p);
+}
+
+// An event of type `type` with `data` (JSON text); other members as make_event makes them.
+json::value event(std::uint64_t seq, std::string_view type, std::string_view data = "{}") {
+  json::value e = make_event(seq);
+  e.set("type", std::string(type));
+  e.set("data", json::parse(data).value());
+  return e;
+}
+
+lint::lint_result run(std::vector<json::value> events, const std::vector<lint::loaded_pack>& packs,
+                      lint::lint_options opts = {}) {
+  const std::string bytes = assay::evidence::write_bundle(events).value();
+  auto l = lint::linter::create(packs, opts);
+  REQUIRE(l.has_value());
+  auto v = assay::evidence::verify_bundle_bytes(bytes, {}, *l);
+  REQUIRE_MESSAGE(v.has_value(), (v ? std::string() : v.error().format()));
+  return l->take();
+}
+
+// The one pack rule's result and its finding message ("" when none).
+struct outcome_of {
+  lint::outcome status;
+  std::string message;
+  std::string reason;
+  std::string severity;
+};
+
+outcome_of one_rule(const std::vector<json::value>& events, const std::string& rule_json,
+                    std::string_view kind = "security") {
+  std::vector<lint::loaded_pack> packs{load(pack_text({rule_json}, kind))};
+  const auto r = run(events, packs);
+  REQUIRE(r.rules.size() == 7);  // six built-ins and the pack's one
+  const lint::rule_result& x = r.rules.back();
+  outcome_of out{x.status, "", x.reason, ""};
+  for (const auto& f : r.findings)
+    if (f.rule == 6) {
+      out.message = f.message;
+      out.severity = std::string(lint::name(f.level));
+    }
+  return out;
+}
+
+std::vector<json::value> basic() {
+  return {event(0, "assay.profile.started"), event(1, "assay.tool.decision", R"({"tool":"t","decision":"allow"})"),
+          event(2, "assay.profile.finished", R"({"n":1,"f":1.5,"s":"1","b":true,"z":null,"a":[1,2]})")};
+}
+
+}  // namespace
+
+TEST_CASE("event_count: scoped events against min, with the reference's messages") {
+  CHECK(one_rule(basic(), rule("R", R"({"type":"event_count","min":3})")).status == lint::outcome::pass);
+  auto o = one_rule(basic(), rule("R", R"({"type":"event_count","min":4})"));
+  CHECK(o.status == lint::outcome::violated);
+  CHECK(o.message == "Bundle contains 3 events (minimum: 4)");
+  CHECK(o.severity == "error");
+  o = one_rule(basic(),
+               rule("R", R"({"type":"event_count","min":2})", R"("event_types":["assay.tool.decision","x.y"],)"));
+  CHECK(o.message == "Scoped events for event_types [assay.tool.decision, x.y] contain 1 events (minimum: 2)");
+}
+
+TEST_CASE("event_pairs: existence of each end, in any order, and malformed globs") {
+  CHECK(one_rule(basic(), rule("R", R"({"type":"event_pairs","start_pattern":"*.finished",)"
+                                    R"("finish_pattern":"*.started"})"))
+            .status == lint::outcome::pass);
+  CHECK(one_rule(basic(), rule("R", R"({"type":"event_pairs","start_pattern":"a.*","finish_pattern":"*.started"})"))
+            .message == "Missing start event matching 'a.*'");
+  CHECK(one_rule(basic(), rule("R", R"({"type":"event_pairs","start_pattern":"*","finish_pattern":"b"})")).message ==
+        "Missing finish event matching 'b'");
+  CHECK(one_rule(basic(), rule("R", R"({"type":"event_pairs","start_pattern":"a","finish_pattern":"b"})")).message ==
+        "Missing both start (a) and finish (b) events");
+  CHECK(one_rule(basic(), rule("R", R"({"type":"event_pairs","start_pattern":"[a","finish_pattern":"b"})")).message ==
+        "Invalid start pattern: [a");
+  CHECK(one_rule(basic(), rule("R", R"({"type":"event_pairs","start_pattern":"*","finish_pattern":"{a"})")).message ==
+        "Invalid finish pattern: {a");
+  // Scoped: the start is outside the scope.
+  CHECK(one_rule(basic(), rule("R",
+                               R"({"type":"event_pairs","start_pattern":"*.started",)"
+                               R"("finish_pattern":"*.finished"})",
+                               R"("event_types":["assay.profile.finished"],)"))
+            .message == "Missing start event matching '*.started'");
+}
+
+TEST_CASE("globs: *, ?, classes, alternatives, escapes, whole type, case") {
+  auto g = [](std::string_view p, std::string_view t) { return lint::glob::compile(p).value().matches(t); };
+  CHECK(g("*", ""));
+  CHECK(g("a*c", "a/b/c"));
+  CHECK(g("assay.?ool.decision", "assay.tool.decision"));
+  CHECK_FALSE(g("assay.tool", "assay.tool.decision"));
+  CHECK_FALSE(g("Assay.*", "assay.x"));
+  CHECK(g("[a-c]x", "bx"));
+  CHECK_FALSE(g("[!a-c]x", "bx"));
+  CHECK(g("[]]", "]"));
+  CHECK(g("x.{started,finished}", "x.finished"));
+  CHECK_FALSE(g("x.{started,finished}", "x.start"));
+  CHECK(g("a\\*", "a*"));
+  CHECK_FALSE(g("a\\*", "ab"));
+  CHECK(g("?", "\xC3\xA9"));  // one character, two bytes
+  for (std::string_view bad : {"[a", "{a,b", "{a,{b}}", "a\\", "[z-a]"})
+    CHECK_FALSE(lint::glob::compile(bad).has_value());
+}
+
+TEST_CASE("event_type_exists") {
+  CHECK(one_rule(basic(), rule("R", R"({"type":"event_type_exists","pattern":"assay.tool.*"})")).status ==
+        lint::outcome::pass);
+  auto o = one_rule(basic(), rule("R", R"({"type":"event_type_exists","pattern":"assay.net.*"})", "", "warning"));
+  CHECK(o.message == "No event found matching type pattern 'assay.net.*'");
+  CHECK(o.severity == "warning");
+  CHECK(one_rule(basic(), rule("R", R"({"type":"event_type_exists","pattern":"a[b"})")).message ==
+        "Invalid pattern: a[b");
+  CHECK(one_rule(basic(), rule("R", R"({"type":"event_type_exists","pattern":"assay.tool.*"})",
+                               R"("event_types":["assay.profile.started"],)"))
+            .status == lint::outcome::violated);
+}
+
+TEST_CASE("event_field_present: paths_any_of, any_of with and without in_data, pointer rules") {
+  auto ok = [](std::string_view check) { return one_rule(basic(), rule("R", check)).status == lint::outcome::pass; };
+  CHECK(ok(R"({"type":"event_field_present","paths_any_of":["/data/tool"]})"));
+  CHECK(ok(R"({"type":"event_field_present","paths_any_of":["data/tool"]})"));  // leading / added
+  CHECK(ok(R"({"type":"event_field_present","paths_any_of":[""]})"));           // the whole event
+  CHECK(ok(R"({"type":"event_field_present","paths_any_of":["/"]})"));
+  CHECK(ok(R"({"type":"event_field_present","paths_any_of":["/data/z"]})"));  // null counts as present
+  CHECK(ok(R"({"type":"event_field_present","paths_any_of":["/data/a/1"]})"));
+  CHECK_FALSE(ok(R"({"type":"event_field_present","paths_any_of":["/data/a/2"]})"));
+  CHECK_FALSE(ok(R"({"type":"event_field_present","paths_any_of":["/data/a/01"]})"));
+  CHECK(ok(R"({"type":"event_field_present","any_of":["decision"],"in_data":true})"));
+  CHECK(ok(R"({"type":"event_field_present","any_of":["assayrunid"]})"));
+  CHECK(ok(R"({"type":"event_field_present","paths_any_of":["/assaycontenthash"]})"));
+  CHECK_FALSE(ok(R"({"type":"event_field_present","paths_any_of":["/subject"]})"));  // absent in make_event
+  auto o = one_rule(basic(), rule("R", R"({"type":"event_field_present","any_of":["x","y"],"in_data":true})"));
+  CHECK(o.message == "No event contains any of the required fields: /data/x, /data/y");
+  // An unknown envelope member is invisible; an optional member written as null is absent.
+  auto events = basic();
+  events[0].set("extra", "v");
+  events[0].set("traceparent", nullptr);
+  CHECK(one_rule(events, rule("R", R"({"type":"event_field_present","paths_any_of":["/extra","/traceparent"]})"))
+            .status == lint::outcome::violated);
+  // ~1 and ~0 in a token
+  events[0].set("data", json::parse(R"({"a/b":{"c~d":1}})").value());
+  CHECK(one_rule(events, rule("R", R"({"type":"event_field_present","paths_any_of":["/data/a~1b/c~0d"]})")).status ==
+        lint::outcome::pass);
+}
+
+TEST_CASE("json_path_exists and value_equals typing") {
+  auto check = [](std::string_view path, std::string_view value) {
+    return one_rule(basic(), rule("R", R"({"type":"json_path_exists","paths":[")" + std::string(path) +
+                                           R"("],"value_equals":)" + std::string(value) + "}"));
+  };
+  CHECK(check("/data/n", "1").status == lint::outcome::pass);
+  CHECK(check("/data/n", "1.0").message == "No event has path /data/n equal to 1.0");  // 1 ≠ 1.0
+  CHECK(check("/data/f", "1.5").status == lint::outcome::pass);
+  CHECK(check("/data/f", "15e-1").status == lint::outcome::pass);
+  CHECK(check("/data/f", R"("1.5")").message == R"(No event has path /data/f equal to "1.5")");
+  CHECK(check("/data/s", "1").status == lint::outcome::violated);  // "1" ≠ 1
+  CHECK(check("/data/s", R"("1")").status == lint::outcome::pass);
+  CHECK(check("/data/b", "true").status == lint::outcome::pass);
+  CHECK(check("/data/b", R"("true")").message == R"(No event has path /data/b equal to "true")");
+  CHECK(check("/data/z", "null").status == lint::outcome::pass);
+  CHECK(check("/data/a", "[1,2]").status == lint::outcome::pass);
+  CHECK(check("/data/a", "[2,1]").message == "No event has path /data/a equal to [2,1]");
+  CHECK(check("/data/decision", R"("allow")").status == lint::outcome::pass);
+  CHECK(one_rule(basic(), rule("R", R"({"type":"json_path_exists","paths":["/data/q","/data/r"]})")).message ==
+        "No event contains paths: /data/q, /data/r");
+  CHECK(lint::literal::float_text(0.5) == "0.5");
+  CHECK(lint::literal::float_text(1e20) == "1e20");
+  CHECK(lint::literal::float_text(1.5e-7) == "1.5e-7");
+  CHECK(lint::literal::float_text(123456.0) == "123456.0");
+  CHECK(lint::literal::float_text(0.0001) == "0.0001");
+}
+
+TEST_CASE("manifest_field: the manifest as modelled, required or a warning that passes") {
+  CHECK(one_rule(basic(), rule("R", R"({"type":"manifest_field","path":"/producer/name"})")).status ==
+        lint::outcome::pass);
+  CHECK(one_rule(basic(), rule("R", R"({"type":"manifest_field","path":"files/events.ndjson/sha256"})")).status ==
+        lint::outcome::pass);
+  auto o = one_rule(basic(), rule("R", R"({"type":"manifest_field","path":"/x-assay","required":true})"));
+  CHECK(o.status == lint::outcome::violated);
+  CHECK(o.message == "Manifest missing field: /x-assay");
+  CHECK(o.severity == "error");
+  o = one_rule(basic(), rule("R", R"({"type":"manifest_field","path":"/license"})"));
+  CHECK(o.status == lint::outcome::pass);
+  CHECK(o.message == "Manifest missing field: /license");
+  CHECK(o.severity == "warning");
+}
+
+TEST_CASE("conditional: the supported subset, located at the first event missing the path") {
+  std::vector<json::value> events{event(0, "assay.tool.decision", R"({"decision":"allow","mandate_id":"m"})"),
+                                  event(1, "assay.tool.decision", R"({"decision":"allow"})"),
+                                  event(2, "assay.tool.decision", R"({"decision":"deny"})"),
+                                  event(3, "assay.tool.decision", R"({"decision":"allow"})")};
+  const std::string check = R"({"type":"conditional","condition":{"all":[{"path":"/data/decision","equals":"allow"}]},)"
+                            R"("then":{"type":"json_path_exists","paths":["/data/mandate_id"]}})";
+  std::vector<lint::loaded_pack> packs{load(pack_text({rule("C", check)}))};
+  const auto r = run(events, packs);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].message ==
+        "3 events matched the condition, but 2 matching events were missing required path: /data/mandate_id");
+  REQUIRE(r.findings[0].location.has_value());
+  CHECK(r.findings[0].location->seq == 1);
+  CHECK(r.findings[0].location->line == 2);
+  CHECK(r.findings[0].location->event_type == "assay.tool.decision");
+  // Located: the fingerprint hashes "<id>:<seq>:<line>:<digest>".
+  CHECK(r.findings[0].fingerprint == "sha256:" + lint::sha256_hex("demo@1.0.0:C:1:2:" + packs[0].digest));
+  CHECK(r.findings[0].location_hash == lint::sha256_hex("demo@1.0.0:C:events.ndjson:2:" + packs[0].digest));
+  // No matching event: pass.
+  CHECK(one_rule({event(0, "a")}, rule("C", check)).status == lint::outcome::pass);
+  CHECK(one_rule({event(0, "assay.tool.decision", R"({"decision":"allow"})")}, rule("C", check)).message ==
+        "1 event matched the condition, but 1 matching event was missing required path: /data/mandate_id");
+}
+
+TEST_CASE("conditional shapes outside the subset: skipped with the reason, or a compliance finding") {
+  const std::string p = "Unsupported conditional shape for engine v1.1: ";
+  auto reason = [&](std::string_view cond, std::string_view then) {
+    auto o = one_rule(basic(), rule("C", R"({"type":"conditional","condition":)" + std::string(cond) + R"(,"then":)" +
+                                             std::string(then) + "}"));
+    CHECK(o.status == lint::outcome::skipped);
+    CHECK(o.message.empty());
+    return o.reason;
+  };
+  const std::string then = R"({"type":"json_path_exists","paths":["/data/x"]})";
+  CHECK(reason(R"({"any":[]})", then) == p + "unsupported condition shape: unknown field `any`, expected `all`");
+  CHECK(reason(R"({"all":[]})", then) == p + "condition.all must contain at least one clause");
+  CHECK(reason(R"({"all":[{"path":"/a"}]})", then) == p + "unsupported condition shape: missing field `equals`");
+  CHECK(reason(R"({"all":[{"path":"","equals":1}]})", then) == p + "conditional clause path cannot be empty");
+  CHECK(reason(R"({"all":[{"path":"/a","equals":[1]}]})", then) ==
+        p + "conditional clause equals must be a JSON scalar or null");
+  const std::string cond = R"({"all":[{"path":"/a","equals":null}]})";
+  CHECK(reason(cond, R"({"type":"event_count","paths":["/x"]})") == p + "conditional then must use json_path_exists");
+  CHECK(reason(cond, R"({"type":"json_path_exists","paths":["/x","/y"]})") ==
+        p + "conditional then json_path_exists must contain exactly one required path");
+  CHECK(reason(cond, R"({"type":"json_path_exists","paths":[""]})") == p + "conditional then path cannot be empty");
+  CHECK(reason(cond, R"({"type":"json_path_exists","paths":["/x"],"min":1})") ==
+        p + "unsupported then shape: unknown field `min`, expected one of `type` or `paths`");
+  auto o = one_rule(basic(), rule("C", R"({"type":"conditional","condition":{"all":[]},"then":)" + then + "}"),
+                    "compliance");
+  CHECK(o.status == lint::outcome::violated);
+  CHECK(o.message == "Cannot execute rule: " + p +
+                         "condition.all must contain at least one clause. Compliance packs require all rules to be "
+                         "executable.");
+}
+
+TEST_CASE("unknown check types and engine_min_version, by pack kind") {
+  auto o = one_rule(basic(), rule("U", R"({"type":"future_check","x":1})"));
+  CHECK(o.status == lint::outcome::skipped);
+  CHECK(o.reason == "Unknown check type 'unsupported'");
+  o = one_rule(basic(), rule("U", R"({"type":"future_check"})", "", "warning"), "compliance");
+  CHECK(o.status == lint::outcome::violated);
+  CHECK(o.severity == "warning");
+  CHECK(o.message ==
+        "Cannot execute rule: Unknown check type 'unsupported'. Compliance packs require all rules to be executable.");
+  o = one_rule(basic(), rule("V", R"({"type":"event_count","min":1})", R"("engine_min_version":"1.3",)"));
+  CHECK(o.status == lint::outcome::skipped);
+  CHECK(o.reason == "Rule requires engine v1.3, current is v1.2");
+  CHECK(one_rule(basic(), rule("V", R"({"type":"event_count","min":1})", R"("engine_min_version":"1.2",)")).status ==
+        lint::outcome::pass);
+  CHECK(one_rule(basic(), rule("V", R"({"type":"event_count","min":1})", R"("engine_min_version":"1",)")).status ==
+        lint::outcome::skipped);  // unparsable counts as above
+  CHECK(lint::engine_satisfies("0.9"));
+  CHECK(lint::engine_satisfies("1.2.7"));
+  CHECK_FALSE(lint::engine_satisfies("2.0"));
+  CHECK_FALSE(lint::engine_satisfies("v1.0"));
+}
+
+TEST_CASE("g3_authorization_context_present") {
+  auto g3 = [](std::string_view data, std::string_view type = "assay.tool.decision") {
+    return one_rule({event(0, type, data)}, rule("G", R"({"type":"g3_authorization_context_present"})")).status ==
+           lint::outcome::pass;
+  };
+  CHECK(g3(R"({"principal":"alice@example.com","auth_scheme":" JWT_Bearer ","auth_issuer":"https://i/"})"));
+  CHECK(g3(R"({"principal":"alice","auth_scheme":"oauth2","auth_issuer":"iss"})"));
+  CHECK_FALSE(g3(R"({"principal":"alice","auth_scheme":"oauth2","auth_issuer":"iss"})", "assay.tool.call"));
+  CHECK_FALSE(g3(R"({"principal":"  ","auth_scheme":"oauth2","auth_issuer":"iss"})"));
+  CHECK_FALSE(g3(R"({"principal":"Bearer abc","auth_scheme":"oauth2","auth_issuer":"iss"})"));
+  CHECK_FALSE(g3(R"({"principal":"eyJhbGci.eyJzdWIi.c2lnbmF0","auth_scheme":"oauth2","auth_issuer":"iss"})"));
+  CHECK(g3(R"({"principal":"eyJhbGci.eyJ.c2lnbmF0","auth_scheme":"oauth2","auth_issuer":"iss"})"));  // part < 4
+  CHECK_FALSE(g3(R"({"principal":"a","auth_scheme":"basic","auth_issuer":"iss"})"));
+  CHECK_FALSE(g3(R"({"principal":"a","auth_scheme":"oauth2","auth_issuer":""})"));
+  CHECK_FALSE(g3(R"({"principal":"a","auth_scheme":"oauth2","auth_issuer":")" + std::string(2049, 'i') + R"("})"));
+  CHECK(g3(R"({"principal":"a","auth_scheme":"oauth2","auth_issuer":")" + std::string(2048, 'i') + R"("})"));
+  CHECK_FALSE(g3(R"({"principal":"a","auth_scheme":"oauth2"})"));
+  CHECK(one_rule({event(0, "x")}, rule("G", R"({"type":"g3_authorization_context_present"})")).message ==
+        "No assay.tool.decision event satisfies G3 v1 policy-projected authorization context (principal + allowlisted "
+        "auth_scheme + auth_issuer with G3 string discipline).");
+}
+
+TEST_CASE("built-in rules, located at their event, with the reference's fingerprints") {
+  json::value secret = event(0, "assay.test");
+  secret.set("subject", "Authorization: BEARER abc");
+  json::value pii = event(1, "assay.test");
+  pii.set("subject", "alice");
+  pii.set("assaypii", true);
+  pii.set("assaysecrets", true);
+  json::value src = event(2, "assay.test");
+  src.set("subject", "ghp_x");
+  src.set("assaysecrets", true);
+  std::vector<json::value> events{secret, pii, src};
+  for (auto& e : events)
+    e.set("source", "urn:x");
+  events[2].set("source", "urn:x");
+  const auto r = run(events, {});
+  REQUIRE(r.findings.size() == 4);
+  CHECK(r.findings[0].rule_id == "ASSAY-W001");
+  CHECK(r.findings[0].message == "Subject may contain a secret (matched pattern 'Bearer ')");
+  CHECK(r.findings[0].fingerprint == "sha256:" + lint::sha256_hex("ASSAY-W001:0:1"));
+  CHECK(r.findings[1].rule_id == "ASSAY-W003");
+  CHECK(r.findings[1].message == "Subject appears to contain a secret but contains_secrets flag is false");
+  CHECK(r.findings[2].rule_id == "ASSAY-W002");
+  CHECK(r.findings[2].message == "Event marked as containing PII has a non-empty subject — consider redacting");
+  CHECK(r.findings[2].location->seq == 1);
+  CHECK(r.findings[2].location->line == 2);
+  CHECK(r.findings[3].rule_id == "ASSAY-W001");
+  CHECK(r.findings[3].message == "Subject may contain a secret (matched pattern 'ghp_')");
+  CHECK(r.rules[0].status == lint::outcome::violated);
+  CHECK(r.rules[2].status == lint::outcome::pass);
+
+  std::vector<json::value> plain{event(0, "assay.test")};
+  plain[0].set("source", "spiffe://x");
+  const auto i = run(plain, {});
+  REQUIRE(i.findings.size() == 1);
+  CHECK(i.findings[0].message == "Source 'spiffe://x' does not follow urn: or https:// convention");
+  CHECK(i.findings[0].level == lint::severity::info);
+}
+
+TEST_CASE("ASSAY-W004 and ASSAY-W005: denied-call observations and retained views") {
+  auto observation = [](std::uint64_t seq, std::string_view schema, std::string_view code) {
+    return event(seq, "assay.proxy.observed",
+                 R"({"schema":")" + std::string(schema) + R"(","caller_visible_error":{"code":)" + std::string(code) +
+                     R"(,"origin":"assay-proxy"},"call":{"tool_name":"fs.write","target_digest":"sha256:aa"}})");
+  };
+  auto decision = [](std::uint64_t seq, std::string_view d, std::string_view extra = "") {
+    return event(seq, "assay.enforcement",
+                 R"({"schema":"assay.enforcement_decision.v0","tool":{"name":"fs.write"},)"
+                 R"("action":{"target_digest":"sha256:aa"},"decision":")" +
+                     std::string(d) + "\"" + std::string(extra) + "}");
+  };
+  auto w004 = [&](std::vector<json::value> events) {
+    std::vector<std::string> out;
+    for (const auto& f : run(std::move(events), {}).findings)
+      out.push_back(f.rule_id + " " + f.message);
+    return out;
+  };
+  CHECK(w004({observation(0, "assay.denied_call_observation.v0", "-32042")}) ==
+        std::vector<std::string>{"ASSAY-W004 Denied-call observation for 'fs.write' is not backed by a digest-bound "
+                                 "assay.enforcement_decision.v0 deny record"});
+  // A deny record later in the bundle binds it.
+  CHECK(w004({observation(0, "assay.denied_call_observation.v1", "-31999"), decision(1, "deny")}).empty());
+  CHECK(w004({decision(0, "allow"), observation(1, "assay.denied_call_observation.v1", "-31999")}) ==
+        std::vector<std::string>{
+            "ASSAY-W004 Denied-call observation for 'fs.write' is contradicted by a digest-bound allow record"});
+  // Cross-paired code and schema, or a float code, are no marker.
+  CHECK(w004({observation(0, "assay.denied_call_observation.v1", "-32042")}).empty());
+  CHECK(w004({observation(0, "assay.denied_call_observation.v0", "-32043")}).empty());
+  CHECK(w004({decision(0, "allow", R"(,"approval_retained_view":"structured_meta_jcs")")}).empty());
+  CHECK(w004({decision(0, "allow", R"(,"approval_retained_view":"blob")")}) ==
+        std::vector<std::string>{"ASSAY-W005 Approval basis declares unknown retained view 'blob' — fail-closed: "
+                                 "content-review claims cap at incomplete"});
+  CHECK(w004({decision(0, "allow", R"(,"approval_retained_view":7)")}) ==
+        std::vector<std::string>{"ASSAY-W005 Approval basis declares an empty or non-string retained view — "
+                                 "fail-closed: content-review claims cap at incomplete"});
+}
+
+TEST_CASE("collisions, duplicates, order and the --max-results cap") {
+  const std::string a = pack_text({rule("R1", R"({"type":"event_count","min":9})", "", "info"),
+                                   rule("R2", R"({"type":"event_type_exists","pattern":"none"})", "", "error"),
+                                   rule("R3", R"({"type":"event_type_exists","pattern":"none2"})", "", "warning")});
+  std::vector<lint::loaded_pack> packs{load(a), load(a)};
+  auto r = run(basic(), packs);
+  CHECK(r.rules.size() == 9);  // the second copy's rules were already run
+  REQUIRE(r.findings.size() == 3);
+  CHECK(r.findings[0].rule_id == "demo@1.0.0:R1");
+  CHECK(r.findings[0].fingerprint == "sha256:" + lint::sha256_hex("demo@1.0.0:R1:global:" + packs[0].digest));
+  CHECK(r.findings[0].location_hash == lint::sha256_hex("demo@1.0.0:R1:bundle.tar.gz:1:" + packs[0].digest));
+  CHECK(r.highest == lint::severity::error);
+  CHECK(r.fails(lint::severity::error));
+  CHECK_FALSE(r.fails(std::nullopt));
+
+  r = run(basic(), packs, {.max_results = 2, .bundle_path = "b.tgz"});
+  CHECK(r.dropped == 1);
+  REQUIRE(r.findings.size() == 2);
+  CHECK(r.findings[0].rule_id == "demo@1.0.0:R2");  // highest severity first
+  CHECK(r.findings[1].rule_id == "demo@1.0.0:R3");
+  CHECK(r.findings[1].location_hash == lint::sha256_hex("demo@1.0.0:R3:b.tgz:1:" + packs[0].digest));
+  CHECK(r.rules[6].status == lint::outcome::violated);  // R1's finding was dropped, not its outcome
+
+  std::vector<lint::loaded_pack> compliance{
+      load(pack_text({rule("R1", R"({"type":"event_count","min":1})")})),
+      load(pack_text({rule("R1", R"({"type":"event_count","min":1})")}, "compliance"))};
+  auto l = lint::linter::create(compliance);
+  REQUIRE_FALSE(l.has_value());
+  CHECK(l.error().message ==
+        "rule \"demo@1.0.0:R1\" is defined by two packs (demo.json and demo.json); a compliance pack's rule ids must "
+        "be unique");
+}
+
+TEST_CASE("many event types: scope and globs decided once per type, and past the per-type memo") {
+  std::vector<json::value> events;
+  for (std::uint64_t i = 0; i < 1200; ++i)
+    events.push_back(event(i, "t.type" + std::to_string(i)));
+  const std::string scoped = R"("event_types":["t.type1100","t.type1150"],)";
+  std::vector<lint::loaded_pack> packs{load(pack_text(
+      {rule("R1", R"({"type":"event_type_exists","pattern":"t.type1199"})"),
+       rule("R2", R"({"type":"event_pairs","start_pattern":"t.type5","finish_pattern":"t.type11?9"})"),
+       rule("R3", R"({"type":"event_count","min":2})", scoped), rule("R4", R"({"type":"event_count","min":3})", scoped),
+       rule("R5", R"({"type":"event_type_exists","pattern":"t.type1100"})", scoped),
+       rule("R6", R"({"type":"event_type_exists","pattern":"t.type5"})", scoped)}))};
+  const auto r = run(events, packs);
+  REQUIRE(r.rules.size() == 12);
+  CHECK(r.rules[6].status == lint::outcome::pass);
+  CHECK(r.rules[7].status == lint::outcome::pass);
+  CHECK(r.rules[8].status == lint::outcome::pass);
+  CHECK(r.rules[9].status == lint::outcome::violated);
+  CHECK(r.rules[10].status == lint::outcome::pass);
+  CHECK(r.rules[11].status == lint::outcome::violated);
+  std::vector<std::string> messages;
+  for (const auto& f : r.findings)
+    if (f.rule >= 6)
+      messages.push_back(f.message);
+  CHECK(messages ==
+        std::vector<std::string>{"Scoped events for event_types [t.type1100, t.type1150] contain 2 events (minimum: 3)",
+                                 "No event found matching type pattern 't.type5'"});
+}
+
+TEST_CASE("pointers of several rules in one pass: each finds its own member") {
+  std::vector<json::value> events = basic();
+  events[1].set("subject", "s");
+  events[2].set("assaypolicyid", nullptr);  // null: absent to the reference
+  std::vector<lint::loaded_pack> packs{
+      load(pack_text({rule("P1", R"({"type":"json_path_exists","paths":["/data/tool"],"value_equals":"t"})"),
+                      rule("P2", R"({"type":"json_path_exists","paths":["subject"]})"),
+                      rule("P3", R"({"type":"json_path_exists","paths":["/assaypolicyid"]})"),
+                      rule("P4", R"({"type":"json_path_exists","paths":["/data/a/1"],"value_equals":2})"),
+                      rule("P5", R"({"type":"json_path_exists","paths":["/data/a/2"]})"),
+                      rule("P6", R"({"type":"json_path_exists","paths":["/unknown"]})"),
+                      rule("P7", R"({"type":"json_path_exists","paths":[""]})"),
+                      rule("P8", R"({"type":"json_path_exists","paths":["/data/z"]})")}))};
+  const auto r = run(events, packs);
+  REQUIRE(r.rules.size() == 14);
+  const lint::outcome want[] = {lint::outcome::pass, lint::outcome::pass,     lint::outcome::violated,
+                                lint::outcome::pass, lint::outcome::violated, lint::outcome::violated,
+                                lint::outcome::pass, lint::outcome::pass};
+  for (std::size_t i = 0; i < 8; ++i) {
+    CAPTURE(i);
+    CHECK(r.rules[6 + i].status == want[i]);
+  }
+}
+
+TEST_CASE("the report, the text and SARIF of a run") {
+  std::vector<lint::loaded_pack> packs{load(pack_text(
+      {rule("R1", R"({"type":"event_count","min":9})", "", "warning"), rule("R2", R"({"type":"nope"})", "", "info")}))};
+  auto r = run(basic(), packs, {.bundle_path = "/tmp/a b%.tgz"});
+  const auto report = lint::make_report(
+      r, packs, {.fail_on = lint::severity::warning, .generated_at = "2026-01-01T00:00:00Z", .bundle_path = "x"});
+  CHECK(assay::encode(report).has_value());  // the contract's rules hold
+  CHECK(report.verdict == "fail");
+  CHECK(report.fail_on == "warning");
+  CHECK(report.summary.rules.value() == 8);
+  CHECK(report.summary.passed.value() == 6);
+  CHECK(report.summary.violated.value() == 1);
+  CHECK(report.summary.skipped.value() == 1);
+  CHECK(*report.results[7].reason == "Unknown check type 'unsupported'");
+  CHECK(report.packs[0].source == "demo.json");
+  CHECK(report.disclaimers.empty());
+  CHECK(lint::make_report(r, packs, {.fail_on = lint::severity::error}).verdict == "pass");
+  CHECK(lint::make_report(r, packs, {.fail_on = std::nullopt}).fail_on == "none");
+  CHECK(lint::text_report(r, lint::severity::warning) ==
+        "warning demo@1.0.0:R1: Bundle contains 3 events (minimum: 9)  [--explain demo@1.0.0:R1]\n"
+        "skipped demo@1.0.0:R2: Unknown check type 'unsupported'\n"
+        "8 rules: 6 passed, 1 violated, 1 skipped; 1 finding(s); fail-on warning: FAIL\n");
+  const json::value sarif = lint::sarif_log(r, packs, {.tool_version = "9.9", .bundle_path = "/tmp/a b%.tgz"});
+  const auto at = [&](std::string_view p) { return json::to_canonical(**json::find(sarif, p)).value(); };
+  CHECK(at("/version") == R"("2.1.0")");
+  CHECK(at("/runs/0/automationDetails/id") == R"("assay-evidence/lint/run-1/9.9")");
+  CHECK(at("/runs/0/results/0/ruleId") == R"("demo@1.0.0:R1")");
+  CHECK(at("/runs/0/results/0/level") == R"("warning")");
+  CHECK(at("/runs/0/results/0/locations/0/physicalLocation/artifactLocation/uri") == R"("file:///tmp/a%20b%25.tgz")");
+  CHECK(at("/runs/0/results/0/partialFingerprints/primaryLocationLineHash") ==
+        '"' + lint::sha256_hex("demo@1.0.0:R1:/tmp/a b%.tgz:1:" + packs[0].digest) + '"');
+  CHECK(at("/runs/0/tool/driver/rules/6/id") == R"("demo@1.0.0:R1")");
+  CHECK_FALSE(json::find(sarif, "/runs/0/tool/driver/rules/7").has_value());  // R2 has no finding
+  CHECK(lint::sarif_uri("events.ndjson") == "events.ndjson");
+  CHECK(lint::sarif_uri("dir/b 1.tar.gz") == "dir/b%201.tar.gz");
+  CHECK(lint::sarif_uri("/x/\xC3\xA9#?.tgz") == "file:///x/%C3%A9%23%3F.tgz");
+}
