@@ -34,6 +34,22 @@ inline bool conformance_present() {
   return d && *d && std::filesystem::is_directory(d);
 }
 
+// The Rust reference's binary, the oracle of the differential tests (doctest suite "oracle"):
+// $ASSAY_REF, else assay-ref on the PATH; empty when there is none.
+inline std::filesystem::path reference_binary() {
+  namespace fs = std::filesystem;
+  if (const char* p = std::getenv("ASSAY_REF"); p != nullptr && *p != '\0')
+    return fs::exists(p) ? fs::path(p) : fs::path();
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream dirs(path);
+    std::string dir;
+    while (std::getline(dirs, dir, ':'))
+      if (!dir.empty() && fs::exists(fs::path(dir) / "assay-ref"))
+        return fs::path(dir) / "assay-ref";
+  }
+  return {};
+}
+
 // The external conformance data (../shared/conformance in CI), for the test cases of the doctest
 // suite "conformance" (which doctest_main.cpp reports skipped as a whole when the data is
 // absent). Returns an empty path when it is absent; the caller then skips with a message, or

@@ -46,25 +46,6 @@ std::vector<std::string> violated(const lint::lint_result& r) {
   return out;
 }
 
-fs::path reference_binary() {
-  if (const char* p = std::getenv("ASSAY_REF"); p != nullptr && *p != '\0')
-    return p;
-  if (const char* path = std::getenv("PATH")) {
-    std::string all(path);
-    std::size_t start = 0;
-    while (start <= all.size()) {
-      const std::size_t colon = all.find(':', start);
-      const std::string dir = all.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-      if (!dir.empty() && fs::exists(fs::path(dir) / "assay-ref"))
-        return fs::path(dir) / "assay-ref";
-      if (colon == std::string::npos)
-        break;
-      start = colon + 1;
-    }
-  }
-  return {};
-}
-
 std::string run_reference(const fs::path& ref, const fs::path& bundle, const fs::path& pack) {
   const std::string cmd = "'" + ref.string() + "' lint '" + bundle.string() + "' '" + pack.string() + "' 2>/dev/null";
   std::string out;
@@ -86,7 +67,7 @@ std::string line_of(const std::string& id, std::string_view sev, const std::stri
 
 }  // namespace
 
-TEST_CASE("the reference fixture: eu-ai-act-baseline and soc2-baseline") {
+TEST_CASE("the reference fixture: eu-ai-act-baseline and soc2-baseline" * doctest::test_suite("conformance")) {
   const fs::path c = assay_test::conformance_dir();
   if (c.empty())
     return;
@@ -108,15 +89,13 @@ TEST_CASE("the reference fixture: eu-ai-act-baseline and soc2-baseline") {
   CHECK(soc2.fails(lint::severity::error));
 }
 
-TEST_CASE("differential: every reference bundle with every reference pack, against assay-ref lint") {
+// Run alone (meson's lint_engine_reference_oracle), skipped as a whole without assay-ref.
+TEST_CASE("differential: every reference bundle with every reference pack, against assay-ref lint" *
+          doctest::test_suite("oracle")) {
   const fs::path c = assay_test::conformance_dir();
-  if (c.empty())
-    return;
-  const fs::path ref = reference_binary();
-  if (ref.empty()) {
-    MESSAGE("assay-ref not found (set ASSAY_REF or put it on the PATH): differential lint skipped");
-    std::exit(77);  // meson: skipped
-  }
+  const fs::path ref = assay_test::reference_binary();
+  REQUIRE_FALSE(c.empty());
+  REQUIRE_FALSE(ref.empty());
   std::vector<fs::path> bundles{c / "assay-upstream/bundles/test-bundle.tar.gz",
                                 c / "assay-upstream/bundles/demo-bundle.tar.gz"};
   for (const char* dir : {"assay-upstream/conformance-v0", "assay-upstream/conformance-v1"})

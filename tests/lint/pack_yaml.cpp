@@ -78,19 +78,6 @@ std::string with_check(const std::string& check) {
 }
 
 // The assay-ref binary: $ASSAY_REF, else `assay-ref` on the PATH; empty when neither.
-fs::path reference_binary() {
-  if (const char* p = std::getenv("ASSAY_REF"); p != nullptr && *p != '\0')
-    return fs::exists(p) ? fs::path(p) : fs::path();
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream dirs(path);
-    std::string dir;
-    while (std::getline(dirs, dir, ':'))
-      if (!dir.empty() && fs::exists(fs::path(dir) / "assay-ref"))
-        return fs::path(dir) / "assay-ref";
-  }
-  return {};
-}
-
 // Runs `assay-ref pack-digest` on the files; one output line per file.
 std::vector<std::string> reference_digest_lines(const fs::path& bin, const std::vector<fs::path>& files) {
   std::string cmd = "'" + bin.string() + "' pack-digest";
@@ -193,15 +180,11 @@ TEST_CASE("SPEC §10 digest vectors" * doctest::test_suite("conformance")) {
         "sha256:11a648dad0f37781b296a5403c7ed2240cdece1531e05221b8aa39c3c7b06e1c");
 }
 
-TEST_CASE("differential: the reference loads the nine packs to the same digests" * doctest::test_suite("conformance")) {
-  const fs::path bin = reference_binary();
+TEST_CASE("differential: the reference loads the nine packs to the same digests" * doctest::test_suite("oracle")) {
+  const fs::path bin = assay_test::reference_binary();
   const fs::path dir = reference_packs_dir();
-  if (bin.empty()) {
-    MESSAGE("assay-ref not found (set ASSAY_REF or put it on the PATH): differential check skipped");
-    return;
-  }
-  if (dir.empty())
-    return;
+  REQUIRE_FALSE(bin.empty());
+  REQUIRE_FALSE(dir.empty());
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir))
     if (entry.path().extension() == ".yaml")
@@ -231,7 +214,7 @@ TEST_CASE("306 pack variants: the reference's outcome, recorded and (when at han
   }
   CHECK(differing == 2);  // a duplicate key in an ignored member; x-assay
 
-  const fs::path bin = reference_binary();
+  const fs::path bin = assay_test::reference_binary();
   if (bin.empty()) {
     MESSAGE("assay-ref not found (set ASSAY_REF or put it on the PATH): recorded outcomes used");
     return;
