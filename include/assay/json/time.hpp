@@ -228,12 +228,10 @@ inline result<std::optional<std::int64_t>> source_date_epoch() {
   const std::string_view s(v);
   std::int64_t out = 0;
   bool ok = s.size() <= 18;  // at most 18 digits: no overflow, and years within four digits below
-  for (const char c : s) {
-    if (c < '0' || c > '9') {
-      ok = false;
-      break;
-    }
-    out = out * 10 + (c - '0');
+  for (std::size_t i = 0; ok && i < s.size(); ++i) {
+    const char c = s[i];
+    ok = c >= '0' && c <= '9';
+    out = ok ? out * 10 + (c - '0') : out;
   }
   if (!ok || out > 253402300799)  // 9999-12-31T23:59:59Z
     return make_error(errc::invalid_argument,
