@@ -385,7 +385,8 @@ check("write_file: the bytes and permissions of the new target", open(target, "r
 # verify --json prints a JSON result on every outcome, and it always parses.
 for name, args, rc, code_name in (("missing file", ["/nonexistent/b.tar.gz"], 3, "io_error"),
                                   ("directory", [d], 3, "io_error"),
-                                  ("bad limits", ["--limits", tmpfile(b"{}"), bundle], 2, "missing_member"),
+                                  ("bad limits", ["--limits", tmpfile(b'{"max_evnets":1}'), bundle], 2,
+                                   "unknown_member"),
                                   ("invalid UTF-8 in the message", [b"/nonexistent/\xff\xfe\x1b[31m.tar.gz"], 3,
                                    "io_error")):
     code, out, err = run(["evidence", "verify", "--json"] + args)

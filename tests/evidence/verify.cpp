@@ -406,14 +406,40 @@ TEST_CASE("each limit at its boundary") {
   CHECK_CODE_LIM(bomb, lim, ev::code::LimitDecodeBytes);
 }
 
-TEST_CASE("limits from JSON: exactly the eight members") {
+TEST_CASE("limits from JSON: any of the eight members, the others at their defaults") {
   auto ok = ev::bundle_limits::from_json(
       R"({"max_bundle_bytes":1,"max_decode_bytes":2,"max_manifest_bytes":3,"max_events_bytes":4,"max_events":5,)"
       R"("max_line_bytes":6,"max_path_len":7,"max_json_depth":8})");
   REQUIRE(ok.has_value());
   CHECK(ok->max_events == 5);
   CHECK(ok->max_json_depth == 8);
-  CHECK(ev::bundle_limits::from_json(R"({"max_events":5})").error().code == errc::missing_member);
+  auto some = ev::bundle_limits::from_json(R"({"max_events":5,"max_json_depth":9})");
+  REQUIRE(some.has_value());
+  CHECK(some->max_events == 5);
+  CHECK(some->max_json_depth == 9);
+  const ev::bundle_limits defaults;
+  CHECK(some->max_bundle_bytes == defaults.max_bundle_bytes);
+  CHECK(some->max_decode_bytes == defaults.max_decode_bytes);
+  CHECK(some->max_manifest_bytes == defaults.max_manifest_bytes);
+  CHECK(some->max_events_bytes == defaults.max_events_bytes);
+  CHECK(some->max_line_bytes == defaults.max_line_bytes);
+  CHECK(some->max_path_len == defaults.max_path_len);
+  auto none = ev::bundle_limits::from_json("{}");
+  REQUIRE(none.has_value());
+  CHECK(none->max_events == 100000u);
+  CHECK(none->max_json_depth == 64u);
+  // Still strict: unknown members, wrong types, values below 1, not an object.
+  auto unknown = ev::bundle_limits::from_json(R"({"max_events":5,"max_evnets":6})");
+  REQUIRE_FALSE(unknown.has_value());
+  CHECK(unknown.error().code == errc::unknown_member);
+  CHECK(unknown.error().pointer == "/max_evnets");
+  CHECK(unknown.error().message == "unknown member \"max_evnets\" (not allowed here)");
+  auto zero = ev::bundle_limits::from_json(R"({"max_line_bytes":0})");
+  REQUIRE_FALSE(zero.has_value());
+  CHECK(zero.error().code == errc::below_minimum);
+  CHECK(zero.error().pointer == "/max_line_bytes");
+  CHECK(ev::bundle_limits::from_json(R"({"max_events":"5"})").error().code == errc::type_mismatch);
+  CHECK(ev::bundle_limits::from_json("[]").error().code == errc::type_mismatch);
   CHECK(ev::bundle_limits::from_json(
             R"({"max_bundle_bytes":1,"max_decode_bytes":2,"max_manifest_bytes":3,"max_events_bytes":4,"max_events":5,)"
             R"("max_line_bytes":6,"max_path_len":7,"max_json_depth":8,"other":1})")

@@ -90,7 +90,7 @@ void add_evidence_verify(CLI::App& evidence, dispatcher& d) {
   auto* sub = evidence.add_subcommand("verify", "Verify a bundle (SPEC §7)");
   auto a = std::make_shared<verify_args>();
   sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
-  sub->add_option("--limits", a->limits, "A JSON object with the eight reader limits");
+  sub->add_option("--limits", a->limits, "A JSON object with any of the eight reader limits (the others keep their defaults)");
   sub->add_flag("--json", a->as_json, "Print the result as one JSON object, whatever the outcome");
   d.on(sub, [a] { return verify(*a); });
 }

@@ -39,6 +39,7 @@ struct decode_context {
   errors errs;
   std::size_t max_errors = 1000;
   bool truncated = false;
+  bool keep_absent = false;  // a member the input leaves out keeps its value (decode_onto)
 
   void report_at(errc code, std::size_t at, std::string message, std::string pointer) {
     if (errs.size() >= max_errors) {
@@ -642,7 +643,7 @@ bool decode_struct(decode_context& ctx, T& out) {
     return false;
   bool complete = true;
   for (std::size_t i = 0; i < info::size; ++i) {
-    if (info::required[i] && !seen[i]) [[unlikely]] {
+    if (info::required[i] && !seen[i] && !ctx.keep_absent) [[unlikely]] {
       complete = false;
       report_missing(site, info::json_names[i]);
     }
@@ -735,8 +736,9 @@ bool decode_value(decode_context& ctx, T& out) {
 // Decodes into `out` from a cursor positioned before a value (does not check for trailing
 // content: callers reading one value of a larger document use this).
 template <class T>
-results<void> decode_from(json::cursor& c, T& out, std::size_t max_errors = 1000) {
+results<void> decode_from(json::cursor& c, T& out, std::size_t max_errors = 1000, bool keep_absent = false) {
   decode_context ctx{c, {}, max_errors};
+  ctx.keep_absent = keep_absent;
   if (!decode_value(ctx, out)) {
     // The input is not JSON: its syntax error is the one thing to say about it (violations
     // found before it are about a document that does not exist).
@@ -769,6 +771,20 @@ results<T> decode(std::string_view text, const json::limits& lim = {}) {
   if (!r)
     return r.error();
   return out;
+}
+
+// Decodes a document over `out`: a member the document leaves out, at any depth, keeps the value
+// `out` has (a few limits over their defaults); everything it has is read and checked as
+// decode() does, unknown members included. On failure `out` is not meaningful.
+template <class T>
+results<void> decode_onto(std::string_view text, T& out, const json::limits& lim = {}) {
+  json::cursor c(text, lim);
+  if (!c.ok())
+    return errors(c.error());
+  auto r = reflect::decode_from(c, out, 1000, true);
+  if (c.ok() && !c.finish())
+    return errors(c.error());
+  return r;
 }
 
 template <class T>
