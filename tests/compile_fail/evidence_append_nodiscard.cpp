@@ -8,9 +8,10 @@ int main() {
   auto run = assay::evidence::recorder::make({.source = "urn:assay:example"});
   if (!run)
     return 1;
-  const assay::contracts::fs_access hits{.hits = 1};
+  namespace c = assay::contracts;
+  const c::profile_started started{.profile_name = "p", .profile_version = "1", .total_runs_aggregated = 0};
 #ifdef ASSAY_COMPILE_FAIL
-  run->append(assay::contracts::fs_access::event_type, hits);
+  run->append(c::profile_started::event_type, started);
 #endif
-  return run->append(assay::contracts::fs_access::event_type, hits).has_value() ? 0 : 1;
+  return run->append(c::profile_started::event_type, started).has_value() ? 0 : 1;
 }

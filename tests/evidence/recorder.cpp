@@ -287,6 +287,17 @@ TEST_CASE("append refuses what evidence-event-v1 rejects: every violation, with 
   REQUIRE_FALSE(r.has_value());
   check_errors(r.error(), {{errc::below_minimum, "-3 is less than the minimum 0", "/data/hits"}});
   validate_also_rejects(c::fs_access::event_type, assay::json::parse(R"({"hits":-3})").value());
+  // A count JSON cannot carry exactly is refused, not rounded.
+  r = run.append(c::profile_finished::event_type,
+                 c::profile_finished{.files_count = 9007199254740993,
+                                     .network_count = 0,
+                                     .processes_count = 0,
+                                     .sandbox_degradation_count = 0});
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::above_maximum,
+                            "9007199254740993 cannot be written exactly: a JSON number holds integers only up to "
+                            "9007199254740992 (2^53)",
+                            "/data/files_count"}});
   CHECK(run.size() == 0);  // nothing of it was recorded
   // The same structs, valid, are recorded; so is anything under a type the library does not know.
   CHECK(run.append(c::profile_started::event_type, my_profile_started{"p", "1", 2}).value() == 0);

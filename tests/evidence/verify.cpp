@@ -3,6 +3,7 @@
 #include "support.hpp"
 
 #include "assay/contracts/soak_report.hpp"
+#include "assay/evidence/payload_check.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "events.hpp"
@@ -477,6 +478,18 @@ TEST_CASE("the reference's bundles and conformance corpora") {
   CHECK(ev::verify_bundle_file((up / "bundles" / "demo-bundle.tar.gz").string()).has_value());
   CHECK(ev::verify_bundle_file((up / "bundles" / "invalid-manifest.bundle.tar.gz").string()).error().code ==
         ev::code::ContractInvalidJson);
+  // With the payload contracts (verify --contracts), both fail at their first payload that breaks
+  // one: the reference writes fixtures that are not the payloads of SPEC §8.
+  ev::payload_check contracts;
+  auto t = ev::verify_bundle_file((up / "bundles" / "test-bundle.tar.gz").string(), {}, contracts);
+  REQUIRE_FALSE(t.has_value());
+  CHECK(ev::name(ev::code::ContractInvalidEvent) == assay::name(t.error().code));
+  CHECK(t.error().message == R"(line 1 of events.ndjson: seq 0 ("assay.profile.started"): /data/build_id: unknown )"
+                             R"(member "build_id" (not allowed here) (and 7 more))");
+  auto d = ev::verify_bundle_file((up / "bundles" / "demo-bundle.tar.gz").string(), {}, contracts);
+  REQUIRE_FALSE(d.has_value());
+  CHECK(d.error().message == R"(line 2 of events.ndjson: seq 1 ("assay.profile.finished"): /data/integrity_scope: )"
+                             R"(expected a string, found null (and 1 more))");
   std::size_t vectors = 0;
   for (const char* corpus : {"conformance-v0", "conformance-v1"}) {
     auto manifest = json::parse(assay_test::read_file(up / corpus / "MANIFEST.json")).value();
@@ -514,8 +527,13 @@ TEST_CASE("every reference event stream recomputes and re-bundles") {
       events.push_back(std::move(v));
       ++lines;
     }
-    auto gzbytes = ev::write_bundle(events);
-    REQUIRE(gzbytes.has_value());
+    // Other producers' events, re-packed as they are: their envelopes are checked, their
+    // payloads not (SPEC §8).
+    ev::bundle_options as_they_are;
+    as_they_are.check_payloads = false;
+    auto gzbytes = ev::write_bundle(events, as_they_are);
+    CAPTURE(f.path().filename().string());
+    REQUIRE_MESSAGE(gzbytes.has_value(), (gzbytes ? std::string() : gzbytes.error().format()));
     CHECK(ev::verify_bundle_bytes(*gzbytes).has_value());
     ++files;
   }
@@ -536,8 +554,11 @@ TEST_CASE("the reference's own bundles re-written give the same manifest and eve
                                       events_bytes.append(e.line).append("\n");
                                     });
     REQUIRE(r.has_value());
-    auto files = ev::build_bundle_files(events).value();
+    ev::bundle_options as_they_are;
+    as_they_are.check_payloads = false;
+    auto files = ev::build_bundle_files(events, as_they_are).value();
     CAPTURE(name);
+    CHECK_FALSE(ev::build_bundle_files(events).has_value());  // their payloads break their contracts
     CHECK(files.manifest == r->manifest);
     CHECK(files.events == events_bytes);
   }

@@ -41,11 +41,12 @@ class basic_payload_check {
     auto r = known->validate_data(data_, json::limits{});
     if (r)
       return std::nullopt;
-    const error& first = r.error().front();
+    const errors all = r.error();
+    const error& first = all.front();
     std::string message = "seq " + std::to_string(e.seq) + " (" + json::quote_for_message(e.type) + "): /data" +
                           first.pointer + ": " + first.message;
-    if (r.error().size() > 1)
-      message += " (and " + std::to_string(r.error().size() - 1) + " more)";
+    if (all.size() > 1)
+      message += " (and " + std::to_string(all.size() - 1) + " more)";
     return make_error(code::ContractInvalidEvent, std::move(message), "/data" + first.pointer);
   }
 

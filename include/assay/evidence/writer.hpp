@@ -34,6 +34,7 @@
 #include "assay/json/value.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -129,7 +130,6 @@ struct events_file {
   std::string bytes;
   std::string run_id, run_root;
   std::uint64_t count = 0;
-  std::size_t first = 0;                          // input index of the event with seq 0
   std::optional<std::string> name, version, git;  // its producer members, when strings
 };
 
@@ -147,7 +147,8 @@ inline void check_contract(std::string_view line, std::string_view type, std::si
   auto r = contracts::validate_event(line, type, event_json_limits(lim), check_payloads);
   if (r)
     return;
-  for (auto& e : r.error().items) {
+  errors found = r.error();
+  for (auto& e : found.items) {
     if (invalid.size() == max_reported) {
       invalid.items.push_back(make_error(errc::invalid_argument, "more violations were found; only the first " +
                                                                      std::to_string(max_reported) + " are reported"));
@@ -199,7 +200,6 @@ inline result<events_file> build_events(std::span<const std::string_view> events
     if (auto v = stream.next(*doc, f))
       return fail(event_error(v->code, i, v->member, v->message));
     if (k == 0) {
-      out.first = i;
       const auto p = doc->find_members<3>(0, {"assayproducer", "assayproducerversion", "assaygit"});
       auto text = [&](std::size_t n) {
         return detail::is_string_node(*doc, n) ? std::optional<std::string>(doc->string_at(n)) : std::nullopt;
@@ -332,25 +332,26 @@ inline results<bundle_files> build_bundle_files(std::span<const std::string_view
     if (!built)
       return built.error();
   }
-  if (!invalid.empty())
+  if (!invalid.empty()) {
+    // In input order (the pass took the events in seq order).
+    auto index = [](const error& e) {
+      return e.pointer.size() > 1 ? std::strtoull(e.pointer.c_str() + 1, nullptr, 10) : ~0ull;  // the note: last
+    };
+    std::stable_sort(invalid.items.begin(), invalid.items.end(),
+                     [&](const error& a, const error& b) { return index(a) < index(b); });
     return invalid;
+  }
   bundle_files out;
   out.events = std::move(built->bytes);
   out.run_id = std::move(built->run_id);
   out.run_root = std::move(built->run_root);
   out.event_count = built->count;
 
-  // The first event in seq order names the producer unless one is given.
-  producer_info producer;
-  if (opt.producer) {
-    producer = *opt.producer;
-  } else {
-    if (!built->name || !built->version) {
-      return detail::event_error(code::ContractInvalidJson, built->first, "assayproducer",
-                                 "the first event names no producer (assayproducer, assayproducerversion)");
-    }
-    producer = {*built->name, *built->version, built->git};
-  }
+  // The first event in seq order names the producer unless one is given (every event has one:
+  // the envelope requires it).
+  const producer_info producer =
+      opt.producer ? *opt.producer
+                   : producer_info{built->name.value_or(""), built->version.value_or(""), built->git};
   auto manifest = detail::write_manifest({out.events, out.run_id, out.run_root, out.event_count}, producer, opt);
   if (!manifest)
     return manifest.error();
