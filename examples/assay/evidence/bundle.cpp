@@ -52,13 +52,14 @@ int bundle(const bundle_args& a) {
   auto gz = assay::evidence::write_bundle(events, opt);
   if (!gz) {
     const std::string name = input_name(a.events);
-    const auto& first = gz.error().front();
+    const assay::errors all = gz.error();
+    const assay::error& first = all.front();
     // A line that is not JSON: the input is not what it should be (exit 2); else the events
     // were read and refused, each violation named by its code (exit 1).
     if (assay::is_syntax_error(first.code)) {
       print_error(command, name + ": " + placed(lines, first));
     } else {
-      for (const auto& e : gz.error())
+      for (const auto& e : all)
         print_error(command, std::string(assay::name(e.code)) + ": " + name + ": " + placed(lines, e));
     }
     return exit_for(first);
