@@ -207,6 +207,12 @@ class event_checker {
                                                 std::to_string(lim_.max_line_bytes.value()) + " bytes");
   }
 
+  // An event a visitor refused: its error, placed on the event's line.
+  ASSAY_COLD error refused_event(error e) const {
+    e.message = "line " + std::to_string(lines_) + " of events.ndjson: " + e.message;
+    return e;
+  }
+
   std::optional<error> line_done(std::string_view line) {
     ++lines_;
     auto where = [&] { return "line " + std::to_string(lines_) + " of events.ndjson"; };  // for messages only
@@ -253,10 +259,8 @@ class event_checker {
           verified_event{f.seq, line, doc, f.data, doc.string_at(f.type), doc.string_at(f.source), doc.string_at(f.id),
                          doc.string_at(f.time), doc.string_at(f.run_id), doc.string_at(f.content_hash),
                          has_subject ? std::optional(doc.string_at(f.subject)) : std::nullopt, f.at});
-      if (refused) [[unlikely]] {
-        refused->message = where() + ": " + refused->message;
-        return refused;
-      }
+      if (refused) [[unlikely]]
+        return refused_event(std::move(*refused));
     }
     return std::nullopt;
   }
