@@ -194,10 +194,8 @@ TEST_CASE("finish refuses what the verifier would reject, as the writer does") {
 }
 
 TEST_CASE("a recorder is made with its options checked: every bad one, with its pointer") {
-  auto r = ev::recorder::make({.source = "no-colon",
-                               .run_id = "a:b",
-                               .producer = {"", "", std::nullopt},
-                               .policy_id = std::string("p\xff")});
+  auto r = ev::recorder::make(
+      {.source = "no-colon", .run_id = "a:b", .producer = {"", "", std::nullopt}, .policy_id = std::string("p\xff")});
   REQUIRE_FALSE(r.has_value());
   check_errors(r.error(), {{errc::pattern_mismatch, R"("no-colon" does not match the pattern ^[^:]+:)", "/source"},
                            {errc::pattern_mismatch, R"("a:b" does not match the pattern ^[^:]+$)", "/run_id"},
@@ -206,7 +204,8 @@ TEST_CASE("a recorder is made with its options checked: every bad one, with its 
                            {errc::invalid_utf8, "string is not valid UTF-8", "/policy_id"}});
   auto colon_first = ev::recorder::make({.source = ":x"});
   REQUIRE_FALSE(colon_first.has_value());
-  check_errors(colon_first.error(), {{errc::pattern_mismatch, R"(":x" does not match the pattern ^[^:]+:)", "/source"}});
+  check_errors(colon_first.error(),
+               {{errc::pattern_mismatch, R"(":x" does not match the pattern ^[^:]+:)", "/source"}});
   auto git = ev::recorder::make({.producer = {"rt", "1", std::string("\xc3")}});
   REQUIRE_FALSE(git.has_value());
   check_errors(git.error(), {{errc::invalid_utf8, "string is not valid UTF-8", "/producer/git"}});
@@ -233,12 +232,12 @@ struct my_access {
 // same refusal, for the same reasons.
 void validate_also_rejects(std::string_view type, const assay::json::value& data,
                            std::optional<std::string> traceparent = std::nullopt) {
-  auto e = assay::json::parse(
-               R"({"specversion":"1.0","source":"urn:x","id":"r:0","time":"2026-01-01T00:00:00Z",)"
-               R"("datacontenttype":"application/json","assayrunid":"r","assayseq":0,"assayproducer":"p",)"
-               R"("assayproducerversion":"1","assaygit":"unknown","assaypii":false,"assaysecrets":false,)"
-               R"("assaycontenthash":null})")
-               .value();
+  auto e =
+      assay::json::parse(R"({"specversion":"1.0","source":"urn:x","id":"r:0","time":"2026-01-01T00:00:00Z",)"
+                         R"("datacontenttype":"application/json","assayrunid":"r","assayseq":0,"assayproducer":"p",)"
+                         R"("assayproducerversion":"1","assaygit":"unknown","assaypii":false,"assaysecrets":false,)"
+                         R"("assaycontenthash":null})")
+          .value();
   e.set("type", std::string(type));
   e.set("data", data);
   if (traceparent)
@@ -254,8 +253,8 @@ TEST_CASE("append refuses what evidence-event-v1 rejects: every violation, with 
   // A known type's payload recorded under another event type.
   auto wrong_type = run.append(c::fs_access::event_type, allow);
   REQUIRE_FALSE(wrong_type.has_value());
-  check_errors(wrong_type.error(), {{errc::rule_violation,
-                                     R"(a assay.tool.decision payload needs type "assay.tool.decision")", "/type"}});
+  check_errors(wrong_type.error(),
+               {{errc::rule_violation, R"(a assay.tool.decision payload needs type "assay.tool.decision")", "/type"}});
   // decision "maybe", as untyped JSON under the known type.
   const auto maybe = assay::json::parse(R"({"tool":"t","decision":"maybe","reason_code":"r"})").value();
   auto r = run.append(c::tool_decision::event_type, maybe);
@@ -281,18 +280,16 @@ TEST_CASE("append refuses what evidence-event-v1 rejects: every violation, with 
   // A consumer's struct under a known type is held to that type's contract.
   r = run.append(c::profile_started::event_type, my_profile_started{"p", "1", -1});
   REQUIRE_FALSE(r.has_value());
-  check_errors(r.error(),
-               {{errc::below_minimum, "-1 is less than the minimum 0", "/data/total_runs_aggregated"}});
+  check_errors(r.error(), {{errc::below_minimum, "-1 is less than the minimum 0", "/data/total_runs_aggregated"}});
   r = run.append(c::fs_access::event_type, my_access{-3, "/etc/passwd"});
   REQUIRE_FALSE(r.has_value());
   check_errors(r.error(), {{errc::below_minimum, "-3 is less than the minimum 0", "/data/hits"}});
   validate_also_rejects(c::fs_access::event_type, assay::json::parse(R"({"hits":-3})").value());
   // A count JSON cannot carry exactly is refused, not rounded.
-  r = run.append(c::profile_finished::event_type,
-                 c::profile_finished{.files_count = 9007199254740993,
-                                     .network_count = 0,
-                                     .processes_count = 0,
-                                     .sandbox_degradation_count = 0});
+  r = run.append(
+      c::profile_finished::event_type,
+      c::profile_finished{
+          .files_count = 9007199254740993, .network_count = 0, .processes_count = 0, .sandbox_degradation_count = 0});
   REQUIRE_FALSE(r.has_value());
   check_errors(r.error(), {{errc::above_maximum,
                             "9007199254740993 cannot be written exactly: a JSON number holds integers only up to "
@@ -302,7 +299,8 @@ TEST_CASE("append refuses what evidence-event-v1 rejects: every violation, with 
   // The same structs, valid, are recorded; so is anything under a type the library does not know.
   CHECK(run.append(c::profile_started::event_type, my_profile_started{"p", "1", 2}).value() == 0);
   CHECK(run.append(c::fs_access::event_type, my_access{3, "/etc/hosts"}).value() == 1);
-  CHECK(run.append("vendor.x", my_access{-3, ""}, {.traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"})
+  CHECK(run.append("vendor.x", my_access{-3, ""},
+                   {.traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"})
             .value() == 2);
   CHECK(ev::verify_bundle_bytes(run.finish().value()).has_value());
 }

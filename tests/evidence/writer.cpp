@@ -93,7 +93,8 @@ TEST_CASE("events out of order are written in seq order; the producer is the seq
   // requires one).
   auto e = ev::build_bundle_files(std::vector<json::value>{evs[1], without(evs[0], "assayproducer")});
   REQUIRE_FALSE(e.has_value());
-  check_errors(e.error(), {{errc::missing_member, R"(required member "assayproducer" is missing)", "/1/assayproducer"}});
+  check_errors(e.error(),
+               {{errc::missing_member, R"(required member "assayproducer" is missing)", "/1/assayproducer"}});
   // A producer given in the options wins.
   ev::bundle_options opt;
   opt.producer = ev::producer_info{"given", "2.0", std::nullopt};
@@ -360,14 +361,14 @@ TEST_CASE("the writer refuses what evidence-event-v1 rejects: every violation, e
   const auto texts = texts_of(evs);
   auto r = ev::write_bundle(views(texts));
   REQUIRE_FALSE(r.has_value());
-  check_errors(r.error(),
-               {{errc::enum_mismatch, R"("maybe" is not one of "allow", "deny", "requires_approval")",
-                 "/0/data/decision"},
-                {errc::too_short, "string is shorter than the minimum length 1", "/1/type"},
-                {errc::pattern_mismatch,
-                 R"("garbage" does not match the pattern ^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$)", "/2/traceparent"},
-                {errc::below_minimum, "-1 is less than the minimum 0", "/3/data/total_runs_aggregated"},
-                {errc::missing_member, R"(required member "hits" is missing)", "/4/data/hits"}});
+  check_errors(
+      r.error(),
+      {{errc::enum_mismatch, R"("maybe" is not one of "allow", "deny", "requires_approval")", "/0/data/decision"},
+       {errc::too_short, "string is shorter than the minimum length 1", "/1/type"},
+       {errc::pattern_mismatch, R"("garbage" does not match the pattern ^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$)",
+        "/2/traceparent"},
+       {errc::below_minimum, "-1 is less than the minimum 0", "/3/data/total_runs_aggregated"},
+       {errc::missing_member, R"(required member "hits" is missing)", "/4/data/hits"}});
   // The DOM path and build_bundle_files say the same.
   CHECK(ev::write_bundle(evs).error().format() == r.error().format());
   CHECK(ev::build_bundle_files(views(texts)).error().format() == r.error().format());
@@ -384,11 +385,10 @@ TEST_CASE("the writer refuses what evidence-event-v1 rejects: every violation, e
   unchecked.check_payloads = false;
   auto u = ev::write_bundle(views(texts), unchecked);
   REQUIRE_FALSE(u.has_value());
-  check_errors(u.error(),
-               {{errc::too_short, "string is shorter than the minimum length 1", "/1/type"},
-                {errc::pattern_mismatch,
-                 R"("garbage" does not match the pattern ^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$)",
-                 "/2/traceparent"}});
+  check_errors(u.error(), {{errc::too_short, "string is shorter than the minimum length 1", "/1/type"},
+                           {errc::pattern_mismatch,
+                            R"("garbage" does not match the pattern ^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$)",
+                            "/2/traceparent"}});
   evs[1].set("type", "assay.test");
   evs[2].set("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
   auto gz = ev::write_bundle(evs, unchecked);
@@ -401,8 +401,9 @@ TEST_CASE("the writer refuses what evidence-event-v1 rejects: every violation, e
   auto v = ev::verify_bundle_bytes(*gz, {}, contracts);
   REQUIRE_FALSE(v.has_value());
   CHECK(assay::name(v.error().code) == "ContractInvalidEvent");
-  CHECK(v.error().message == R"(line 1 of events.ndjson: seq 0 ("assay.tool.decision"): /data/decision: "maybe" is not )"
-                             R"(one of "allow", "deny", "requires_approval")");
+  CHECK(v.error().message ==
+        R"(line 1 of events.ndjson: seq 0 ("assay.tool.decision"): /data/decision: "maybe" is not )"
+        R"(one of "allow", "deny", "requires_approval")");
   CHECK(v.error().pointer == "/data/decision");
 }
 

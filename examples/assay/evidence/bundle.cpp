@@ -31,8 +31,8 @@ std::string placed(const std::vector<assay::json::ndjson_line>& lines, const ass
   std::size_t index = lines.size();
   if (e.pointer.size() > 1 && e.pointer[0] == '/') {
     const auto end = e.pointer.find('/', 1);
-    index = std::strtoul(e.pointer.substr(1, end == std::string::npos ? std::string::npos : end - 1).c_str(), nullptr,
-                         10);
+    index =
+        std::strtoul(e.pointer.substr(1, end == std::string::npos ? std::string::npos : end - 1).c_str(), nullptr, 10);
   }
   return index < lines.size() ? at_line(lines[index], e) : e.format();
 }

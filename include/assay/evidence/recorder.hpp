@@ -48,8 +48,8 @@
 namespace assay::evidence {
 
 struct recorder_options {
-  std::string source = "urn:assay:runtime";  // a URI: contains ':', not first
-  std::string run_id{};                      // no ':'; default: a live run id (UUIDv7)
+  std::string source = "urn:assay:runtime";                   // a URI: contains ':', not first
+  std::string run_id{};                                       // no ':'; default: a live run id (UUIDv7)
   producer_info producer = {"assay", "0.1.0", std::nullopt};  // name and version not empty
   std::optional<std::string> policy_id{};
   // The clock, replaceable for reproducible runs.
@@ -103,7 +103,9 @@ inline bool append_member(std::string& out, std::string_view name, std::string_v
 struct report_into {
   errors& out;
   std::string_view pointer;
-  void operator()(errc code, std::string message) { out.items.push_back(make_error(code, std::move(message), std::string(pointer))); }
+  void operator()(errc code, std::string message) {
+    out.items.push_back(make_error(code, std::move(message), std::string(pointer)));
+  }
 };
 
 // `value` checked as the member type C checks it (and as valid UTF-8), into `out`.
@@ -323,8 +325,8 @@ class recorder {
       detail::check_member(bad, "/tracestate", *extras.tracestate);
     if constexpr (requires { Payload::event_type; }) {
       if (type != Payload::event_type)
-        bad.items.push_back(
-            make_error(errc::rule_violation, contracts::event_v1::payload_type_violation(Payload::event_type), "/type"));
+        bad.items.push_back(make_error(errc::rule_violation,
+                                       contracts::event_v1::payload_type_violation(Payload::event_type), "/type"));
     }
     return bad;
   }
@@ -333,10 +335,10 @@ class recorder {
   static constexpr std::size_t content_hash_size = 71;  // sha256:<64 hex>
 
   recorder_options opt_;
-  std::string after_hash_ = "\"";  // closes the hash: ","assaygit":..,"assaypii":
-  std::string after_pii_;          // ,"assaypolicyid"?,"assayproducer",..,"assaysecrets":
-  std::string id_;                 // ,"id":"<run id>:
-  std::string after_id_;           // ,"source":..,"specversion":"1.0"
+  std::string after_hash_ = "\"";      // closes the hash: ","assaygit":..,"assaypii":
+  std::string after_pii_;              // ,"assaypolicyid"?,"assayproducer",..,"assaysecrets":
+  std::string id_;                     // ,"id":"<run id>:
+  std::string after_id_;               // ,"source":..,"specversion":"1.0"
   std::string lines_;                  // events.ndjson so far
   std::vector<std::size_t> starts_;    // where each event's line starts
   std::vector<std::uint32_t> depths_;  // how deeply each event nests

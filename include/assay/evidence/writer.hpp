@@ -223,8 +223,8 @@ inline result<events_file> build_events(std::span<const std::string_view> events
           code::LimitLineBytes, i, "",
           "the event's line would be longer than " + std::to_string(lim.max_line_bytes.value()) + " bytes"));
     }
-    check_contract(std::string_view(out.bytes).substr(line_start), doc->string_at(f.type), i, lim,
-                   opt.check_payloads, invalid);
+    check_contract(std::string_view(out.bytes).substr(line_start), doc->string_at(f.type), i, lim, opt.check_payloads,
+                   invalid);
     out.bytes += '\n';
     root.add(*computed);
   }
@@ -350,8 +350,7 @@ inline results<bundle_files> build_bundle_files(std::span<const std::string_view
   // The first event in seq order names the producer unless one is given (every event has one:
   // the envelope requires it).
   const producer_info producer =
-      opt.producer ? *opt.producer
-                   : producer_info{built->name.value_or(""), built->version.value_or(""), built->git};
+      opt.producer ? *opt.producer : producer_info{built->name.value_or(""), built->version.value_or(""), built->git};
   auto manifest = detail::write_manifest({out.events, out.run_id, out.run_root, out.event_count}, producer, opt);
   if (!manifest)
     return manifest.error();
@@ -360,7 +359,8 @@ inline results<bundle_files> build_bundle_files(std::span<const std::string_view
 }
 
 // build_bundle_files() for CloudEvents as DOM values (each is written in canonical form first).
-inline results<bundle_files> build_bundle_files(const std::vector<json::value>& events, const bundle_options& opt = {}) {
+inline results<bundle_files> build_bundle_files(const std::vector<json::value>& events,
+                                                const bundle_options& opt = {}) {
   auto texts = detail::event_texts(events);
   if (!texts)
     return texts.error();
