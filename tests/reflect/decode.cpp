@@ -777,3 +777,35 @@ TEST_CASE("decode from a DOM value and the throwing wrapper") {
     CHECK(e.all().size() == 1);
   }
 }
+
+namespace {
+struct inner_settings {
+  int a = 1;
+  assay::bounded<int, 0> b = 2;
+};
+struct settings {
+  inner_settings inner;
+  std::string name = "default";
+  std::uint64_t big = 7;
+};
+}  // namespace
+
+TEST_CASE("decode_onto: members left out keep their values, at any depth; the rest is checked") {
+  settings s;
+  REQUIRE(assay::decode_onto(R"({"inner":{"b":5},"big":18446744073709551615})", s).has_value());
+  CHECK(s.inner.a == 1);
+  CHECK(s.inner.b == 5);
+  CHECK(s.name == "default");
+  CHECK(s.big == std::numeric_limits<std::uint64_t>::max());
+  settings t;
+  REQUIRE(assay::decode_onto("{}", t).has_value());
+  CHECK(t.name == "default");
+  settings u;
+  auto r = assay::decode_onto(R"({"inner":{"b":-1,"c":0},"nme":"x"})", u);
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::below_minimum, "-1 is less than the minimum 0", "/inner/b", 14, 1, 15},
+                           {errc::unknown_member, R"(unknown member "c" (not allowed here))", "/inner/c", 17, 1, 18},
+                           {errc::unknown_member, R"(unknown member "nme" (not allowed here))", "/nme", 24, 1, 25}});
+  // A plain decode of the same partial document still requires every member.
+  CHECK(assay::decode<settings>(R"({"inner":{"b":5}})").error().front().code == errc::missing_member);
+}
