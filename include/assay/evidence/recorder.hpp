@@ -217,7 +217,7 @@ class recorder {
       // known type all the same.
       if (const auto* known = contracts::find_event_type(type)) {
         if (auto r = known->validate_data(canonical_data, json::limits{}); !r)
-          detail::add_under(bad, std::move(r.error()), "/data");
+          detail::add_under(bad, r.error(), "/data");
       }
     }
     if (!bad.empty())
