@@ -23,18 +23,21 @@ def make_events(path, n, seed=11):
     rnd = random.Random(seed)
     with open(path, "w", encoding="utf-8") as out:
         for i in range(n):
+            # An assay.tool.call: the writer holds it to its contract (SPEC §8), as it would any
+            # known payload; its free-form arguments carry the bulk.
             data = {
                 "tool": rnd.choice(["read_file", "write_file", "shell_exec", "http_get"]),
-                "decision": rnd.choice(["allow", "deny"]),
-                "reason_code": "P_%06d" % rnd.randint(0, 999999),
-                "args": {"path": "/workspace/src/module_%d/file_%d.py" % (i % 97, i), "mode": "r",
-                         "bytes": rnd.randint(0, 10**7), "ratio": rnd.random()},
-                "policy_digest": "sha256:" + hashlib.sha256(str(i).encode()).hexdigest(),
-                "note": "event %d: " % i + "x" * rnd.randint(20, 200),
-                "tags": ["a", "b", "\u00e9"],
+                "call_id": "call-%d" % i,
+                "arguments": {"path": "/workspace/src/module_%d/file_%d.py" % (i % 97, i), "mode": "r",
+                              "bytes": rnd.randint(0, 10**7), "ratio": rnd.random(),
+                              "decision": rnd.choice(["allow", "deny"]),
+                              "reason_code": "P_%06d" % rnd.randint(0, 999999),
+                              "policy_digest": "sha256:" + hashlib.sha256(str(i).encode()).hexdigest(),
+                              "note": "event %d: " % i + "x" * rnd.randint(20, 200),
+                              "tags": ["a", "b", "\u00e9"]},
             }
-            ev = {"specversion": "1.0", "type": "assay.tool.decision", "source": "urn:assay:bench",
-                  "id": "run-bench:%d" % i, "time": "2026-01-01T00:00:%02d.%03dZ" % (i % 60, i % 1000),
+            ev = {"specversion": "1.0", "type": "assay.tool.call", "source": "urn:assay:bench",
+                  "id": "run-bench:%d" % i, "time": "2026-01-01T00:00:%02d.%03dZ" % (i % 60, 1 + i % 999),
                   "datacontenttype": "application/json", "assayrunid": "run-bench", "assayseq": i,
                   "assayproducer": "bench", "assayproducerversion": "1.0.0", "assaygit": "unknown",
                   "assaypii": False, "assaysecrets": False, "data": data}

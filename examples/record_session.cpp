@@ -7,6 +7,7 @@
 #include "assay/evidence/verify.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace c = assay::contracts;
@@ -17,17 +18,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: record_session OUT.tar.gz\n");
     return 2;
   }
-  ev::recorder run({.source = "urn:assay:example:record-session",
-                    .run_id = "",
-                    .producer = {"record-session-example", "0.1.0", std::nullopt},
-                    .policy_id = "policy:default"});
-
+  auto made = ev::recorder::make({.source = "urn:assay:example:record-session",
+                                  .run_id = "",
+                                  .producer = {"record-session-example", "0.1.0", std::nullopt},
+                                  .policy_id = "policy:default"});
   auto check = [](const auto& r, const char* what) {
     if (!r) {
       std::fprintf(stderr, "refused %s:\n%s\n", what, r.error().format().c_str());
       std::exit(1);
     }
   };
+  check(made, "the recorder's options");
+  ev::recorder& run = *made;
   check(run.append(
             c::profile_started::event_type,
             c::profile_started{.profile_name = "coding-agent", .profile_version = "1.2.0", .total_runs_aggregated = 1}),

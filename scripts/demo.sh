@@ -26,6 +26,22 @@ sed -i 's/"read_file"/"reaD_file"/' "$work/x/events.ndjson"
 tar --format=gnu --owner=0 --group=0 -czf "$work/tampered.tar.gz" -C "$work/x" manifest.json events.ndjson
 "$assay" evidence verify "$work/tampered.tar.gz" || echo "exit code $?"
 
+say "assay pack check: the built-in packs load, each with its digest (SPEC §10)"
+"$assay" pack check cicd-starter replay-readiness
+
+say "assay evidence lint: the session against the default pack, verified and linted in one pass"
+"$assay" evidence lint "$work/session.tar.gz" || echo "exit code $?"
+
+if [ -d ../shared/conformance/assay-upstream ]; then
+  up=../shared/conformance/assay-upstream
+  say "The Rust reference's own bundle against its EU AI Act pack: one warning, so --fail-on warning fails"
+  "$assay" evidence lint "$up/bundles/test-bundle.tar.gz" --pack "$up/packs/eu-ai-act-baseline.yaml" \
+    --fail-on warning || echo "exit code $?"
+  "$assay" evidence lint "$up/bundles/test-bundle.tar.gz" --pack "$up/packs/eu-ai-act-baseline.yaml" \
+    --format sarif --sarif "$work/lint.sarif" --fail-on none >/dev/null
+  echo "SARIF for code scanning: $(wc -c <"$work/lint.sarif") bytes, $(grep -c '"ruleId"' "$work/lint.sarif") result(s)"
+fi
+
 say "RFC 8785 canonical form of a messy document (assay jcs)"
 doc='{ "tool": "read_file", "args": {"path": "/tmp/x", "mode": "r"}, "score": 1.50, "big": 1e21, "note": "caf\u00e9" }'
 echo "$doc"

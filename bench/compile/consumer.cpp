@@ -12,16 +12,18 @@ namespace c = assay::contracts;
 namespace ev = assay::evidence;
 
 int main() {
-  ev::recorder run(
+  auto run = ev::recorder::make(
       {.source = "urn:assay:compile-probe", .run_id = "", .producer = {"compile-probe", "0.1.0", std::nullopt}});
+  if (!run)
+    return 1;
   c::tool_decision read{.tool = "read_file", .decision = "allow", .reason_code = "P_ALLOW_READ"};
-  if (!run.append(c::tool_decision::event_type, read))
+  if (!run->append(c::tool_decision::event_type, read))
     return 1;
-  if (!run.append(c::profile_finished::event_type,
-                  c::profile_finished{
-                      .files_count = 1, .network_count = 0, .processes_count = 0, .sandbox_degradation_count = 0}))
+  if (!run->append(c::profile_finished::event_type,
+                   c::profile_finished{
+                       .files_count = 1, .network_count = 0, .processes_count = 0, .sandbox_degradation_count = 0}))
     return 1;
-  auto gz = run.finish();
+  auto gz = run->finish();
   if (!gz)
     return 1;
   auto verified = ev::verify_bundle_bytes(*gz);

@@ -69,6 +69,7 @@
 #include "assay/evidence/content_hash.hpp"
 #include "assay/evidence/event_rules.hpp"
 #include "assay/evidence/ids.hpp"
+#include "assay/evidence/payload_check.hpp"
 #include "assay/evidence/recorder.hpp"
 #include "assay/evidence/redact.hpp"
 #include "assay/evidence/tool_definition.hpp"

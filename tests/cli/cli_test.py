@@ -167,6 +167,54 @@ expect("evidence bundle: no events", ["evidence", "bundle", "--events", tmpfile(
        b"", 1, b"", err_contains="ContractInvalidEvent")
 expect("evidence bundle: events out of order", ["evidence", "bundle", "--events",
        tmpfile(b"".join(jcs(e) + b"\n" for e in reversed(events))), "--out", tmpfile(b"")], b"", 0, b"", b"")
+# Writing is strict (SPEC §8, §4): what validate evidence-event-v1 rejects is refused, every
+# violation on its own line with its pointer; --unchecked-payloads skips the payload contracts.
+strict_events = [event(0, "assay.tool.decision", {"tool": "t", "decision": "maybe", "reason_code": "r"}),
+                 event(1, "", {"a": 1}),
+                 dict(event(2, "vendor.note", {"text": "x"}), traceparent="garbage"),
+                 event(3, "assay.profile.started",
+                       {"profile_name": "p", "profile_version": "1", "total_runs_aggregated": -1})]
+strict_path = tmpfile(b"".join(jcs(e) + b"\n" for e in strict_events))
+expect("evidence bundle refuses what evidence-event-v1 rejects", ["evidence", "bundle", "--events", strict_path,
+       "--out", tmpfile(b"")], b"", 1, b"",
+       (f'assay evidence bundle: enum_mismatch: {strict_path}: line 1: at /0/data/decision: "maybe" is not one of '
+        f'"allow", "deny", "requires_approval"\n'
+        f"assay evidence bundle: too_short: {strict_path}: line 2: at /1/type: string is shorter than the minimum "
+        f"length 1\n"
+        f'assay evidence bundle: pattern_mismatch: {strict_path}: line 3: at /2/traceparent: "garbage" does not match '
+        f"the pattern ^00-[0-9a-f]{{32}}-[0-9a-f]{{16}}-[0-9a-f]{{2}}$\n"
+        f"assay evidence bundle: below_minimum: {strict_path}: line 4: at /3/data/total_runs_aggregated: -1 is less "
+        f"than the minimum 0\n").encode())
+payload_only = tmpfile(b"".join(jcs(e) + b"\n" for e in [strict_events[0], event(1, "vendor.note", {"a": 1})]))
+unchecked_bundle = tmpfile(b"")
+expect("evidence bundle --unchecked-payloads re-packs events as they are", ["evidence", "bundle", "--events",
+       payload_only, "--out", unchecked_bundle, "--unchecked-payloads"], b"", 0, b"", b"")
+expect("evidence bundle --unchecked-payloads still checks the envelope", ["evidence", "bundle", "--events",
+       strict_path, "--out", tmpfile(b""), "--unchecked-payloads"], b"", 1, b"",
+       (f"assay evidence bundle: too_short: {strict_path}: line 2: at /1/type: string is shorter than the minimum "
+        f"length 1\n"
+        f'assay evidence bundle: pattern_mismatch: {strict_path}: line 3: at /2/traceparent: "garbage" does not match '
+        f"the pattern ^00-[0-9a-f]{{32}}-[0-9a-f]{{16}}-[0-9a-f]{{2}}$\n").encode())
+expect("evidence verify keeps the reference's checks", ["evidence", "verify", unchecked_bundle], b"", 0, err=b"")
+expect("evidence verify --contracts holds payloads to their contracts", ["evidence", "verify", "--contracts",
+       unchecked_bundle], b"", 1, b"",
+       b'ContractInvalidEvent: line 1 of events.ndjson: seq 0 ("assay.tool.decision"): /data/decision: "maybe" is '
+       b'not one of "allow", "deny", "requires_approval"\n')
+expect("evidence verify --contracts: a valid bundle", ["evidence", "verify", "--contracts", bundle], b"", 0, err=b"")
+code, out, err = run(["evidence", "verify", "--contracts", "--json", unchecked_bundle])
+rep = json.loads(out) if out else {}
+check("evidence verify --contracts --json", code == 1 and rep.get("code") == "ContractInvalidEvent"
+      and rep.get("class") == "Contract", out + err)
+# --limits: any subset of the eight, the others at their defaults; unknown members refused.
+expect("evidence verify --limits: a subset", ["evidence", "verify", "--limits", tmpfile(b'{"max_events":3}'),
+       bundle], b"", 0, err=b"")
+expect("evidence verify --limits: a subset that refuses", ["evidence", "verify", "--limits",
+       tmpfile(b'{"max_events":2}'), bundle], b"", 1, b"",
+       b"LimitTotalEvents: events.ndjson has more than the limit of 2 events\n")
+limits_path = tmpfile(b'{"max_events":3,"max_evnets":2}')
+expect("evidence verify --limits: an unknown member", ["evidence", "verify", "--limits", limits_path, bundle], b"",
+       2, b"", (f'assay evidence verify: {limits_path}: line 1, column 17 (byte 16) at /max_evnets: unknown member '
+                f'"max_evnets" (not allowed here)\n').encode())
 expect("evidence verify: not a bundle", ["evidence", "verify", tmpfile(b"not gzip")], b"", 1, b"",
        err_contains="IntegrityGzip")
 code, out, err = run(["evidence", "verify", tmpfile(b"not gzip"), "--json"])
@@ -389,7 +437,8 @@ check("write_file: the bytes and permissions of the new target", open(target, "r
 # verify --json prints a JSON result on every outcome, and it always parses.
 for name, args, rc, code_name in (("missing file", ["/nonexistent/b.tar.gz"], 3, "io_error"),
                                   ("directory", [d], 3, "io_error"),
-                                  ("bad limits", ["--limits", tmpfile(b"{}"), bundle], 2, "missing_member"),
+                                  ("bad limits", ["--limits", tmpfile(b'{"max_evnets":1}'), bundle], 2,
+                                   "unknown_member"),
                                   ("invalid UTF-8 in the message", [b"/nonexistent/\xff\xfe\x1b[31m.tar.gz"], 3,
                                    "io_error")):
     code, out, err = run(["evidence", "verify", "--json"] + args)
@@ -683,6 +732,24 @@ if CONF and os.path.isdir(CONF):
             continue
         code, out, err = run(["jcs"], v["input"].encode("utf-8"))
         check(f"rfc8785 vector {key}", code == 0 and out == v["expected"].encode("utf-8"), f"{out!r} {err!r}")
+    # The reference's own bundle: it verifies; re-packing its events takes --unchecked-payloads
+    # (its assay.profile.started fixtures are not SPEC §8 payloads), and gives the same events.
+    import tarfile
+    ref = os.path.join(CONF, "assay-upstream", "bundles", "test-bundle.tar.gz")
+    expect("reference test-bundle verifies", ["evidence", "verify", ref], b"", 0, err=b"")
+    with tarfile.open(ref) as t:
+        ref_events = t.extractfile("events.ndjson").read()
+    ref_path = tmpfile(ref_events)
+    expect("reference events: refused with their payloads checked", ["evidence", "bundle", "--events", ref_path,
+           "--out", tmpfile(b"")], b"", 1, b"",
+           err_contains=f'unknown_member: {ref_path}: line 1: at /0/data/build_id: unknown member "build_id"')
+    repacked = tmpfile(b"")
+    expect("reference events: re-packed with --unchecked-payloads", ["evidence", "bundle", "--events", ref_path,
+           "--out", repacked, "--unchecked-payloads"], b"", 0, b"", b"")
+    with tarfile.open(repacked) as t:
+        check("reference events: the same bytes re-packed", t.extractfile("events.ndjson").read() == ref_events)
+    expect("reference test-bundle --contracts", ["evidence", "verify", "--contracts", ref], b"", 1, b"",
+           err_contains='ContractInvalidEvent: line 1 of events.ndjson: seq 0 ("assay.profile.started"): /data/build_id')
 elif REQUIRE:
     check("conformance data present", False, CONF)
 else:

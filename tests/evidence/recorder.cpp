@@ -1,6 +1,8 @@
 // The producer API: envelopes filled in, payloads validated, ids.
 #include "support.hpp"
 
+#include "reflect/check_error.hpp"
+
 #include "assay/contracts/payloads.hpp"
 #include "assay/evidence/recorder.hpp"
 #include "assay/evidence/verify.hpp"
@@ -9,6 +11,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,6 +19,8 @@
 namespace ev = assay::evidence;
 namespace c = assay::contracts;
 using namespace std::chrono;
+using assay::errc;
+using assay_test::check_errors;
 
 TEST_CASE("identifiers") {
   CHECK(ev::stream_id("run_x", 42) == "run_x:42");
@@ -50,11 +55,12 @@ TEST_CASE("identifiers") {
 
 TEST_CASE("a recorded run fills every envelope member and verifies") {
   auto t = system_clock::time_point{seconds{1700000000}};
-  ev::recorder run({.source = "urn:assay:test",
-                    .run_id = "run-7",
-                    .producer = {"rt", "2.0.0", "abc1234"},
-                    .policy_id = "p1",
-                    .clock = [&] { return t += milliseconds{1}; }});
+  auto run = ev::recorder::make({.source = "urn:assay:test",
+                                 .run_id = "run-7",
+                                 .producer = {"rt", "2.0.0", "abc1234"},
+                                 .policy_id = "p1",
+                                 .clock = [&] { return t += milliseconds{1}; }})
+                 .value();
   auto s0 = run.append(c::profile_started::event_type,
                        c::profile_started{.profile_name = "p", .profile_version = "1", .total_runs_aggregated = 0});
   REQUIRE(s0.has_value());
@@ -79,7 +85,7 @@ TEST_CASE("a recorded run fills every envelope member and verifies") {
 }
 
 TEST_CASE("an invalid payload is refused with pointers under /data") {
-  ev::recorder run({.source = "urn:assay:test", .run_id = "r"});
+  auto run = ev::recorder::make({.source = "urn:assay:test", .run_id = "r"}).value();
   c::tool_decision d{.tool = "t", .decision = "deny", .reason_code = "x"};
   d.tool_definition_digest = "sha256:ab";
   d.delegation_depth = -1;
@@ -96,13 +102,14 @@ TEST_CASE("an invalid payload is refused with pointers under /data") {
 namespace {
 
 // A run with every envelope member a recorder writes, and payloads of both kinds.
-ev::recorder full_run(const std::string& source = "urn:assay:test", const std::string& run_id = "run-8") {
+ev::recorder full_run() {
   auto t = std::make_shared<system_clock::time_point>(seconds{1700000000});
-  ev::recorder run({.source = source,
-                    .run_id = run_id,
-                    .producer = {"rt", "2.0.0", std::nullopt},
-                    .policy_id = "p\"1",
-                    .clock = [t] { return *t += microseconds{1500}; }});
+  auto run = ev::recorder::make({.source = "urn:assay:test",
+                                 .run_id = "run-8",
+                                 .producer = {"rt", "2.0.0", std::nullopt},
+                                 .policy_id = "p\"1",
+                                 .clock = [t] { return *t += microseconds{1500}; }})
+                 .value();
   c::tool_decision d{.tool = "read_file", .decision = "allow", .reason_code = "P_\u00e9"};
   d.policy_digest = "sha256:1f39a541bdfda88c46f6561084909883101e93f0fc7a5e041b408ce38d340069";
   REQUIRE(run.append(c::tool_decision::event_type, d).has_value());
@@ -153,15 +160,10 @@ TEST_CASE("finish refuses what the verifier would reject, as the writer does") {
     auto theirs = ev::write_bundle(events, with_producer);
     REQUIRE_FALSE(mine.has_value());
     REQUIRE_FALSE(theirs.has_value());
-    CHECK(assay::name(mine.error().code) == assay::name(theirs.error().code));
+    CHECK(assay::name(mine.error().code) == assay::name(theirs.error().front().code));
     return mine.error();
   };
-  auto e = same_as_writer(full_run("no-colon"));
-  CHECK(e.pointer == "/0/source");
-  CHECK(e.message == "seq 0: source must be a URI (with ':', not first)");
-  e = same_as_writer(full_run("urn:x", "a:b"));
-  CHECK(e.code == ev::code::ContractInvalidEvent);
-  CHECK(e.pointer == "/0/assayrunid");
+  assay::error e;
   ev::bundle_options opt;
   opt.limits.max_json_depth = 3;  // the second event nests 4 levels
   e = same_as_writer(full_run(), opt);
@@ -178,15 +180,127 @@ TEST_CASE("finish refuses what the verifier would reject, as the writer does") {
   opt = {};
   opt.limits.max_events_bytes = 100;
   CHECK(same_as_writer(full_run(), opt).code == ev::code::LimitFileSize);
-  CHECK(ev::recorder({.run_id = "r"}).finish().error().code == ev::code::ContractInvalidEvent);
+  CHECK(ev::recorder::make({.run_id = "r"}).value().finish().error().code == ev::code::ContractInvalidEvent);
   // Text that is not UTF-8 is refused where it enters.
-  ev::recorder run({.source = "urn:x", .run_id = "r"});
+  auto run = ev::recorder::make({.source = "urn:x", .run_id = "r"}).value();
   auto bad = run.append("t\xff", assay::json::value(1));
   REQUIRE_FALSE(bad.has_value());
-  CHECK(bad.error().front().pointer == "/type");
+  check_errors(bad.error(), {{errc::invalid_utf8, "string is not valid UTF-8", "/type"}});
   CHECK(run.size() == 0);
   CHECK(run.append("t", assay::json::value(std::string("\xff"))).error().front().pointer == "/data");
   CHECK(run.size() == 0);
   CHECK(run.append("t", assay::json::value(1)).value() == 0);
   CHECK(run.line(0).find("\xff") == std::string_view::npos);
+}
+
+TEST_CASE("a recorder is made with its options checked: every bad one, with its pointer") {
+  auto r = ev::recorder::make(
+      {.source = "no-colon", .run_id = "a:b", .producer = {"", "", std::nullopt}, .policy_id = std::string("p\xff")});
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::pattern_mismatch, R"("no-colon" does not match the pattern ^[^:]+:)", "/source"},
+                           {errc::pattern_mismatch, R"("a:b" does not match the pattern ^[^:]+$)", "/run_id"},
+                           {errc::too_short, "string is shorter than the minimum length 1", "/producer/name"},
+                           {errc::too_short, "string is shorter than the minimum length 1", "/producer/version"},
+                           {errc::invalid_utf8, "string is not valid UTF-8", "/policy_id"}});
+  auto colon_first = ev::recorder::make({.source = ":x"});
+  REQUIRE_FALSE(colon_first.has_value());
+  check_errors(colon_first.error(),
+               {{errc::pattern_mismatch, R"(":x" does not match the pattern ^[^:]+:)", "/source"}});
+  auto git = ev::recorder::make({.producer = {"rt", "1", std::string("\xc3")}});
+  REQUIRE_FALSE(git.has_value());
+  check_errors(git.error(), {{errc::invalid_utf8, "string is not valid UTF-8", "/producer/git"}});
+  // The defaults are a valid recorder; an empty run id is a fresh live one.
+  auto fine = ev::recorder::make();
+  REQUIRE(fine.has_value());
+  CHECK(fine->run_id().size() == 36);
+}
+
+namespace {
+
+// A consumer's own structs for known event types, without the library's constraints.
+struct my_profile_started {
+  std::string profile_name;
+  std::string profile_version;
+  int total_runs_aggregated = 0;
+};
+struct my_access {
+  std::int64_t hits = 0;
+  std::string file;
+};
+
+// The line the recorder would have written, as `assay validate evidence-event-v1` reads it: the
+// same refusal, for the same reasons.
+void validate_also_rejects(std::string_view type, const assay::json::value& data,
+                           std::optional<std::string> traceparent = std::nullopt) {
+  auto e =
+      assay::json::parse(R"({"specversion":"1.0","source":"urn:x","id":"r:0","time":"2026-01-01T00:00:00Z",)"
+                         R"("datacontenttype":"application/json","assayrunid":"r","assayseq":0,"assayproducer":"p",)"
+                         R"("assayproducerversion":"1","assaygit":"unknown","assaypii":false,"assaysecrets":false,)"
+                         R"("assaycontenthash":null})")
+          .value();
+  e.set("type", std::string(type));
+  e.set("data", data);
+  if (traceparent)
+    e.set("traceparent", *traceparent);
+  CHECK_FALSE(assay::contracts::read_event(assay::json::to_canonical(e).value()).has_value());
+}
+
+}  // namespace
+
+TEST_CASE("append refuses what evidence-event-v1 rejects: every violation, with its pointer") {
+  auto run = ev::recorder::make({.source = "urn:x", .run_id = "r"}).value();
+  const c::tool_decision allow{.tool = "t", .decision = "allow", .reason_code = "ok"};
+  // A known type's payload recorded under another event type.
+  auto wrong_type = run.append(c::fs_access::event_type, allow);
+  REQUIRE_FALSE(wrong_type.has_value());
+  check_errors(wrong_type.error(),
+               {{errc::rule_violation, R"(a assay.tool.decision payload needs type "assay.tool.decision")", "/type"}});
+  // decision "maybe", as untyped JSON under the known type.
+  const auto maybe = assay::json::parse(R"({"tool":"t","decision":"maybe","reason_code":"r"})").value();
+  auto r = run.append(c::tool_decision::event_type, maybe);
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::enum_mismatch, R"("maybe" is not one of "allow", "deny", "requires_approval")",
+                            "/data/decision"}});
+  validate_also_rejects(c::tool_decision::event_type, maybe);
+  // An empty type, and a traceparent that is not one: both reported.
+  r = run.append("", allow, {.traceparent = "garbage"});
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(),
+               {{errc::too_short, "string is shorter than the minimum length 1", "/type"},
+                {errc::pattern_mismatch,
+                 R"("garbage" does not match the pattern ^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$)", "/traceparent"},
+                {errc::rule_violation, R"(a assay.tool.decision payload needs type "assay.tool.decision")", "/type"}});
+  validate_also_rejects("", assay::json::value(1));
+  validate_also_rejects("vendor.x", assay::json::value(1), "garbage");
+  r = run.append("vendor.x", assay::json::value(1),
+                 {.traceparent = "00-00000000000000000000000000000000-0000000000000000-01"});
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::rule_violation, "the trace id must not be all zeros", "/traceparent"},
+                           {errc::rule_violation, "the parent (span) id must not be all zeros", "/traceparent"}});
+  // A consumer's struct under a known type is held to that type's contract.
+  r = run.append(c::profile_started::event_type, my_profile_started{"p", "1", -1});
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::below_minimum, "-1 is less than the minimum 0", "/data/total_runs_aggregated"}});
+  r = run.append(c::fs_access::event_type, my_access{-3, "/etc/passwd"});
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::below_minimum, "-3 is less than the minimum 0", "/data/hits"}});
+  validate_also_rejects(c::fs_access::event_type, assay::json::parse(R"({"hits":-3})").value());
+  // A count JSON cannot carry exactly is refused, not rounded.
+  r = run.append(
+      c::profile_finished::event_type,
+      c::profile_finished{
+          .files_count = 9007199254740993, .network_count = 0, .processes_count = 0, .sandbox_degradation_count = 0});
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::above_maximum,
+                            "9007199254740993 cannot be written exactly: a JSON number holds integers only up to "
+                            "9007199254740992 (2^53)",
+                            "/data/files_count"}});
+  CHECK(run.size() == 0);  // nothing of it was recorded
+  // The same structs, valid, are recorded; so is anything under a type the library does not know.
+  CHECK(run.append(c::profile_started::event_type, my_profile_started{"p", "1", 2}).value() == 0);
+  CHECK(run.append(c::fs_access::event_type, my_access{3, "/etc/hosts"}).value() == 1);
+  CHECK(run.append("vendor.x", my_access{-3, ""},
+                   {.traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"})
+            .value() == 2);
+  CHECK(ev::verify_bundle_bytes(run.finish().value()).has_value());
 }

@@ -3,6 +3,7 @@
 #include "support.hpp"
 
 #include "assay/contracts/soak_report.hpp"
+#include "assay/evidence/payload_check.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "events.hpp"
@@ -543,14 +544,40 @@ TEST_CASE("each limit at its boundary") {
   CHECK_CODE_LIM(bomb, lim, ev::code::LimitDecodeBytes);
 }
 
-TEST_CASE("limits from JSON: exactly the eight members") {
+TEST_CASE("limits from JSON: any of the eight members, the others at their defaults") {
   auto ok = ev::bundle_limits::from_json(
       R"({"max_bundle_bytes":1,"max_decode_bytes":2,"max_manifest_bytes":3,"max_events_bytes":4,"max_events":5,)"
       R"("max_line_bytes":6,"max_path_len":7,"max_json_depth":8})");
   REQUIRE(ok.has_value());
   CHECK(ok->max_events == 5);
   CHECK(ok->max_json_depth == 8);
-  CHECK(ev::bundle_limits::from_json(R"({"max_events":5})").error().code == errc::missing_member);
+  auto some = ev::bundle_limits::from_json(R"({"max_events":5,"max_json_depth":9})");
+  REQUIRE(some.has_value());
+  CHECK(some->max_events == 5);
+  CHECK(some->max_json_depth == 9);
+  const ev::bundle_limits defaults;
+  CHECK(some->max_bundle_bytes == defaults.max_bundle_bytes);
+  CHECK(some->max_decode_bytes == defaults.max_decode_bytes);
+  CHECK(some->max_manifest_bytes == defaults.max_manifest_bytes);
+  CHECK(some->max_events_bytes == defaults.max_events_bytes);
+  CHECK(some->max_line_bytes == defaults.max_line_bytes);
+  CHECK(some->max_path_len == defaults.max_path_len);
+  auto none = ev::bundle_limits::from_json("{}");
+  REQUIRE(none.has_value());
+  CHECK(none->max_events == 100000u);
+  CHECK(none->max_json_depth == 64u);
+  // Still strict: unknown members, wrong types, values below 1, not an object.
+  auto unknown = ev::bundle_limits::from_json(R"({"max_events":5,"max_evnets":6})");
+  REQUIRE_FALSE(unknown.has_value());
+  CHECK(unknown.error().code == errc::unknown_member);
+  CHECK(unknown.error().pointer == "/max_evnets");
+  CHECK(unknown.error().message == "unknown member \"max_evnets\" (not allowed here)");
+  auto zero = ev::bundle_limits::from_json(R"({"max_line_bytes":0})");
+  REQUIRE_FALSE(zero.has_value());
+  CHECK(zero.error().code == errc::below_minimum);
+  CHECK(zero.error().pointer == "/max_line_bytes");
+  CHECK(ev::bundle_limits::from_json(R"({"max_events":"5"})").error().code == errc::type_mismatch);
+  CHECK(ev::bundle_limits::from_json("[]").error().code == errc::type_mismatch);
   CHECK(ev::bundle_limits::from_json(
             R"({"max_bundle_bytes":1,"max_decode_bytes":2,"max_manifest_bytes":3,"max_events_bytes":4,"max_events":5,)"
             R"("max_line_bytes":6,"max_path_len":7,"max_json_depth":8,"other":1})")
@@ -588,6 +615,18 @@ TEST_CASE("the reference's bundles and conformance corpora" * doctest::test_suit
   CHECK(ev::verify_bundle_file((up / "bundles" / "demo-bundle.tar.gz").string()).has_value());
   CHECK(ev::verify_bundle_file((up / "bundles" / "invalid-manifest.bundle.tar.gz").string()).error().code ==
         ev::code::ContractInvalidJson);
+  // With the payload contracts (verify --contracts), both fail at their first payload that breaks
+  // one: the reference writes fixtures that are not the payloads of SPEC §8.
+  ev::payload_check contracts;
+  auto t = ev::verify_bundle_file((up / "bundles" / "test-bundle.tar.gz").string(), {}, contracts);
+  REQUIRE_FALSE(t.has_value());
+  CHECK(ev::name(ev::code::ContractInvalidEvent) == assay::name(t.error().code));
+  CHECK(t.error().message == R"(line 1 of events.ndjson: seq 0 ("assay.profile.started"): /data/build_id: unknown )"
+                             R"(member "build_id" (not allowed here) (and 7 more))");
+  auto d = ev::verify_bundle_file((up / "bundles" / "demo-bundle.tar.gz").string(), {}, contracts);
+  REQUIRE_FALSE(d.has_value());
+  CHECK(d.error().message == R"(line 2 of events.ndjson: seq 1 ("assay.profile.finished"): /data/integrity_scope: )"
+                             R"(expected a string, found null (and 1 more))");
   std::size_t vectors = 0;
   for (const char* corpus : {"conformance-v0", "conformance-v1"}) {
     auto manifest = json::parse(assay_test::read_file(up / corpus / "MANIFEST.json")).value();
@@ -625,8 +664,13 @@ TEST_CASE("every reference event stream recomputes and re-bundles" * doctest::te
       events.push_back(std::move(v));
       ++lines;
     }
-    auto gzbytes = ev::write_bundle(events);
-    REQUIRE(gzbytes.has_value());
+    // Other producers' events, re-packed as they are: their envelopes are checked, their
+    // payloads not (SPEC §8).
+    ev::bundle_options as_they_are;
+    as_they_are.check_payloads = false;
+    auto gzbytes = ev::write_bundle(events, as_they_are);
+    CAPTURE(f.path().filename().string());
+    REQUIRE_MESSAGE(gzbytes.has_value(), (gzbytes ? std::string() : gzbytes.error().format()));
     CHECK(ev::verify_bundle_bytes(*gzbytes).has_value());
     ++files;
   }
@@ -648,8 +692,11 @@ TEST_CASE("the reference's own bundles re-written give the same manifest and eve
                                       events_bytes.append(e.line).append("\n");
                                     });
     REQUIRE(r.has_value());
-    auto files = ev::build_bundle_files(events).value();
+    ev::bundle_options as_they_are;
+    as_they_are.check_payloads = false;
+    auto files = ev::build_bundle_files(events, as_they_are).value();
     CAPTURE(name);
+    CHECK_FALSE(ev::build_bundle_files(events).has_value());  // their payloads break their contracts
     CHECK(files.manifest == r->manifest);
     CHECK(files.events == events_bytes);
   }

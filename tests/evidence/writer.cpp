@@ -3,7 +3,10 @@
 // and the gzip stream over pieces.
 #include "support.hpp"
 
+#include "reflect/check_error.hpp"
+
 #include "assay/evidence/archive.hpp"
+#include "assay/evidence/payload_check.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "events.hpp"
@@ -16,6 +19,7 @@
 namespace ev = assay::evidence;
 namespace json = assay::json;
 using assay::errc;
+using assay_test::check_errors;
 using assay_test::lines_of;
 using assay_test::make_event;
 using assay_test::make_events;
@@ -50,7 +54,8 @@ ev::bundle_files files_of(const std::vector<std::string>& texts, const ev::bundl
 assay::error error_of(const std::vector<std::string>& texts, const ev::bundle_options& opt = {}) {
   auto r = ev::write_bundle(views(texts), opt);
   REQUIRE_FALSE(r.has_value());
-  return r.error();
+  REQUIRE(r.error().size() == 1);
+  return r.error().front();
 }
 
 }  // namespace
@@ -84,11 +89,12 @@ TEST_CASE("events out of order are written in seq order; the producer is the seq
   CHECK(files.events == lines_of(evs));
   CHECK(files.manifest.find(R"("producer":{"git":"abc1234","name":"first-producer","version":"1.0.0"})") !=
         std::string::npos);
-  // Without a producer in the seq-0 event: refused at that event's input position.
+  // Without a producer in the seq-0 event: refused at that event's input position (the envelope
+  // requires one).
   auto e = ev::build_bundle_files(std::vector<json::value>{evs[1], without(evs[0], "assayproducer")});
   REQUIRE_FALSE(e.has_value());
-  CHECK(e.error().code == ev::code::ContractInvalidJson);
-  CHECK(e.error().pointer == "/1/assayproducer");
+  check_errors(e.error(),
+               {{errc::missing_member, R"(required member "assayproducer" is missing)", "/1/assayproducer"}});
   // A producer given in the options wins.
   ev::bundle_options opt;
   opt.producer = ev::producer_info{"given", "2.0", std::nullopt};
@@ -291,16 +297,16 @@ TEST_CASE("the writer refuses what the verifier would reject") {
   evs[1].set("assaycontenthash", "sha256:" + std::string(64, '0'));
   auto r = ev::write_bundle(evs);
   REQUIRE(!r.has_value());
-  CHECK(r.error().code == ev::code::IntegrityEventHash);
-  CHECK(r.error().pointer == "/1/assaycontenthash");
+  CHECK(r.error().front().code == ev::code::IntegrityEventHash);
+  CHECK(r.error().front().pointer == "/1/assaycontenthash");
 
   evs = make_events(3);
   evs[2].set("assayseq", 5);
-  CHECK(ev::write_bundle(evs).error().code == ev::code::ContractSequenceGap);
+  CHECK(ev::write_bundle(evs).error().front().code == ev::code::ContractSequenceGap);
   evs = make_events(3);
   std::swap(evs[0], evs[2]);  // out of order in the input: sorted by seq
   CHECK(ev::write_bundle(evs).value() == ev::write_bundle(make_events(3)).value());
-  CHECK(ev::write_bundle(std::vector<json::value>{}).error().code == ev::code::ContractInvalidEvent);
+  CHECK(ev::write_bundle(std::vector<json::value>{}).error().front().code == ev::code::ContractInvalidEvent);
 }
 
 TEST_CASE("x-assay: packs applied and mappings go into the manifest, which decodes as manifest-v1") {
@@ -337,6 +343,79 @@ TEST_CASE("x-assay: packs applied and mappings go into the manifest, which decod
   opt.packs_applied[0].digest = std::string("sha256:f47d");
   auto bad = ev::build_bundle_files(make_events(2), opt);
   REQUIRE_FALSE(bad.has_value());
-  CHECK(bad.error().code == errc::pattern_mismatch);
-  CHECK(bad.error().pointer == "/x-assay/packs_applied/0/digest");
+  CHECK(bad.error().front().code == errc::pattern_mismatch);
+  CHECK(bad.error().front().pointer == "/x-assay/packs_applied/0/digest");
+}
+
+TEST_CASE("the writer refuses what evidence-event-v1 rejects: every violation, each with its pointer") {
+  auto evs = make_events(5);
+  evs[0].set("type", "assay.tool.decision");
+  evs[0].set("data", json::parse(R"({"tool":"t","decision":"maybe","reason_code":"r"})").value());
+  evs[1].set("type", "");
+  evs[2].set("traceparent", "garbage");
+  evs[3].set("type", "assay.profile.started");
+  evs[3].set("data", json::parse(R"({"profile_name":"p","profile_version":"1","total_runs_aggregated":-1})").value());
+  // A tool decision's payload recorded as a file access.
+  evs[4].set("type", "assay.fs.access");
+  evs[4].set("data", json::parse(R"({"tool":"t","decision":"allow","reason_code":"r"})").value());
+  const auto texts = texts_of(evs);
+  auto r = ev::write_bundle(views(texts));
+  REQUIRE_FALSE(r.has_value());
+  check_errors(
+      r.error(),
+      {{errc::enum_mismatch, R"("maybe" is not one of "allow", "deny", "requires_approval")", "/0/data/decision"},
+       {errc::too_short, "string is shorter than the minimum length 1", "/1/type"},
+       {errc::pattern_mismatch, R"("garbage" does not match the pattern ^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$)",
+        "/2/traceparent"},
+       {errc::below_minimum, "-1 is less than the minimum 0", "/3/data/total_runs_aggregated"},
+       {errc::missing_member, R"(required member "hits" is missing)", "/4/data/hits"}});
+  // The DOM path and build_bundle_files say the same.
+  CHECK(ev::write_bundle(evs).error().format() == r.error().format());
+  CHECK(ev::build_bundle_files(views(texts)).error().format() == r.error().format());
+  // Out of seq order: still every violation, by input position.
+  const std::vector<json::value> shuffled = {evs[4], evs[0], evs[1], evs[2], evs[3]};
+  auto s = ev::write_bundle(shuffled);
+  REQUIRE_FALSE(s.has_value());
+  REQUIRE(s.error().size() == 5);
+  CHECK(s.error().items[0].pointer == "/0/data/hits");
+  CHECK(s.error().items[1].pointer == "/1/data/decision");
+
+  // Re-packing other producers' events: the payloads are not checked, the envelope still is.
+  ev::bundle_options unchecked;
+  unchecked.check_payloads = false;
+  auto u = ev::write_bundle(views(texts), unchecked);
+  REQUIRE_FALSE(u.has_value());
+  check_errors(u.error(), {{errc::too_short, "string is shorter than the minimum length 1", "/1/type"},
+                           {errc::pattern_mismatch,
+                            R"("garbage" does not match the pattern ^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$)",
+                            "/2/traceparent"}});
+  evs[1].set("type", "assay.test");
+  evs[2].set("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+  auto gz = ev::write_bundle(evs, unchecked);
+  REQUIRE(gz.has_value());
+  CHECK_FALSE(ev::write_bundle(evs).has_value());  // checked, it is refused
+  // The verifier keeps the reference's checks: the bundle verifies; with the payload contracts,
+  // the first payload that breaks one fails it.
+  CHECK(ev::verify_bundle_bytes(*gz).has_value());
+  ev::payload_check contracts;
+  auto v = ev::verify_bundle_bytes(*gz, {}, contracts);
+  REQUIRE_FALSE(v.has_value());
+  CHECK(assay::name(v.error().code) == "ContractInvalidEvent");
+  CHECK(v.error().message ==
+        R"(line 1 of events.ndjson: seq 0 ("assay.tool.decision"): /data/decision: "maybe" is not )"
+        R"(one of "allow", "deny", "requires_approval")");
+  CHECK(v.error().pointer == "/data/decision");
+}
+
+TEST_CASE("valid known payloads pass the writer and the payload check, beside other visitors") {
+  auto evs = make_events(2);
+  evs[1].set("type", "assay.fs.access");
+  evs[1].set("data", json::parse(R"({"hits":3,"file":"/w/a","runs_seen":1,"collector":"x"})").value());
+  auto gz = ev::write_bundle(evs);
+  REQUIRE(gz.has_value());
+  ev::payload_check contracts;
+  std::size_t seen = 0;
+  auto v = ev::verify_bundle_bytes(*gz, {}, contracts, [&](const ev::verified_event&) { ++seen; });
+  REQUIRE(v.has_value());
+  CHECK(seen == 2);
 }

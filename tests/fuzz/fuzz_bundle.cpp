@@ -75,14 +75,15 @@ void verify_written(std::string_view ndjson) {
   opt.limits = small_limits();
   auto files = ev::build_bundle_files(texts, opt);
   if (!files) {
-    if (files.error().message.empty())
-      fail("a writer error without a message", assay::name(files.error().code));
+    for (const auto& e : files.error())
+      if (e.message.empty())
+        fail("a writer error without a message", assay::name(e.code));
     return;
   }
   auto gz = ev::write_bundle(texts, opt);
   if (!gz) {
     // Only the container limits remain for pack_bundle to refuse.
-    const auto c = gz.error().code;
+    const auto c = gz.error().front().code;
     if (c != ev::code::LimitBundleBytes && c != ev::code::LimitDecodeBytes)
       fail("build_bundle_files accepted what write_bundle refused", gz.error().format());
     return;

@@ -5,7 +5,8 @@
 // As JSON text, for each contract T:
 //   - assay::decode<T> never crashes; on failure every error has a code and a message;
 // and when decoding succeeds:
-//   - assay::validate(x) and assay::encode(x) succeed (a decoded value satisfies its type);
+//   - assay::validate(x) and assay::encode(x) succeed (a decoded value satisfies its type), but
+//     for an integer beyond 2^53: decoded exactly, it is refused by encode (JSON cannot carry it);
 //   - decode(encode(x)) succeeds and encodes to the same bytes; encode_to a sink agrees;
 //   - the typed encoding equals json::canonicalize(input): decoding keeps every member, and the
 //     typed writer and the DOM writer must agree byte for byte on the same document.
@@ -41,6 +42,14 @@ namespace {
   std::abort();
 }
 
+// Every error says an integer is beyond what a JSON number holds exactly (decoded, not encodable).
+bool beyond_json(const assay::errors& errs) {
+  for (const auto& e : errs)
+    if (e.message.find("cannot be written exactly") == std::string::npos)
+      return false;
+  return true;
+}
+
 template <class T>
 void round_trip(const char* contract, std::string_view text) {
   auto x = assay::decode<T>(text);
@@ -57,6 +66,8 @@ void round_trip(const char* contract, std::string_view text) {
     return;
   }
   auto valid = assay::validate(*x);
+  if (!valid && beyond_json(valid.error()))
+    return;
   if (!valid)
     fail(contract, "a decoded value does not validate", valid.error().format());
   auto e1 = assay::encode(*x);

@@ -193,22 +193,39 @@ TEST_CASE("integers: integral doubles accepted, fractions and out-of-range rejec
   decode_fails<std::uint16_t>("65536", errc::not_an_integer, "65536 is out of range for this member");
   CHECK(decode_ok<std::int32_t>("-2147483648") == std::numeric_limits<std::int32_t>::min());
   decode_fails<std::int32_t>("2147483648", errc::not_an_integer, "2147483648 is out of range for this member");
-  // int64: the extremes that a double holds exactly
+  // 64-bit integers are read from their digits, exactly: a value is never rounded.
   CHECK(decode_ok<std::int64_t>("-9223372036854775808") == std::numeric_limits<std::int64_t>::min());
-  CHECK(decode_ok<std::int64_t>("9223372036854774784") == 9223372036854774784LL);  // largest double < 2^63
-  // 9223372036854775807 is read as the double 2^63, which no int64 holds.
-  decode_fails<std::int64_t>("9223372036854775807", errc::not_an_integer,
-                             "9223372036854776000 is out of range for this member");
-  decode_fails<std::int64_t>("-9223372036854777856", errc::not_an_integer,
-                             "-9223372036854778000 is out of range for this member");
-  // uint64
-  CHECK(decode_ok<std::uint64_t>("18446744073709549568") == 18446744073709549568ULL);  // largest double < 2^64
-  decode_fails<std::uint64_t>("18446744073709551615", errc::not_an_integer,
-                              "18446744073709552000 is out of range for this member");
+  CHECK(decode_ok<std::int64_t>("9223372036854775807") == std::numeric_limits<std::int64_t>::max());
+  CHECK(decode_ok<std::int64_t>("9223372036854774784") == 9223372036854774784LL);
+  decode_fails<std::int64_t>("9223372036854775808", errc::not_an_integer,
+                             "9223372036854775808 is out of range for this member");
+  decode_fails<std::int64_t>("-9223372036854775809", errc::not_an_integer,
+                             "-9223372036854775809 is out of range for this member");
+  decode_fails<std::int64_t>("12345678901234567891", errc::not_an_integer,
+                             "12345678901234567891 is out of range for this member");
+  // uint64: all of it, 2^53 + 1 and 2^64 - 1 included.
+  CHECK(decode_ok<std::uint64_t>("9007199254740993") == 9007199254740993ULL);
+  CHECK(decode_ok<std::uint64_t>("12345678901234567891") == 12345678901234567891ULL);
+  CHECK(decode_ok<std::uint64_t>("18446744073709551615") == std::numeric_limits<std::uint64_t>::max());
+  CHECK(decode_ok<std::uint64_t>("18446744073709551615.000") == std::numeric_limits<std::uint64_t>::max());
+  CHECK(decode_ok<std::uint64_t>("1844674407370955161.5e1") == std::numeric_limits<std::uint64_t>::max());
+  CHECK(decode_ok<std::int64_t>("9007199254740993") == 9007199254740993LL);
+  decode_fails<std::uint64_t>("18446744073709551616", errc::not_an_integer,
+                              "18446744073709551616 is out of range for this member");
   decode_fails<std::uint64_t>("-1", errc::not_an_integer, "-1 is out of range for this member");
-  decode_fails<std::uint64_t>("1e20", errc::not_an_integer, "100000000000000000000 is out of range for this member");
-  // Beyond 2^53 integers are doubles: 2^53 + 1 reads as 2^53.
-  CHECK(decode_ok<std::int64_t>("9007199254740993") == 9007199254740992LL);
+  decode_fails<std::uint64_t>("1e20", errc::not_an_integer, "1e20 is out of range for this member");
+  decode_fails<std::int32_t>("2.1474836480e9", errc::not_an_integer, "2.1474836480e9 is out of range for this member");
+  // A fraction that a double would lose is still a fraction.
+  decode_fails<std::uint64_t>("1.00000000000000000001", errc::not_an_integer,
+                              "expected an integer, found 1.00000000000000000001");
+  decode_fails<std::uint64_t>("9007199254740993e-1", errc::not_an_integer,
+                              "expected an integer, found 9007199254740993e-1");
+  decode_fails<int>("1e-400", errc::not_an_integer, "expected an integer, found 1e-400");
+  CHECK(decode_ok<int>("0e-400") == 0);
+  CHECK(decode_ok<int>("-0.000e5") == 0);
+  // Long numbers are named by their start and length.
+  decode_fails<std::uint64_t>(std::string(50, '9'), errc::not_an_integer,
+                              std::string(24, '9') + "... (a number of 50 characters) is out of range for this member");
 }
 
 TEST_CASE("numbers that are not JSON stop decoding with the reader's error") {
@@ -256,11 +273,20 @@ TEST_CASE("bounded integers") {
   // Outside the C++ type as well as outside the bounds: the bound is named.
   decode_fails<T>("1e19", errc::above_maximum, "10000000000000000000 is greater than the maximum 10");
   decode_fails<T>("-1e19", errc::below_minimum, "-10000000000000000000 is less than the minimum 1");
+  decode_fails<T>("12345678901234567891", errc::above_maximum, "12345678901234567891 is greater than the maximum 10");
+  // Beyond what an int64, a uint64 or (exactly) a double holds: out of range, named as written.
+  decode_fails<T>("-9223372036854775809", errc::not_an_integer, "-9223372036854775809 is out of range for this member");
+  decode_fails<T>("-123456789012345678901", errc::not_an_integer,
+                  "-123456789012345678901 is out of range for this member");
   using U = assay::bounded<std::uint64_t, 0>;
   CHECK(decode_ok<U>("0").value() == 0u);
   CHECK(decode_ok<U>("18446744073709549568").value() == 18446744073709549568ULL);
   decode_fails<U>("-1", errc::below_minimum, "-1 is less than the minimum 0");
-  decode_fails<U>("18446744073709551616", errc::not_an_integer, "18446744073709552000 is out of range for this member");
+  CHECK(decode_ok<U>("18446744073709551615").value() == std::numeric_limits<std::uint64_t>::max());
+  decode_fails<U>("18446744073709551616", errc::not_an_integer, "18446744073709551616 is out of range for this member");
+  using exact = assay::bounded<std::uint64_t, 0, 9007199254740992>;
+  decode_fails<exact>("18446744073709551615", errc::above_maximum,
+                      "18446744073709551615 is greater than the maximum 9007199254740992");
   using S = assay::bounded<std::int8_t, -5>;
   CHECK(decode_ok<S>("127").value() == 127);
   decode_fails<S>("128", errc::not_an_integer, "128 is out of range for this member");
@@ -750,4 +776,36 @@ TEST_CASE("decode from a DOM value and the throwing wrapper") {
     CHECK(std::string(e.what()) == "line 1, column 6 (byte 5) at /x: expected an integer, found a string");
     CHECK(e.all().size() == 1);
   }
+}
+
+namespace {
+struct inner_settings {
+  int a = 1;
+  assay::bounded<int, 0> b = 2;
+};
+struct settings {
+  inner_settings inner;
+  std::string name = "default";
+  std::uint64_t big = 7;
+};
+}  // namespace
+
+TEST_CASE("decode_onto: members left out keep their values, at any depth; the rest is checked") {
+  settings s;
+  REQUIRE(assay::decode_onto(R"({"inner":{"b":5},"big":18446744073709551615})", s).has_value());
+  CHECK(s.inner.a == 1);
+  CHECK(s.inner.b == 5);
+  CHECK(s.name == "default");
+  CHECK(s.big == std::numeric_limits<std::uint64_t>::max());
+  settings t;
+  REQUIRE(assay::decode_onto("{}", t).has_value());
+  CHECK(t.name == "default");
+  settings u;
+  auto r = assay::decode_onto(R"({"inner":{"b":-1,"c":0},"nme":"x"})", u);
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::below_minimum, "-1 is less than the minimum 0", "/inner/b", 14, 1, 15},
+                           {errc::unknown_member, R"(unknown member "c" (not allowed here))", "/inner/c", 17, 1, 18},
+                           {errc::unknown_member, R"(unknown member "nme" (not allowed here))", "/nme", 24, 1, 25}});
+  // A plain decode of the same partial document still requires every member.
+  CHECK(assay::decode<settings>(R"({"inner":{"b":5}})").error().front().code == errc::missing_member);
 }

@@ -4,6 +4,7 @@
 #include "../verbs.hpp"
 
 #include "assay/evidence/verify.hpp"
+#include "evidence.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -19,6 +20,7 @@ struct verify_args {
   std::string bundle;
   std::string limits;
   bool as_json = false;
+  bool contracts = false;
 };
 
 // What `--json` prints, on every outcome: the evidence floor's verdict (class null for an error
@@ -56,6 +58,8 @@ int verify(const verify_args& a) {
     auto in = input::open(a.bundle, limits.max_bundle_bytes, input::over_limit::pass);
     if (!in)
       return in.error();
+    if (a.contracts)
+      return verify_with_contracts(in->bytes(), limits);
     return assay::evidence::verify_bundle_bytes(in->bytes(), limits);
   }();
   if (a.as_json) {
@@ -90,8 +94,11 @@ void add_evidence_verify(CLI::App& evidence, dispatcher& d) {
   auto* sub = evidence.add_subcommand("verify", "Verify a bundle (SPEC §7)");
   auto a = std::make_shared<verify_args>();
   sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
-  sub->add_option("--limits", a->limits, "A JSON object with the eight reader limits");
+  sub->add_option("--limits", a->limits,
+                  "A JSON object with any of the eight reader limits (the others keep their defaults)");
   sub->add_flag("--json", a->as_json, "Print the result as one JSON object, whatever the outcome");
+  sub->add_flag("--contracts", a->contracts,
+                "Also hold each payload of a known event type to its contract (ContractInvalidEvent; SPEC §8)");
   d.on(sub, [a] { return verify(*a); });
 }
 

@@ -23,8 +23,9 @@
 
 namespace assay::contracts {
 
-// The limits of a bundle reader (SPEC §7), with the reference verifier's defaults. As JSON:
-// exactly these eight members, each an integer >= 1.
+// The limits of a bundle reader (SPEC §7), with the reference verifier's defaults. As JSON: an
+// object with any of these eight members, each an integer >= 1; from_json() keeps the default of
+// each member left out, and refuses any other member.
 struct bundle_limits {
   bounded<std::uint64_t, 1> max_bundle_bytes = 100ull << 20;
   bounded<std::uint64_t, 1> max_decode_bytes = 1ull << 30;
@@ -35,15 +36,15 @@ struct bundle_limits {
   bounded<std::uint64_t, 1> max_path_len = 256;
   bounded<std::uint64_t, 1> max_json_depth = 64;
 
-  // assay::decode<bundle_limits>(text), reporting its first error.
+  // The limits `text` sets over the defaults, reporting its first error.
   static result<bundle_limits> from_json(std::string_view text);
 };
 
 inline result<bundle_limits> bundle_limits::from_json(std::string_view text) {
-  auto r = assay::decode<bundle_limits>(text);
-  if (!r)
+  bundle_limits out;
+  if (auto r = assay::decode_onto(text, out); !r)
     return r.error().front();
-  return *r;
+  return out;
 }
 
 namespace manifest_view_v1 {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace assay::contracts {
 
@@ -46,6 +47,24 @@ inline std::string time_fraction_violation(std::string_view t) {
   if (frac.size() > 3 && frac.substr(frac.size() - 3) == "000")
     return "the fraction must use the fewest of 3, 6 or 9 digits that are exact";
   return {};
+}
+
+// The W3C rule beyond the pattern: neither the trace id nor the parent id is all zeros. Returns
+// the violations' messages (a value that does not match the pattern has none here).
+inline std::vector<std::string> trace_id_violations(std::string_view tp) {
+  std::vector<std::string> out;
+  if (tp.size() != 55)
+    return out;
+  if (tp.substr(3, 32).find_first_not_of('0') == std::string_view::npos)
+    out.emplace_back("the trace id must not be all zeros");
+  if (tp.substr(36, 16).find_first_not_of('0') == std::string_view::npos)
+    out.emplace_back("the parent (span) id must not be all zeros");
+  return out;
+}
+
+// A payload of the type `Payload::event_type` recorded under another type.
+inline std::string payload_type_violation(std::string_view payload_type) {
+  return "a " + std::string(payload_type) + " payload needs type \"" + std::string(payload_type) + "\"";
 }
 
 }  // namespace event_v1
@@ -102,16 +121,13 @@ struct evidence_event {
                         std::to_string(assayseq.value()) + "\")");
     if (std::string v = event_v1::time_fraction_violation(time); !v.empty())
       r.fail("/time", std::move(v));
-    if (traceparent && traceparent->size() == 55) {
-      if (traceparent->compare(3, 32, std::string(32, '0')) == 0)
-        r.fail("/traceparent", "the trace id must not be all zeros");
-      if (traceparent->compare(36, 16, std::string(16, '0')) == 0)
-        r.fail("/traceparent", "the parent (span) id must not be all zeros");
+    if (traceparent) {
+      for (auto& v : event_v1::trace_id_violations(*traceparent))
+        r.fail("/traceparent", std::move(v));
     }
     if constexpr (requires { Payload::event_type; }) {
       if (type != Payload::event_type)
-        r.fail("/type", "a " + std::string(Payload::event_type) + " payload needs type \"" +
-                            std::string(Payload::event_type) + "\"");
+        r.fail("/type", event_v1::payload_type_violation(Payload::event_type));
     }
   }
 };

@@ -20,26 +20,34 @@
 
 #include <span>
 #include <string_view>
+#include <type_traits>
 
 namespace assay::contracts {
 
 struct event_type_entry {
   std::string_view type;                                                            // "assay.tool.decision"
   results<void> (*validate_event)(std::string_view text, const json::limits& lim);  // a whole event
+  results<void> (*validate_data)(std::string_view text, const json::limits& lim);   // its payload alone
 };
+
+template <class T>
+results<void> validate_text(std::string_view text, const json::limits& lim) {
+  auto r = assay::decode<T>(text, lim);
+  if (!r)
+    return r.error();
+  return {};
+}
 
 template <class Payload>
 event_type_entry make_event_type() {
-  return event_type_entry{
-      Payload::event_type,
-      [](std::string_view text, const json::limits& lim) -> results<void> {
-        auto r = assay::decode<evidence_event<Payload>>(text, lim);
-        if (!r)
-          return r.error();
-        return {};
-      },
-  };
+  return event_type_entry{Payload::event_type, &validate_text<evidence_event<Payload>>, &validate_text<Payload>};
 }
+
+// Whether P is one of the payload types of the list.
+template <class P, class List>
+inline constexpr bool listed_payload = false;
+template <class P, class... L>
+inline constexpr bool listed_payload<P, payload_list<L...>> = (std::is_same_v<P, L> || ...);
 
 // Every event type of the list, in list order.
 template <class Payloads = known_payloads>
@@ -54,6 +62,19 @@ const event_type_entry* find_event_type(std::string_view type) {
     if (e.type == type)
       return &e;
   return nullptr;
+}
+
+// Validates one event as `assay validate evidence-event-v1` does, every violation with its
+// pointer: the envelope (SPEC §4), and with `payloads` the payload of a known `type` (SPEC §8).
+// `type` is the event's type member as the caller read it (the writer has parsed the event).
+template <class Payloads = known_payloads>
+results<void> validate_event(std::string_view text, std::string_view type, const json::limits& lim = {},
+                             bool payloads = true) {
+  if (payloads) {
+    if (const event_type_entry* known = find_event_type<Payloads>(type))
+      return known->validate_event(text, lim);  // the envelope and the payload in one pass
+  }
+  return validate_text<evidence_event<>>(text, lim);
 }
 
 // Reads one event: the envelope always, the payload too when its type is known. The errors are

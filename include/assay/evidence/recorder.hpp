@@ -1,21 +1,29 @@
 // assay/evidence/recorder.hpp — recording a run as it happens and finishing it as a bundle.
 //
-//   assay::evidence::recorder run({.source = "urn:assay:my-runtime", .producer = {"my-runtime", "1.4.0"}});
-//   run.append("assay.tool.decision", decision);      // any reflected payload, or a json::value
-//   auto gz = run.finish();                             // the .tar.gz bytes
+//   auto run = assay::evidence::recorder::make({.source = "urn:assay:my-runtime",
+//                                               .producer = {"my-runtime", "1.4.0", std::nullopt}});
+//   if (!run) ...                                           // every bad option, with its pointer
+//   if (auto seq = run->append("assay.tool.decision", decision); !seq) ...   // refused: why
+//   auto gz = run->finish();                                // the .tar.gz bytes
 //
 // The recorder fills the envelope of every event (SPEC §4): specversion, id = run_id:seq, seq,
 // time (RFC 3339 UTC with 0, 3, 6 or 9 fraction digits, the fewest that are exact), producer,
-// git, privacy flags and the content hash. Payloads are validated against their type when
-// appended: an invalid payload is refused before it becomes evidence.
+// git, privacy flags and the content hash. Its options are checked when it is made (the source
+// a URI, the run id without ':', the producer named, everything valid UTF-8); each event when it
+// is appended, as `assay validate evidence-event-v1` would check it: its type, trace context and
+// payload. A payload of a known event type (contracts/known_payloads.hpp) is held to that type's
+// contract whatever C++ type carries it (a json::value, a struct of your own); a listed payload
+// type must be recorded under its own event type. A refused event leaves no trace.
 //
 // Each event is written once, as its line of events.ndjson: the envelope's members in canonical
 // order around the payload's canonical bytes, which are hashed once for the content hash as
-// they stand. finish() checks what the verifier would (the envelope's rules, the limits), writes
-// the manifest and packs the lines as they are: nothing is parsed again.
+// they stand. finish() checks the verifier's limits, writes the manifest and packs the lines as
+// they are: nothing is parsed again.
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/contracts/event.hpp"
+#include "assay/contracts/events.hpp"
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/codes.hpp"
 #include "assay/evidence/content_hash.hpp"
@@ -40,9 +48,9 @@
 namespace assay::evidence {
 
 struct recorder_options {
-  std::string source = "urn:assay:runtime";  // a URI: contains ':', not first
-  std::string run_id{};                      // default: a live run id (UUIDv7)
-  producer_info producer = {"assay", "0.1.0", std::nullopt};
+  std::string source = "urn:assay:runtime";                   // a URI: contains ':', not first
+  std::string run_id{};                                       // no ':'; default: a live run id (UUIDv7)
+  producer_info producer = {"assay", "0.1.0", std::nullopt};  // name and version not empty
   std::optional<std::string> policy_id{};
   // The clock, replaceable for reproducible runs.
   std::function<std::chrono::system_clock::time_point()> clock = [] { return std::chrono::system_clock::now(); };
@@ -91,31 +99,61 @@ inline bool append_member(std::string& out, std::string_view name, std::string_v
   return json::write_string(w, s);
 }
 
+// Where the check of a contract member reports: into a list, at a pointer.
+struct report_into {
+  errors& out;
+  std::string_view pointer;
+  void operator()(errc code, std::string message) {
+    out.items.push_back(make_error(code, std::move(message), std::string(pointer)));
+  }
+};
+
+// `value` checked as the member type C checks it (and as valid UTF-8), into `out`.
+template <class C = std::string>
+void check_member(errors& out, std::string_view pointer, std::string_view value) {
+  report_into report{out, pointer};
+  if (!json::is_valid_utf8(value)) {
+    report(errc::invalid_utf8, "string is not valid UTF-8");
+    return;
+  }
+  if constexpr (!std::is_same_v<C, std::string>)
+    C::assay_check(value, report);
+}
+
+// The errors of a payload validated on its own, placed under `under` (they have no position: the
+// bytes they were found in are the recorder's, not the caller's).
+inline void add_under(errors& out, errors found, std::string_view under) {
+  for (auto& e : found.items) {
+    e.pointer = std::string(under) + e.pointer;
+    e.offset = error::npos;
+    e.line = 0;
+    e.column = 0;
+    out.items.push_back(std::move(e));
+  }
+}
+
 }  // namespace detail
 
 class recorder {
  public:
-  explicit recorder(recorder_options o = {}) : opt_(std::move(o)) {
-    if (opt_.run_id.empty())
-      opt_.run_id = live_run_id();
-    // The envelope members every event shares, written once; see append() for the layout.
-    auto member = [&](std::string& out, std::string_view name, std::string_view value) {
-      if (!detail::append_member(out, name, value) && !envelope_error_)
-        envelope_error_ = detail::event_error(code::ContractInvalidJson, 0, name,
-                                              "member \"" + std::string(name) + "\" is not valid UTF-8");
-    };
-    member(after_hash_, "assaygit", opt_.producer.git.value_or("unknown"));
-    after_hash_ += ",\"assaypii\":";
-    if (opt_.policy_id)
-      member(after_pii_, "assaypolicyid", *opt_.policy_id);
-    member(after_pii_, "assayproducer", opt_.producer.name);
-    member(after_pii_, "assayproducerversion", opt_.producer.version);
-    member(after_pii_, "assayrunid", opt_.run_id);
-    after_pii_ += ",\"assaysecrets\":";
-    member(id_, "id", opt_.run_id);
-    id_.back() = ':';  // the run id's closing quote: the seq follows
-    member(after_id_, "source", opt_.source);
-    after_id_ += ",\"specversion\":\"1.0\"";
+  // A recorder for a run with these options, or every option that is wrong, with its pointer
+  // into recorder_options (/source, /run_id, /producer/name, ...).
+  static results<recorder> make(recorder_options o = {}) {
+    errors bad;
+    detail::check_member<contracts::event_v1::source_uri>(bad, "/source", o.source);
+    if (!o.run_id.empty())
+      detail::check_member<contracts::event_v1::run_id>(bad, "/run_id", o.run_id);
+    detail::check_member<non_empty>(bad, "/producer/name", o.producer.name);
+    detail::check_member<non_empty>(bad, "/producer/version", o.producer.version);
+    if (o.producer.git)
+      detail::check_member(bad, "/producer/git", *o.producer.git);
+    if (o.policy_id)
+      detail::check_member(bad, "/policy_id", *o.policy_id);
+    if (!o.clock)
+      bad.items.push_back(make_error(errc::invalid_argument, "no clock", "/clock"));
+    if (!bad.empty())
+      return bad;
+    return recorder(std::move(o));
   }
 
   const std::string& run_id() const noexcept { return opt_.run_id; }
@@ -130,16 +168,17 @@ class recorder {
   json::value event(std::uint64_t seq) const { return json::parse(line(seq)).value(); }
 
   // Appends an event of `type` with `data` (a reflected payload, or a json::value). Returns its
-  // seq. An invalid payload is refused with every violation's pointer under /data.
+  // seq, or every violation, each with its pointer into the event (/type, /traceparent,
+  // /data/...): the event is then not recorded. A result to look at, never to drop.
   template <class Payload>
-  results<std::uint64_t> append(std::string_view type, const Payload& data, const event_extras& extras = {}) {
+  [[nodiscard]] results<std::uint64_t> append(std::string_view type, const Payload& data,
+                                              const event_extras& extras = {}) {
     const std::uint64_t seq = starts_.size();
     const std::size_t start = lines_.size();
-    auto refuse = [&](errors es, std::string_view under) {
+    errors bad = check_event<Payload>(type, extras);
+    auto refuse = [&]() {
       lines_.resize(start);
-      for (auto& e : es.items)
-        e.pointer = std::string(under) + e.pointer;
-      return es;
+      return std::move(bad);
     };
     char digits[24];
     const std::string_view seq_text(digits,
@@ -162,38 +201,53 @@ class recorder {
     {
       json::string_sink sink{&lines_};
       if constexpr (std::is_same_v<Payload, json::value>) {
-        if (auto r = json::to_sink(sink, data); !r)
-          return refuse(errors(r.error()), "/data");
+        if (auto r = json::to_sink(sink, data); !r) {
+          detail::add_under(bad, errors(r.error()), "/data");
+          return refuse();
+        }
       } else if (auto r = reflect::encode_to(sink, data); !r) {
         auto all = assay::validate(data);
-        return refuse(all ? errors(r.error()) : all.error(), "/data");
+        detail::add_under(bad, all ? errors(r.error()) : all.error(), "/data");
+        return refuse();
       }
     }
-    const std::size_t data_size = lines_.size() - data_at;
+    const std::string_view canonical_data = std::string_view(lines_).substr(data_at);
+    if constexpr (!contracts::listed_payload<Payload, contracts::known_payloads>) {
+      // Not the listed type itself (which its encoding checked): held to the contract of a
+      // known type all the same.
+      if (const auto* known = contracts::find_event_type(type)) {
+        if (auto r = known->validate_data(canonical_data, json::limits{}); !r)
+          detail::add_under(bad, r.error(), "/data");
+      }
+    }
+    if (!bad.empty())
+      return refuse();
+    const std::size_t data_size = canonical_data.size();
     lines_ += ",\"datacontenttype\":\"application/json\"";
     lines_ += id_;
     lines_ += seq_text;
     lines_ += '"';
     lines_ += after_id_;
-    if (extras.subject && !detail::append_member(lines_, "subject", *extras.subject))
-      return refuse(errors(detail::not_utf8("subject")), "");
+    if (extras.subject)
+      detail::append_member(lines_, "subject", *extras.subject);
     lines_ += ",\"time\":\"";
     lines_ += json::format_rfc3339(opt_.clock());
     lines_ += '"';
-    if (extras.traceparent && !detail::append_member(lines_, "traceparent", *extras.traceparent))
-      return refuse(errors(detail::not_utf8("traceparent")), "");
-    if (extras.tracestate && !detail::append_member(lines_, "tracestate", *extras.tracestate))
-      return refuse(errors(detail::not_utf8("tracestate")), "");
-    if (!detail::append_member(lines_, "type", type))
-      return refuse(errors(detail::not_utf8("type")), "");
+    if (extras.traceparent)
+      detail::append_member(lines_, "traceparent", *extras.traceparent);
+    if (extras.tracestate)
+      detail::append_member(lines_, "tracestate", *extras.tracestate);
+    detail::append_member(lines_, "type", type);
     lines_ += "}\n";
-    const std::string_view canonical_data = std::string_view(lines_).substr(data_at, data_size);
-    auto h = content_hash_of_parts(canonical_data, "application/json", "1.0", extras.subject, type);
-    if (!h)
-      return refuse(errors(h.error()), "");
+    const std::string_view written_data = std::string_view(lines_).substr(data_at, data_size);
+    auto h = content_hash_of_parts(written_data, "application/json", "1.0", extras.subject, type);
+    if (!h) {
+      bad.items.push_back(h.error());
+      return refuse();
+    }
     lines_.replace(hash_at, content_hash_size, *h);
     starts_.push_back(start);
-    depths_.push_back(1 + detail::nesting_depth(canonical_data));
+    depths_.push_back(1 + detail::nesting_depth(written_data));
     return seq;
   }
 
@@ -204,12 +258,6 @@ class recorder {
     const bundle_limits& lim = o.limits;
     if (auto e = detail::check_event_count(size(), lim))
       return *e;
-    if (envelope_error_)
-      return *envelope_error_;
-    // The rules every event shares, at the first; the others hold by construction.
-    for (const auto& v : {check_source(opt_.source, 0), check_run_id(opt_.run_id, 0)})
-      if (v)
-        return detail::event_error(v->code, 0, v->member, v->message);
     run_root_builder root;
     for (std::uint64_t i = 0; i < size(); ++i) {
       if (depths_[i] > lim.max_json_depth) {
@@ -237,15 +285,60 @@ class recorder {
   }
 
  private:
+  explicit recorder(recorder_options o) : opt_(std::move(o)) {
+    if (opt_.run_id.empty())
+      opt_.run_id = live_run_id();
+    // The envelope members every event shares, written once (make() checked they are UTF-8);
+    // see append() for the layout.
+    detail::append_member(after_hash_, "assaygit", opt_.producer.git.value_or("unknown"));
+    after_hash_ += ",\"assaypii\":";
+    if (opt_.policy_id)
+      detail::append_member(after_pii_, "assaypolicyid", *opt_.policy_id);
+    detail::append_member(after_pii_, "assayproducer", opt_.producer.name);
+    detail::append_member(after_pii_, "assayproducerversion", opt_.producer.version);
+    detail::append_member(after_pii_, "assayrunid", opt_.run_id);
+    after_pii_ += ",\"assaysecrets\":";
+    detail::append_member(id_, "id", opt_.run_id);
+    id_.back() = ':';  // the run id's closing quote: the seq follows
+    detail::append_member(after_id_, "source", opt_.source);
+    after_id_ += ",\"specversion\":\"1.0\"";
+  }
+
+  // Every violation of the envelope members the caller gives (SPEC §4) and of the payload's
+  // contract: a listed payload type under its own type; any other payload of a known type
+  // validated as that type's payload (its canonical bytes, `data`).
+  template <class Payload>
+  static errors check_event(std::string_view type, const event_extras& extras) {
+    errors bad;
+    detail::check_member<non_empty>(bad, "/type", type);
+    if (extras.subject)
+      detail::check_member(bad, "/subject", *extras.subject);
+    if (extras.traceparent) {
+      const std::size_t before = bad.size();
+      detail::check_member<contracts::event_v1::traceparent>(bad, "/traceparent", *extras.traceparent);
+      if (bad.size() == before) {
+        for (auto& v : contracts::event_v1::trace_id_violations(*extras.traceparent))
+          bad.items.push_back(make_error(errc::rule_violation, std::move(v), "/traceparent"));
+      }
+    }
+    if (extras.tracestate)
+      detail::check_member(bad, "/tracestate", *extras.tracestate);
+    if constexpr (requires { Payload::event_type; }) {
+      if (type != Payload::event_type)
+        bad.items.push_back(make_error(errc::rule_violation,
+                                       contracts::event_v1::payload_type_violation(Payload::event_type), "/type"));
+    }
+    return bad;
+  }
+
   static constexpr std::size_t hash_offset = 21;        // {"assaycontenthash":"
   static constexpr std::size_t content_hash_size = 71;  // sha256:<64 hex>
 
   recorder_options opt_;
-  std::string after_hash_ = "\"";  // closes the hash: ","assaygit":..,"assaypii":
-  std::string after_pii_;          // ,"assaypolicyid"?,"assayproducer",..,"assaysecrets":
-  std::string id_;                 // ,"id":"<run id>:
-  std::string after_id_;           // ,"source":..,"specversion":"1.0"
-  std::optional<error> envelope_error_;
+  std::string after_hash_ = "\"";      // closes the hash: ","assaygit":..,"assaypii":
+  std::string after_pii_;              // ,"assaypolicyid"?,"assayproducer",..,"assaysecrets":
+  std::string id_;                     // ,"id":"<run id>:
+  std::string after_id_;               // ,"source":..,"specversion":"1.0"
   std::string lines_;                  // events.ndjson so far
   std::vector<std::size_t> starts_;    // where each event's line starts
   std::vector<std::uint32_t> depths_;  // how deeply each event nests

@@ -24,7 +24,10 @@
 //   on_end(const verified_bundle&)         when the whole bundle verified
 // or is a callable taking `const verified_event&` (an on_event alone). Every visitor given sees
 // the same pass; a bundle that fails stops it, so a visitor has seen only events that verified,
-// and on_end is called only for a bundle that verified.
+// and on_end is called only for a bundle that verified. A visitor may hold the events to more
+// than SPEC §7 does: an on_event that returns std::optional<assay::error> refuses the event with
+// the error it returns, which fails the pass there (its message after the event's line, "line 3
+// of events.ndjson: ..."); payload_check.hpp holds each payload to its contract that way.
 #pragma once
 
 #include "assay/error.hpp"
@@ -77,6 +80,11 @@ concept sees_end = requires(V& v, const verified_bundle& b) {
 };
 template <class V>
 concept event_callback = std::invocable<V&, const verified_event&>;
+// A visitor that may refuse an event: on_event returns the error that fails the pass there.
+template <class V>
+concept refuses_events = requires(V& v, const verified_event& e) {
+  { v.on_event(e) } -> std::convertible_to<std::optional<error>>;
+};
 
 // Something verify_bundle can hand what it verifies to (a visitor with none of the three
 // members, say with a misspelt one, is refused).
@@ -90,7 +98,7 @@ namespace detail {
 struct visit_hooks {
   void* visitors = nullptr;
   void (*manifest)(void*, const bundle_manifest&) = nullptr;
-  void (*event)(void*, const verified_event&) = nullptr;
+  std::optional<error> (*event)(void*, const verified_event&) = nullptr;  // an error refuses the event
   void (*end)(void*, const verified_bundle&) = nullptr;
 };
 
@@ -100,11 +108,14 @@ void visit_manifest(V& v, const bundle_manifest& m) {
     v.on_manifest(m);
 }
 template <class V>
-void visit_event(V& v, const verified_event& e) {
-  if constexpr (sees_events<V>)
+std::optional<error> visit_event(V& v, const verified_event& e) {
+  if constexpr (refuses_events<V>)
+    return v.on_event(e);
+  else if constexpr (sees_events<V>)
     v.on_event(e);
   else if constexpr (event_callback<V>)
     v(e);
+  return std::nullopt;
 }
 template <class V>
 void visit_end(V& v, const verified_bundle& b) {
@@ -124,7 +135,10 @@ visit_hooks hooks_for(std::tuple<V&...>& visitors) {
   }
   if constexpr (((sees_events<V> || event_callback<V>) || ...)) {
     h.event = [](void* p, const verified_event& e) {
-      std::apply([&](auto&... v) { (visit_event(v, e), ...); }, *static_cast<all*>(p));
+      std::optional<error> refused;  // the first visitor to refuse the event ends its visit
+      std::apply([&](auto&... v) { ((refused ? void() : void(refused = visit_event(v, e))), ...); },
+                 *static_cast<all*>(p));
+      return refused;
     };
   }
   if constexpr ((sees_end<V> || ...)) {
@@ -194,6 +208,12 @@ class event_checker {
                                                 std::to_string(lim_.max_line_bytes.value()) + " bytes");
   }
 
+  // An event a visitor refused: its error, placed on the event's line.
+  ASSAY_COLD error refused_event(error e) const {
+    e.message = "line " + std::to_string(lines_) + " of events.ndjson: " + e.message;
+    return e;
+  }
+
   std::optional<error> line_done(std::string_view line) {
     if (lines_ == 0 && line.size() >= 3 && std::memcmp(line.data(), "\xEF\xBB\xBF", 3) == 0) {
       return make_error(code::ContractInvalidJson, "byte-order mark at the start of events.ndjson");
@@ -237,11 +257,13 @@ class event_checker {
     root_.add(*computed);
     if (hooks_.event != nullptr) {
       const bool has_subject = detail::is_string_node(doc, f.subject);
-      hooks_.event(
+      auto refused = hooks_.event(
           hooks_.visitors,
           verified_event{f.seq, line, doc, f.data, doc.string_at(f.type), doc.string_at(f.source), doc.string_at(f.id),
                          doc.string_at(f.time), doc.string_at(f.run_id), doc.string_at(f.content_hash),
                          has_subject ? std::optional(doc.string_at(f.subject)) : std::nullopt, f.at});
+      if (refused) [[unlikely]]
+        return refused_event(std::move(*refused));
     }
     return std::nullopt;
   }

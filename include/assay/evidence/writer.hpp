@@ -7,15 +7,18 @@
 // Each event is read strictly; a missing (or null) content hash is computed, a present one must
 // match. Events are put in seq order and must then form a stream the verifier accepts: the rules
 // of event_rules.hpp and the limits of bundle_limits (line length, depth, event count, file and
-// bundle sizes); otherwise the verifier's code, with the pointer /<input index>/<member>. The
-// manifest is filled from the events (producer from the first event unless given). Same inputs,
-// same bytes.
+// bundle sizes); otherwise the verifier's code, with the pointer /<input index>/<member>. Each
+// event must also be what `assay validate evidence-event-v1` accepts: the envelope of SPEC §4
+// and, for a known type, its payload's contract (SPEC §8; bundle_options::check_payloads);
+// otherwise every violation, each with its pointer (/3/data/decision). The manifest is filled
+// from the events (producer from the first event unless given). Same inputs, same bytes.
 //
 // Speed: events are parsed into flat documents and written in canonical form straight into
 // events.ndjson; the tar stream is never assembled (gzip reads its pieces), and compression runs
 // on every core.
 #pragma once
 
+#include "assay/contracts/events.hpp"
 #include "assay/contracts/manifest.hpp"
 #include "assay/error.hpp"
 #include "assay/evidence/archive.hpp"
@@ -31,6 +34,7 @@
 #include "assay/json/value.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -49,6 +53,10 @@ struct bundle_options {
   std::vector<mapping> mappings;
   bundle_limits limits;  // the verifier's limits: nothing is written that they would refuse
   unsigned threads = 0;  // for compression; 0 = all cores (the bytes do not depend on it)
+  // The payload of each event of a known type is held to its contract (SPEC §8). false re-packs
+  // other producers' events as they are (`assay evidence bundle --unchecked-payloads`); the
+  // envelope is checked either way.
+  bool check_payloads = true;
 };
 
 // The two files of a bundle, before they are packed.
@@ -122,14 +130,40 @@ struct events_file {
   std::string bytes;
   std::string run_id, run_root;
   std::uint64_t count = 0;
-  std::size_t first = 0;                          // input index of the event with seq 0
   std::optional<std::string> name, version, git;  // its producer members, when strings
 };
 
 inline constexpr errc no_result = errc::invalid_argument;
 
+// Every event is also validated as evidence-event-v1 (its payload too, with check_payloads),
+// in its canonical form: the violations are gathered in `invalid` (pointers /<input index>/...),
+// and do not stop the pass.
+inline constexpr std::size_t max_reported = 1000;
+
+inline void check_contract(std::string_view line, std::string_view type, std::size_t index, const bundle_limits& lim,
+                           bool check_payloads, errors& invalid) {
+  if (invalid.size() >= max_reported)
+    return;
+  auto r = contracts::validate_event(line, type, event_json_limits(lim), check_payloads);
+  if (r)
+    return;
+  errors found = r.error();
+  for (auto& e : found.items) {
+    if (invalid.size() == max_reported) {
+      invalid.items.push_back(make_error(errc::invalid_argument, "more violations were found; only the first " +
+                                                                     std::to_string(max_reported) + " are reported"));
+      return;
+    }
+    // The position is in the canonical line, not in the caller's text: only the pointer says where.
+    e = make_error(e.code, std::move(e.message), "/" + std::to_string(index) + e.pointer);
+    invalid.items.push_back(std::move(e));
+  }
+}
+
 inline result<events_file> build_events(std::span<const std::string_view> events, std::span<const std::size_t> order,
-                                        const bundle_limits& lim, bool optimistic) {
+                                        const bundle_options& opt, bool optimistic, errors& invalid) {
+  const bundle_limits& lim = opt.limits;
+  invalid.items.clear();
   auto fail = [&](error e) -> result<events_file> {
     if (optimistic)
       return make_error(no_result, "");
@@ -166,7 +200,6 @@ inline result<events_file> build_events(std::span<const std::string_view> events
     if (auto v = stream.next(*doc, f))
       return fail(event_error(v->code, i, v->member, v->message));
     if (k == 0) {
-      out.first = i;
       const auto p = doc->find_members<3>(0, {"assayproducer", "assayproducerversion", "assaygit"});
       auto text = [&](std::size_t n) {
         return detail::is_string_node(*doc, n) ? std::optional<std::string>(doc->string_at(n)) : std::nullopt;
@@ -190,6 +223,8 @@ inline result<events_file> build_events(std::span<const std::string_view> events
           code::LimitLineBytes, i, "",
           "the event's line would be longer than " + std::to_string(lim.max_line_bytes.value()) + " bytes"));
     }
+    check_contract(std::string_view(out.bytes).substr(line_start), doc->string_at(f.type), i, lim, opt.check_payloads,
+                   invalid);
     out.bytes += '\n';
     root.add(*computed);
   }
@@ -278,21 +313,33 @@ inline result<std::string> write_manifest(const stream_facts& s, const producer_
 }  // namespace detail
 
 // Normalizes events (content hashes, order), checks the stream and builds both files. Each
-// element of `events` is one event's JSON text (canonical or not).
-inline result<bundle_files> build_bundle_files(std::span<const std::string_view> events,
-                                               const bundle_options& opt = {}) {
+// element of `events` is one event's JSON text (canonical or not). Refused: the first event
+// that breaks a rule of the stream (the verifier's code), or else every violation of the
+// evidence-event-v1 contract (SPEC §4, §8), each with its pointer /<input index>/...
+inline results<bundle_files> build_bundle_files(std::span<const std::string_view> events,
+                                                const bundle_options& opt = {}) {
   const bundle_limits& lim = opt.limits;
   if (auto e = detail::check_event_count(events.size(), lim))
     return *e;
+  errors invalid;
   // The normal case first: the events come in seq order and break no rule.
-  auto built = detail::build_events(events, {}, lim, true);
+  auto built = detail::build_events(events, {}, opt, true, invalid);
   if (!built) {
     auto order = detail::seq_order(events, lim);
     if (!order)
       return order.error();
-    built = detail::build_events(events, *order, lim, false);
+    built = detail::build_events(events, *order, opt, false, invalid);
     if (!built)
       return built.error();
+  }
+  if (!invalid.empty()) {
+    // In input order (the pass took the events in seq order).
+    auto index = [](const error& e) {
+      return e.pointer.size() > 1 ? std::strtoull(e.pointer.c_str() + 1, nullptr, 10) : ~0ull;  // the note: last
+    };
+    std::stable_sort(invalid.items.begin(), invalid.items.end(),
+                     [&](const error& a, const error& b) { return index(a) < index(b); });
+    return invalid;
   }
   bundle_files out;
   out.events = std::move(built->bytes);
@@ -300,17 +347,10 @@ inline result<bundle_files> build_bundle_files(std::span<const std::string_view>
   out.run_root = std::move(built->run_root);
   out.event_count = built->count;
 
-  // The first event in seq order names the producer unless one is given.
-  producer_info producer;
-  if (opt.producer) {
-    producer = *opt.producer;
-  } else {
-    if (!built->name || !built->version) {
-      return detail::event_error(code::ContractInvalidJson, built->first, "assayproducer",
-                                 "the first event names no producer (assayproducer, assayproducerversion)");
-    }
-    producer = {*built->name, *built->version, built->git};
-  }
+  // The first event in seq order names the producer unless one is given (every event has one:
+  // the envelope requires it).
+  const producer_info producer =
+      opt.producer ? *opt.producer : producer_info{built->name.value_or(""), built->version.value_or(""), built->git};
   auto manifest = detail::write_manifest({out.events, out.run_id, out.run_root, out.event_count}, producer, opt);
   if (!manifest)
     return manifest.error();
@@ -319,7 +359,8 @@ inline result<bundle_files> build_bundle_files(std::span<const std::string_view>
 }
 
 // build_bundle_files() for CloudEvents as DOM values (each is written in canonical form first).
-inline result<bundle_files> build_bundle_files(const std::vector<json::value>& events, const bundle_options& opt = {}) {
+inline results<bundle_files> build_bundle_files(const std::vector<json::value>& events,
+                                                const bundle_options& opt = {}) {
   auto texts = detail::event_texts(events);
   if (!texts)
     return texts.error();
@@ -349,20 +390,27 @@ inline result<std::string> pack_bundle(const bundle_files& files, const bundle_o
   return pack_bundle(files.manifest, files.events, opt);
 }
 
-// The .tar.gz bytes of a bundle of `events`: JSON texts, one event each.
-inline result<std::string> write_bundle(std::span<const std::string_view> events, const bundle_options& opt = {}) {
+// The .tar.gz bytes of a bundle of `events`: JSON texts, one event each. Refused as
+// build_bundle_files() refuses, or by a limit of the container.
+inline results<std::string> write_bundle(std::span<const std::string_view> events, const bundle_options& opt = {}) {
   auto files = build_bundle_files(events, opt);
   if (!files)
     return files.error();
-  return pack_bundle(*files, opt);
+  auto gz = pack_bundle(*files, opt);
+  if (!gz)
+    return gz.error();
+  return std::move(*gz);
 }
 
 // The .tar.gz bytes of a bundle of `events`: CloudEvents as DOM values.
-inline result<std::string> write_bundle(const std::vector<json::value>& events, const bundle_options& opt = {}) {
+inline results<std::string> write_bundle(const std::vector<json::value>& events, const bundle_options& opt = {}) {
   auto files = build_bundle_files(events, opt);
   if (!files)
     return files.error();
-  return pack_bundle(*files, opt);
+  auto gz = pack_bundle(*files, opt);
+  if (!gz)
+    return gz.error();
+  return std::move(*gz);
 }
 
 }  // namespace assay::evidence

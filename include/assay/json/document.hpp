@@ -127,7 +127,9 @@ class document {
     for (std::size_t j = obj + 1; j < o.payload; j = next(j + 1)) {
       const std::string_view name = string_at(j);
       for (std::size_t k = 0; k < N; ++k) {
-        if (name == names[k]) {
+        // Sizes first, then the bytes: spelt out, so that no translation unit's copy of this hot
+        // loop depends on the compiler inlining string_view::compare.
+        if (name.size() == names[k].size() && std::memcmp(name.data(), names[k].data(), name.size()) == 0) {
           found[k] = j + 1;
           break;
         }

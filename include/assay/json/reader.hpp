@@ -242,6 +242,28 @@ class cursor {
     return scan_number(out);
   }
 
+  // Reads a number without converting it: `out` describes its text (typed integers take their
+  // value from the digits, exactly). The input is held to the same rules as read_number(): a
+  // number a double cannot hold (it overflows to infinity) is still an error.
+  bool read_number_token(lex::number_shape& out) {
+    if (expect_value() == token::error)
+      return false;
+    if (*p_ != '-' && (*p_ < '0' || *p_ > '9'))
+      return unexpected_here("a number");
+    const char* p = p_;
+    lex::problem pr;
+    if (!lex::scan_number(p, end_, out, pr))
+      return fail(pr);
+    // Up to 308 digits and no exponent, a number cannot overflow a double.
+    if (out.exponent != nullptr || out.int_digits > 308) [[unlikely]] {
+      double ignored = 0;
+      if (!lex::number_value(out, ignored, pr))
+        return fail(pr);
+    }
+    p_ = p;
+    return true;
+  }
+
   bool read_bool(bool& out) {
     if (expect_value() == token::error)
       return false;

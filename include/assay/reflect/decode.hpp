@@ -22,7 +22,7 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
+#include <cstdint>
 #include <cstddef>
 #include <limits>
 #include <memory>
@@ -39,6 +39,7 @@ struct decode_context {
   errors errs;
   std::size_t max_errors = 1000;
   bool truncated = false;
+  bool keep_absent = false;  // a member the input leaves out keeps its value (decode_onto)
 
   void report_at(errc code, std::size_t at, std::string message, std::string pointer) {
     if (errs.size() >= max_errors) {
@@ -113,34 +114,6 @@ inline int expect_type(decode_context& ctx, json_type want) {
   return mismatch(ctx, std::string(name(want)), t) ? 0 : -1;
 }
 
-template <class I>
-bool integer_from_double(double d, I& out) {
-  if (d != std::trunc(d))
-    return false;
-  if constexpr (std::is_signed_v<I>) {
-    if (d < -9223372036854775808.0 || d >= 9223372036854775808.0)
-      return false;
-    const auto v = static_cast<long long>(d);
-    if (v < static_cast<long long>(std::numeric_limits<I>::min()) ||
-        v > static_cast<long long>(std::numeric_limits<I>::max()))
-      return false;
-    out = static_cast<I>(v);
-  } else {
-    if (d < 0 || d >= 18446744073709551616.0)
-      return false;
-    const auto v = static_cast<unsigned long long>(d);
-    if (v > static_cast<unsigned long long>(std::numeric_limits<I>::max()))
-      return false;
-    out = static_cast<I>(v);
-  }
-  return true;
-}
-
-ASSAY_COLD inline void report_not_an_integer(decode_context& ctx, double d) {
-  ctx.report(errc::not_an_integer, d == std::trunc(d) ? number_text(d) + " is out of range for this member"
-                                                      : "expected an integer, found " + number_text(d));
-}
-
 // Where a constraint's check reports: at the value just read.
 struct value_reporter {
   decode_context& ctx;
@@ -149,27 +122,167 @@ struct value_reporter {
 
 // --- numbers and strings -------------------------------------------------------------------
 
+// --- integers: exact, from the number's digits --------------------------------------------
+
+// The value of a number's text as an integer, exactly (never through a double).
+struct exact_integer {
+  std::uint64_t magnitude = 0;
+  bool negative = false;
+  bool integer = true;  // false: the number has a non-zero fractional part
+  bool wide = false;    // the magnitude is beyond 2^64 - 1 (`magnitude` is then meaningless)
+};
+
+// Any number: digits, fraction and exponent (1.0, 1e2, 0.5e1, 1.00000000000000000001).
+ASSAY_COLD inline exact_integer integer_of(const json::lex::number_shape& n) {
+  exact_integer out;
+  out.negative = n.negative;
+  // The significant digits, and the power of ten they are multiplied by.
+  const char* int_begin = n.begin + (n.negative ? 1 : 0);
+  std::string digits(int_begin, n.int_digits);
+  if (n.frac_digits != 0)
+    digits.append(int_begin + n.int_digits + 1, n.frac_digits);
+  long long exp10 = -static_cast<long long>(n.frac_digits);
+  if (n.exponent != nullptr) {
+    const char* p = n.exponent;
+    const bool neg = *p == '-';
+    if (*p == '+' || *p == '-')
+      ++p;
+    long long e = 0;
+    for (; p != n.end; ++p)
+      if (e < 100000000)
+        e = e * 10 + (*p - '0');
+    exp10 += neg ? -e : e;
+  }
+  const std::size_t first = digits.find_first_not_of('0');
+  if (first == std::string::npos)
+    return out;  // zero
+  const std::size_t last = digits.find_last_not_of('0');
+  exp10 += static_cast<long long>(digits.size() - 1 - last);
+  digits = digits.substr(first, last + 1 - first);
+  if (exp10 < 0) {
+    out.integer = false;
+    return out;
+  }
+  if (static_cast<long long>(digits.size()) + exp10 > 20) {
+    out.wide = true;
+    return out;
+  }
+  constexpr std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  auto push = [&](unsigned d) {
+    if (out.magnitude > (max - d) / 10)
+      out.wide = true;
+    else
+      out.magnitude = out.magnitude * 10 + d;
+  };
+  for (const char c : digits)
+    push(static_cast<unsigned>(c - '0'));
+  for (long long i = 0; i < exp10; ++i)
+    push(0);
+  return out;
+}
+
+// A number's integer value into I: false when it has none that I holds.
+template <class I>
+bool integer_in(const exact_integer& v, I& out) {
+  if (!v.integer || v.wide)
+    return false;
+  using U = std::make_unsigned_t<I>;
+  const std::uint64_t m = v.magnitude;
+  if (!v.negative) {
+    if (m > static_cast<U>(std::numeric_limits<I>::max()))
+      return false;
+    out = static_cast<I>(m);
+    return true;
+  }
+  if constexpr (std::is_unsigned_v<I>) {
+    if (m != 0)
+      return false;
+    out = 0;  // -0
+  } else {
+    if (m > static_cast<std::uint64_t>(std::numeric_limits<I>::max()) + 1)
+      return false;
+    out = m == 0 ? I{0} : static_cast<I>(-static_cast<std::int64_t>(m - 1) - 1);
+  }
+  return true;
+}
+
+// A number as messages show it: its text, cut when long.
+ASSAY_COLD inline std::string number_as_written(const json::lex::number_shape& n) {
+  const std::string_view text(n.begin, static_cast<std::size_t>(n.end - n.begin));
+  if (text.size() <= 40)
+    return std::string(text);
+  return std::string(text.substr(0, 24)) + "... (a number of " + std::to_string(text.size()) + " characters)";
+}
+
+// A number that T's integer type does not hold: not an integer, or out of its range; a whole
+// number within 64 bits is first shown to T's constraint (its bounds are then named, with the
+// exact value).
+template <class T>
+ASSAY_COLD void report_integer(decode_context& ctx, const json::lex::number_shape& n, const exact_integer& v) {
+  if (!v.integer) {
+    ctx.report(errc::not_an_integer, "expected an integer, found " + number_as_written(n));
+    return;
+  }
+  if constexpr (constrained<T>) {
+    value_reporter report{ctx};
+    std::uint64_t u = 0;
+    std::int64_t s = 0;
+    if (integer_in(v, u)) {
+      if (!T::assay_check(u, report))
+        return;
+    } else if (integer_in(v, s)) {
+      if (!T::assay_check(s, report))
+        return;
+    } else if (!v.wide && static_cast<double>(v.magnitude) < 18446744073709551616.0 &&
+               static_cast<std::uint64_t>(static_cast<double>(v.magnitude)) == v.magnitude) {
+      if (!T::assay_check(-static_cast<double>(v.magnitude), report))  // below -2^63, exactly a double
+        return;
+    }
+  }
+  ctx.report(errc::not_an_integer, number_as_written(n) + " is out of range for this member");
+}
+
+// An integer member: read from the number's digits, never rounded. A plain integer of up to 19
+// digits (every integer an evidence document holds in practice) takes the short path.
+template <class T>
+bool decode_integer(decode_context& ctx, T& out) {
+  using B = base_of_t<T>;
+  json::lex::number_shape n;
+  if (!ctx.c.read_number_token(n))
+    return false;
+  B v{};
+  if (n.frac_digits == 0 && n.exponent == nullptr && n.int_digits <= 19) [[likely]] {
+    exact_integer e;
+    e.negative = n.negative;
+    for (const char* p = n.begin + (n.negative ? 1 : 0); p != n.end; ++p)
+      e.magnitude = e.magnitude * 10 + static_cast<unsigned>(*p - '0');
+    if (!integer_in(e, v)) [[unlikely]] {
+      report_integer<T>(ctx, n, e);
+      return true;
+    }
+  } else {
+    const exact_integer e = integer_of(n);
+    if (!integer_in(e, v)) {
+      report_integer<T>(ctx, n, e);
+      return true;
+    }
+  }
+  out = v;
+  if constexpr (constrained<T>) {
+    value_reporter report{ctx};
+    T::assay_check(v, report);
+  }
+  return true;
+}
+
+// A floating-point member: the nearest double (SPEC §1), converted to B.
 template <class T>
 bool decode_number(decode_context& ctx, T& out) {
   using B = base_of_t<T>;
   double d = 0;
   if (!ctx.c.read_number(d))
     return false;
-  B v{};
-  if constexpr (std::is_integral_v<B>) {
-    if (!integer_from_double(d, v)) [[unlikely]] {
-      // A whole number outside the C++ type may still be outside the constraint's bounds first.
-      value_reporter report{ctx};
-      if constexpr (constrained<T>) {
-        if (d == std::trunc(d) && !T::assay_check(d, report))
-          return true;
-      }
-      report_not_an_integer(ctx, d);
-      return true;
-    }
-  } else {
-    v = static_cast<B>(d);
-  }
+  const B v = static_cast<B>(d);
   out = v;
   if constexpr (constrained<T>) {
     value_reporter report{ctx};
@@ -530,7 +643,7 @@ bool decode_struct(decode_context& ctx, T& out) {
     return false;
   bool complete = true;
   for (std::size_t i = 0; i < info::size; ++i) {
-    if (info::required[i] && !seen[i]) [[unlikely]] {
+    if (info::required[i] && !seen[i] && !ctx.keep_absent) [[unlikely]] {
       complete = false;
       report_missing(site, info::json_names[i]);
     }
@@ -593,7 +706,9 @@ bool decode_value(decode_context& ctx, T& out) {
       return r == 0;
     if constexpr (cat == category::boolean) {
       return c.read_bool(out);
-    } else if constexpr (cat == category::integer || cat == category::number) {
+    } else if constexpr (cat == category::integer) {
+      return detail::decode_integer(ctx, out);
+    } else if constexpr (cat == category::number) {
       return detail::decode_number(ctx, out);
     } else if constexpr (cat == category::string || cat == category::enumeration) {
       return detail::decode_string(ctx, out);
@@ -621,8 +736,9 @@ bool decode_value(decode_context& ctx, T& out) {
 // Decodes into `out` from a cursor positioned before a value (does not check for trailing
 // content: callers reading one value of a larger document use this).
 template <class T>
-results<void> decode_from(json::cursor& c, T& out, std::size_t max_errors = 1000) {
+results<void> decode_from(json::cursor& c, T& out, std::size_t max_errors = 1000, bool keep_absent = false) {
   decode_context ctx{c, {}, max_errors};
+  ctx.keep_absent = keep_absent;
   if (!decode_value(ctx, out)) {
     // The input is not JSON: its syntax error is the one thing to say about it (violations
     // found before it are about a document that does not exist).
@@ -655,6 +771,20 @@ results<T> decode(std::string_view text, const json::limits& lim = {}) {
   if (!r)
     return r.error();
   return out;
+}
+
+// Decodes a document over `out`: a member the document leaves out, at any depth, keeps the value
+// `out` has (a few limits over their defaults); everything it has is read and checked as
+// decode() does, unknown members included. On failure `out` is not meaningful.
+template <class T>
+results<void> decode_onto(std::string_view text, T& out, const json::limits& lim = {}) {
+  json::cursor c(text, lim);
+  if (!c.ok())
+    return errors(c.error());
+  auto r = reflect::decode_from(c, out, 1000, true);
+  if (c.ok() && !c.finish())
+    return errors(c.error());
+  return r;
 }
 
 template <class T>

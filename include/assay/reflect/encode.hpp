@@ -23,7 +23,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -80,23 +79,29 @@ void encode_value(encode_context<W>& ctx, const T& v);
 
 namespace detail {
 
-// Every JSON number is a double (SPEC §2): an integer beyond 2^53 is written as the double it
-// rounds to. Returns false when that double is outside I, so that decoding the bytes would fail
-// (2^64 - 1 rounds to 2^64): such a value cannot be encoded faithfully and is refused.
+// An integer member is written exactly or not at all: JSON numbers are doubles (SPEC §2), exact
+// for integers up to 2^53 in magnitude, so a value beyond that is refused with its pointer
+// rather than written as a neighbour (2^53 + 1 would read back as 2^53). Types narrower than 64
+// bits always fit.
+inline constexpr std::uint64_t max_exact_integer = 9007199254740992ULL;  // 2^53
+
 template <class I>
-bool integer_survives_json(I v) {
-  const double d = static_cast<double>(v);
-  if constexpr (std::is_signed_v<I>) {
-    return d >= static_cast<double>(std::numeric_limits<I>::min()) &&
-           d < -static_cast<double>(std::numeric_limits<I>::min());
+constexpr bool integer_fits_json(I v) noexcept {
+  if constexpr (sizeof(I) < 8) {
+    return true;
+  } else if constexpr (std::is_signed_v<I>) {
+    return v >= -static_cast<std::int64_t>(max_exact_integer) && v <= static_cast<std::int64_t>(max_exact_integer);
   } else {
-    return d < 2.0 * (static_cast<double>(std::numeric_limits<I>::max() / 2) + 1.0);
+    return v <= max_exact_integer;
   }
 }
 
 template <class I>
-ASSAY_COLD void report_rounded(encode_state& ctx, I v) {
-  ctx.report(errc::above_maximum, std::to_string(v) + " rounds to a JSON number outside this member's type");
+ASSAY_COLD void report_inexact(encode_state& ctx, I v) {
+  const bool negative = v < 0;
+  ctx.report(negative ? errc::below_minimum : errc::above_maximum,
+             std::to_string(v) + " cannot be written exactly: a JSON number holds integers only " +
+                 (negative ? "down to -9007199254740992 (-2^53)" : "up to 9007199254740992 (2^53)"));
 }
 
 // The JSON forms of the allowed strings of an enumeration, computed at compile time: each
@@ -153,20 +158,9 @@ void write_literal(W& w, std::size_t i) {
 
 template <class W, class I>
 void write_integer(W& w, I v) {
-  constexpr long long limit = 9007199254740992LL;
-  bool exact = false;
-  if constexpr (std::is_signed_v<I>) {
-    exact = static_cast<long long>(v) >= -limit && static_cast<long long>(v) <= limit;
-  } else {
-    exact = static_cast<unsigned long long>(v) <= static_cast<unsigned long long>(limit);
-  }
+  using wide = std::conditional_t<std::is_signed_v<I>, std::int64_t, std::uint64_t>;
   char* p = w.reserve(json::max_number_chars);
-  if (exact) {
-    using wide = std::conditional_t<std::is_signed_v<I>, std::int64_t, std::uint64_t>;
-    w.advance(static_cast<std::size_t>(json::format_integer(static_cast<wide>(v), p) - p));
-  } else {
-    w.advance(static_cast<std::size_t>(json::format_number(static_cast<double>(v), p) - p));
-  }
+  w.advance(static_cast<std::size_t>(json::format_integer(static_cast<wide>(v), p) - p));
 }
 
 // Where a constraint's check reports: the value being written, or one of its items.
@@ -193,8 +187,8 @@ void encode_number(encode_context<W>& ctx, const T& v) {
   }
   auto& w = ctx.w;
   if constexpr (std::is_integral_v<B>) {
-    if (!integer_survives_json(x) && ok) [[unlikely]]
-      report_rounded(ctx, x);
+    if (!integer_fits_json(x) && ok) [[unlikely]]
+      report_inexact(ctx, x);
     write_integer(w, x);
   } else if (!json::write_number(w, static_cast<double>(x))) [[unlikely]] {
     if (ok)
