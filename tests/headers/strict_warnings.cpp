@@ -32,7 +32,10 @@ int run() {
       return 1;
   }
 
-  ev::recorder rec({.source = "urn:assay:warnings", .producer = {"warnings", "0.1.0", std::nullopt}});
+  auto made = ev::recorder::make({.source = "urn:assay:warnings", .producer = {"warnings", "0.1.0", std::nullopt}});
+  if (!made)
+    return 1;
+  ev::recorder& rec = *made;
   if (!rec.append(c::tool_decision::event_type,
                   c::tool_decision{.tool = "read_file", .decision = "allow", .reason_code = "P_ALLOW"}))
     return 1;
