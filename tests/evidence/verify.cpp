@@ -310,6 +310,49 @@ TEST_CASE("events.ndjson messages: the line an overflow is on; whitespace alone 
   }
 }
 
+TEST_CASE("integer members are read as the reference reads them: integer tokens only") {
+  const std::string events = lines_of(make_events(2));
+  REQUIRE(error_of(bundle(events)) == "ok");
+  // assayseq: 0.0, 1e0, -0, a fraction too small to see, an underflow, past 2^53.
+  for (const std::string seq : {"0.0", "0e0", "-0", "0.0000000000000000001", "1e-400", "-0.0"}) {
+    CAPTURE(seq);
+    std::string edited = events;
+    const std::size_t at = edited.find("\"assayseq\":0");
+    REQUIRE(at != std::string::npos);
+    edited.replace(at, 12, "\"assayseq\":" + seq);
+    CHECK(error_of(bundle(edited)) ==
+          "ContractInvalidJson: line 1 of events.ndjson: member \"assayseq\" must be an integer");
+  }
+  {
+    std::string edited = events;
+    const std::size_t at = edited.find("\"assayseq\":0");
+    edited.replace(at, 12, "\"assayseq\":9007199254740993");
+    CHECK(error_of(bundle(edited)) ==
+          "ContractInvalidJson: line 1 of events.ndjson: member \"assayseq\" must be an integer >= 0");
+  }
+  // The manifest's schema_version, event_count and files bytes.
+  const std::string man = json::to_canonical(manifest_for(events)).value();
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string m = man;
+    const std::size_t at = m.find(from);
+    REQUIRE(at != std::string::npos);
+    m.replace(at, from.size(), to);
+    return error_of(pack({{"manifest.json", m}, {"events.ndjson", events}}));
+  };
+  CHECK(with("\"schema_version\":1", "\"schema_version\":1.0") ==
+        "ContractInvalidJson: manifest.json: \"schema_version\" must be an integer");
+  CHECK(with("\"schema_version\":1", "\"schema_version\":2") ==
+        "ContractSchemaVersion: manifest.json: unsupported schema_version (1 is supported)");
+  CHECK(with("\"event_count\":2", "\"event_count\":2.0") ==
+        "ContractInvalidJson: manifest.json: \"event_count\" must be an integer");
+  CHECK(with("\"event_count\":2", "\"event_count\":2e0") ==
+        "ContractInvalidJson: manifest.json: \"event_count\" must be an integer");
+  const std::string bytes = "\"bytes\":" + std::to_string(events.size());
+  CHECK(with(bytes, bytes + ".0") ==
+        "ContractInvalidJson: manifest.json: \"files.events.ndjson\" must have an integer \"bytes\" and a string "
+        "\"sha256\"");
+}
+
 TEST_CASE("tar: the code is a function of the bytes, not of the inflater thread's timing") {
   // A bad tar header, then 600 KiB more, then a bad CRC: the gzip stream is bad, whichever the
   // tar reader meets first.

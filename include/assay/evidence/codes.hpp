@@ -205,8 +205,10 @@ inline error manifest_error(const errors& es) {
       chosen = &e;
     }
   }
+  // A schema_version that is an integer but not 1 is unsupported; one that is not an integer
+  // (1.0 included, as the reference reads it) is invalid JSON for the manifest.
   if (detail::manifest_rules[rule].pointer == "/schema_version" && chosen->code != errc::type_mismatch &&
-      chosen->code != errc::missing_member)
+      chosen->code != errc::missing_member && chosen->code != errc::not_an_integer)
     return make_error(code::ContractSchemaVersion, "manifest.json: unsupported schema_version (1 is supported)");
   return make_error(code::ContractInvalidJson, "manifest.json: " + std::string(detail::manifest_rules[rule].message));
 }

@@ -54,10 +54,15 @@
 namespace assay::evidence {
 
 // Reads manifest.json as the verifier does (SPEC §7 step 3): strict JSON within the depth limit,
-// decoded as manifest_view; the errors are the reference's (codes.hpp, manifest_error).
-inline result<manifest_view> read_manifest(std::string_view bytes, const bundle_limits& lim = {}) {
+// decoded as manifest_view; the errors are the reference's (codes.hpp, manifest_error). Its
+// integers are read as the reference reads them, as unsigned integers: written as integers
+// (schema_version 1.0 or event_count 3.0 is refused). (A template only so that the decoder is
+// compiled where a bundle is verified, not wherever this header is included.)
+template <class = void>
+result<manifest_view> read_manifest(std::string_view bytes, const bundle_limits& lim = {}) {
   json::limits jl;
   jl.max_depth = lim.max_json_depth;
+  jl.integers_as_written = true;
   auto m = assay::decode<manifest_view>(bytes, jl);
   if (!m)
     return manifest_error(m.error());
@@ -295,8 +300,10 @@ inline std::optional<error> check_path(std::string_view path) {
   return std::nullopt;
 }
 
-// The pass itself, for any visitors.
-inline result<verified_bundle> verify_with(byte_source& source, const bundle_limits& lim, const visit_hooks& hooks) {
+// The pass itself, for any visitors. (A template only so that it is compiled where a bundle is
+// verified.)
+template <class = void>
+result<verified_bundle> verify_with(byte_source& source, const bundle_limits& lim, const visit_hooks& hooks) {
   if (source.size() && *source.size() > lim.max_bundle_bytes) {
     return make_error(code::LimitBundleBytes, "the bundle is larger than the limit of " +
                                                   std::to_string(lim.max_bundle_bytes.value()) + " bytes");

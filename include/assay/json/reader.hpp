@@ -32,6 +32,9 @@ struct limits {
   std::size_t max_string_chars = 1048576;  // code points per decoded string (and name)
   std::size_t max_input_bytes = static_cast<std::size_t>(-1);
   bool reject_noncharacters = false;  // strict I-JSON (RFC 7493 §2.1)
+  // For typed decoding: an integer member takes an integer token only, as the reference's
+  // readers (serde's u64) take one: 1.0, 1e0 and -0 are refused though their values are whole.
+  bool integers_as_written = false;
 };
 
 enum class token : std::uint8_t { object, array, string, number, boolean, null, end, error };

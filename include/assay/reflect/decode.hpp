@@ -251,6 +251,11 @@ bool decode_integer(decode_context& ctx, T& out) {
   if (!ctx.c.read_number_token(n))
     return false;
   B v{};
+  if (ctx.c.limits().integers_as_written && (n.frac_digits != 0 || n.exponent != nullptr || (n.negative && n.zero_int)))
+      [[unlikely]] {
+    ctx.report(errc::not_an_integer, "expected an integer written as one, found " + number_as_written(n));
+    return true;
+  }
   if (n.frac_digits == 0 && n.exponent == nullptr && n.int_digits <= 19) [[likely]] {
     exact_integer e;
     e.negative = n.negative;
