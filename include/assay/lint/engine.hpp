@@ -77,29 +77,13 @@ struct lint_result {
 
 // engine_min_version satisfied by this engine: "major.minor" (more parts ignored) at most 1.2.
 inline bool engine_satisfies(std::string_view required) {
-  auto part = [](std::string_view s, std::uint32_t& out) {
-    if (!s.empty() && s[0] == '+')
-      s.remove_prefix(1);
-    if (s.empty() || s.size() > 10)
-      return false;
-    std::uint64_t v = 0;
-    for (char c : s) {
-      if (c < '0' || c > '9')
-        return false;
-      v = v * 10 + static_cast<std::uint64_t>(c - '0');
-    }
-    if (v > 0xFFFFFFFFu)
-      return false;
-    out = static_cast<std::uint32_t>(v);
-    return true;
-  };
   const std::size_t dot = required.find('.');
   if (dot == std::string_view::npos)
     return false;
   std::string_view minor = required.substr(dot + 1);
   minor = minor.substr(0, minor.find('.'));
   std::uint32_t major = 0, min = 0;
-  if (!part(required.substr(0, dot), major) || !part(minor, min))
+  if (!parse_u32(required.substr(0, dot), major) || !parse_u32(minor, min))
     return false;
   return major < 1 || (major == 1 && min <= 2);
 }

@@ -69,25 +69,28 @@ struct version {
   friend constexpr auto operator<=>(const version&, const version&) = default;
 };
 
-// `major.minor[.patch[-…]]`, each part a decimal u32 (a leading '+' allowed, as Rust's parse),
-// the patch cut at its first '-', parts after the third ignored; nothing else.
-constexpr std::optional<version> parse_version(std::string_view v) noexcept {
-  auto number = [](std::string_view s, std::uint32_t& out) {
-    if (!s.empty() && s[0] == '+')
-      s.remove_prefix(1);
-    if (s.empty())
+// A decimal u32 as Rust's `str::parse::<u32>` reads one: a leading '+' allowed, then digits
+// only (leading zeros too), at most 2^32 - 1.
+constexpr bool parse_u32(std::string_view s, std::uint32_t& out) noexcept {
+  if (!s.empty() && s[0] == '+')
+    s.remove_prefix(1);
+  if (s.empty())
+    return false;
+  std::uint64_t n = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9')
       return false;
-    std::uint64_t n = 0;
-    for (char c : s) {
-      if (c < '0' || c > '9')
-        return false;
-      n = n * 10 + static_cast<std::uint64_t>(c - '0');
-      if (n > 0xFFFFFFFFu)
-        return false;
-    }
-    out = static_cast<std::uint32_t>(n);
-    return true;
-  };
+    n = n * 10 + static_cast<std::uint64_t>(c - '0');
+    if (n > 0xFFFFFFFFu)
+      return false;
+  }
+  out = static_cast<std::uint32_t>(n);
+  return true;
+}
+
+// `major.minor[.patch[-…]]`, each part a decimal u32 (parse_u32), the patch cut at its first
+// '-', parts after the third ignored; nothing else.
+constexpr std::optional<version> parse_version(std::string_view v) noexcept {
   std::string_view parts[3];
   std::size_t count = 0;
   while (count < 3) {
@@ -100,9 +103,9 @@ constexpr std::optional<version> parse_version(std::string_view v) noexcept {
     v.remove_prefix(dot + 1);
   }
   version out;
-  if (count < 2 || !number(parts[0], out.major) || !number(parts[1], out.minor))
+  if (count < 2 || !parse_u32(parts[0], out.major) || !parse_u32(parts[1], out.minor))
     return std::nullopt;
-  if (count == 3 && !number(parts[2].substr(0, parts[2].find('-')), out.patch))
+  if (count == 3 && !parse_u32(parts[2].substr(0, parts[2].find('-')), out.patch))
     return std::nullopt;
   return out;
 }
