@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> views(texts.begin(), texts.end());
   auto bundle = assay::evidence::write_bundle(views);
   if (!bundle)
-    die("cannot write the bundle: " + bundle.error().format());
+    die("cannot write the bundle: " + bundle.error().front().format());
   const assay::evidence::bundle_limits limits;
 
   using clock = std::chrono::steady_clock;

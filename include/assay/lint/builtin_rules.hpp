@@ -99,7 +99,7 @@ inline std::string_view trim_unicode(std::string_view s) {
     return 0;
   };
   auto space_at_end = [&](std::string_view t) -> std::size_t {
-    for (std::size_t len : {1, 2, 3})
+    for (std::size_t len : {std::size_t{1}, std::size_t{2}, std::size_t{3}})
       if (t.size() >= len && space_at_start(t.substr(t.size() - len)) == len)
         return len;
     return 0;
@@ -248,8 +248,8 @@ class builtin_rules {
       add(3, "Subject appears to contain a secret but contains_secrets flag is false", at());
 
     const std::string_view schema = detail::string_member(doc, e.data, "schema");
-    if (auto key = denial_marker(doc, e.line, e.data, schema)) {
-      pending_.push_back({found_.size(), std::move(*key)});
+    if (auto marker = denial_marker(doc, e.line, e.data, schema)) {
+      pending_.push_back({found_.size(), std::move(*marker)});
       add(4, "", at());  // its message once every decision record has been seen
     }
     if (schema == "assay.enforcement_decision.v0") {
@@ -267,16 +267,16 @@ class builtin_rules {
   // The findings, in event order (per event in rule order). Call once, after the pass.
   std::vector<finding> finish() {
     std::vector<bool> drop(found_.size(), false);
-    for (const auto& [index, key] : pending_) {
-      const auto it = decisions_.find(key);
+    for (const auto& [index, denied] : pending_) {
+      const auto it = decisions_.find(denied);
       const int seen = it == decisions_.end() ? 0 : it->second;
       if (seen & 1) {
         drop[index] = true;
       } else if (seen & 2) {
         found_[index].message =
-            "Denied-call observation for '" + key.first + "' is contradicted by a digest-bound allow record";
+            "Denied-call observation for '" + denied.first + "' is contradicted by a digest-bound allow record";
       } else {
-        found_[index].message = "Denied-call observation for '" + key.first +
+        found_[index].message = "Denied-call observation for '" + denied.first +
                                 "' is not backed by a digest-bound assay.enforcement_decision.v0 deny record";
       }
     }
