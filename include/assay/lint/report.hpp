@@ -163,11 +163,43 @@ inline std::string_view sarif_level(severity s) {
   return s == severity::error ? "error" : s == severity::warning ? "warning" : "note";
 }
 
-// A file path as a SARIF artifact URI (RFC 3986): bytes other than unreserved ones and '/'
-// percent-encoded; an absolute path becomes a file: URI, a relative one stays relative (a
-// relative reference that begins with '/' would not combine with a uriBaseId).
-inline std::string sarif_uri(std::string_view path) {
+// A path with its "." segments and empty ones dropped and each ".." taken with the segment before
+// it (lexically, as SARIF wants its file URIs: no dot segments, SARIF1002); a ".." with nothing
+// before it stays in a relative path and goes in an absolute one (the root's parent is the root).
+inline std::string lexically_normal_path(std::string_view path) {
+  const bool absolute = !path.empty() && path.front() == '/';
+  std::vector<std::string_view> kept;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos)
+      slash = path.size();
+    const std::string_view seg = path.substr(start, slash - start);
+    if (seg == "..") {
+      if (!kept.empty() && kept.back() != "..")
+        kept.pop_back();
+      else if (!absolute)
+        kept.push_back(seg);
+    } else if (!seg.empty() && seg != ".") {
+      kept.push_back(seg);
+    }
+    start = slash + 1;
+  }
+  std::string out = absolute ? "/" : "";
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (i != 0)
+      out += '/';
+    out += kept[i];
+  }
+  return out.empty() && !path.empty() ? std::string(".") : out;
+}
+
+// A file path as a SARIF artifact URI (RFC 3986): lexically normal, bytes other than unreserved
+// ones and '/' percent-encoded; an absolute path becomes a file: URI, a relative one stays
+// relative (a relative reference that begins with '/' would not combine with a uriBaseId).
+inline std::string sarif_uri(std::string_view raw_path) {
   static constexpr char hex[] = "0123456789ABCDEF";
+  const std::string path = lexically_normal_path(raw_path);
   std::string out = !path.empty() && path.front() == '/' ? "file://" : "";
   for (const char c : path) {
     const auto b = static_cast<unsigned char>(c);
