@@ -62,6 +62,21 @@ std::string canonical(const json::value& v) {
 
 }  // namespace
 
+// A typed event of payload P with the envelope every test here shares, its data default.
+template <class P>
+contracts::evidence_event<P> typed_event(std::string type) {
+  contracts::evidence_event<P> e;
+  e.type = std::move(type);
+  e.source = "urn:test";
+  e.id = "r:0";
+  e.time = "2026-01-01T00:00:00Z";
+  e.assayrunid = "r";
+  e.assayseq = 0;
+  e.assayproducer = "p";
+  e.assayproducerversion = "1";
+  return e;
+}
+
 TEST_CASE("secret markers: every marker, case-insensitive, cut after the marker") {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"Authorization: Bearer abc.def", "Authorization: Bearer ***"},
@@ -229,15 +244,7 @@ TEST_CASE("redact_event: known and unknown types, flags, fresh content hash") {
 }
 
 TEST_CASE("redact_event on a typed event keeps it valid and sets the flag") {
-  contracts::evidence_event<redact_test::payload> e;
-  e.type = "test.redact";
-  e.source = "urn:test";
-  e.id = "r:0";
-  e.time = "2026-01-01T00:00:00Z";
-  e.assayrunid = "r";
-  e.assayseq = 0;
-  e.assayproducer = "p";
-  e.assayproducerversion = "1";
+  auto e = typed_event<redact_test::payload>("test.redact");
   e.data.label = "l";
   e.data.command = "login password=pw";
   e.data.email = "x@y";
@@ -294,16 +301,8 @@ TEST_CASE("P56b: the bounded projection of an MCP tool definition and its digest
 
 TEST_CASE("a typed fs.access event: its observed members and its subject are redacted as in JSON") {
   auto make = [] {
-    contracts::evidence_event<contracts::fs_access> e;
-    e.type = "assay.fs.access";
-    e.source = "urn:test";
-    e.id = "r:0";
-    e.time = "2026-01-01T00:00:00Z";
+    auto e = typed_event<contracts::fs_access>("assay.fs.access");
     e.subject = "/home/alice/project/.env";
-    e.assayrunid = "r";
-    e.assayseq = 0;
-    e.assayproducer = "p";
-    e.assayproducerversion = "1";
     e.data.hits = 1;
     e.data.file = "/home/alice/project/.env";
     e.data.observed.emplace("cmdline", json::value("psql password=pw"));
@@ -325,16 +324,8 @@ TEST_CASE("a typed fs.access event: its observed members and its subject are red
 
 TEST_CASE("a typed event is redacted as its JSON form would be, without leaving C++") {
   auto make = [] {
-    contracts::evidence_event<redact_test::payload> e;
-    e.type = "test.redact";
-    e.source = "urn:test";
-    e.id = "r:0";
-    e.time = "2026-01-01T00:00:00Z";
+    auto e = typed_event<redact_test::payload>("test.redact");
     e.subject = "tool:/home/alice/x";  // not data: never redacted
-    e.assayrunid = "r";
-    e.assayseq = 0;
-    e.assayproducer = "p";
-    e.assayproducerversion = "1";
     e.data.label = "/home/alice/keep";
     e.data.command = "deploy --token=abc /home/alice/w/f.txt";
     e.data.api_secret = "s";
