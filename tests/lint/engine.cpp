@@ -527,7 +527,7 @@ TEST_CASE("the report, the text and SARIF of a run") {
   CHECK(lint::sarif_uri("dir/b 1.tar.gz") == "dir/b%201.tar.gz");
   CHECK(lint::sarif_uri("/x/\xC3\xA9#?.tgz") == "file:///x/%C3%A9%23%3F.tgz");
   // No dot segments in a file URI (SARIF1002): a checkout's ../shared/... is written normalized.
-  CHECK(lint::sarif_uri("/work/main/../shared/./b.tar.gz") == "file:///work/shared/b.tar.gz");
+  CHECK(lint::sarif_uri("/ci/checkout/../shared/./b.tar.gz") == "file:///ci/shared/b.tar.gz");
   CHECK(lint::sarif_uri("/../a//b/") == "file:///a/b");
   CHECK(lint::sarif_uri("../x/./y/../b.tgz") == "../x/b.tgz");
   CHECK(lint::sarif_uri("a/..") == ".");
