@@ -284,15 +284,10 @@ class tar_reader {
     for (;;) {
       char h[block];
       const std::size_t got = read_exact(h, block);
-      if (got == 0) {
-        if (ext.any)
-          return tar_error("the archive ends after an extended header, without its member");
-        ended_ = true;  // the end of the stream on a header boundary
-        return false;
-      }
-      if (got < block)
+      if (got != 0 && got < block)
         return tar_error("the archive ends inside a header");
-      if (std::all_of(h, h + block, [](char c) { return c == 0; })) {
+      // The end: a zero block, or the end of the stream on a header boundary.
+      if (got == 0 || std::all_of(h, h + block, [](char c) { return c == 0; })) {
         if (ext.any)
           return tar_error("the archive ends after an extended header, without its member");
         ended_ = true;

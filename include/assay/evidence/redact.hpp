@@ -329,16 +329,9 @@ void redact_typed(json::value& v, const redact_options& opt, redaction& r) {
   });
   // Members the type does not declare (kept by its extra_members, or by no one) are sensitive:
   // nothing says what they hold.
-  for (json::member& m : v.as_object()) {
-    const bool declared = [&] {
-      for (std::size_t i = 0; i < info::size; ++i)
-        if (info::is_member[i] && info::json_names[i] == m.name)
-          return true;
-      return false;
-    }();
-    if (!declared)
+  for (json::member& m : v.as_object())
+    if (info::find(m.name) == info::npos)
       redact_strings(m.value, r);
-  }
 }
 
 using payload_redactor = void (*)(json::value&, const redact_options&, redaction&);
@@ -577,24 +570,23 @@ result<redaction> redact_event(contracts::evidence_event<P>& event, const redact
   if (auto v = assay::validate(event); !v)
     return v.error().front();
   redaction r;
+  privacy subject = privacy::public_;
   if constexpr (std::is_same_v<P, json::value>) {
     if (const detail::redactor_entry* e = detail::find_redactor(event.type)) {
       e->redact(event.data, opt, r);
-      if (e->subject == privacy::sensitive && event.subject)
-        *event.subject = redact_string(*event.subject, r);
+      subject = e->subject;
     } else {
       redact_strings(event.data, r);
     }
   } else {
-    if constexpr (detail::subject_privacy_of<P>() == privacy::sensitive) {
-      if (event.subject)
-        *event.subject = redact_string(*event.subject, r);
-    }
+    subject = detail::subject_privacy_of<P>();
     std::optional<error> failed;
     detail::redact_members(event.data, opt, r, failed);
     if (failed)
       return *failed;
   }
+  if (subject == privacy::sensitive && event.subject)
+    *event.subject = redact_string(*event.subject, r);
   if (r.set_secrets)
     event.assaysecrets = true;
   if (r.set_pii)

@@ -141,25 +141,20 @@ class event_pointer {
   }
 
   static std::string unescape(const std::string& t) {
-    std::string a;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      if (t[i] == '~' && i + 1 < t.size() && t[i + 1] == '1') {
-        a += '/';
-        ++i;
-      } else {
-        a += t[i];
+    // "~1" to '/' over the whole token first, then "~0" to '~', as the reference replaces them.
+    auto replace = [](const std::string& in, char digit, char with) {
+      std::string out;
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        if (in[i] == '~' && i + 1 < in.size() && in[i + 1] == digit) {
+          out += with;
+          ++i;
+        } else {
+          out += in[i];
+        }
       }
-    }
-    std::string b;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (a[i] == '~' && i + 1 < a.size() && a[i + 1] == '0') {
-        b += '~';
-        ++i;
-      } else {
-        b += a[i];
-      }
-    }
-    return b;
+      return out;
+    };
+    return replace(replace(t, '1', '/'), '0', '~');
   }
   static std::optional<std::size_t> parse_index(std::string_view t) {
     if (t.empty() || (t[0] == '0' && t.size() != 1) || t.size() > 19)
