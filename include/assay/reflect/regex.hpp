@@ -23,9 +23,6 @@ namespace detail {
 // JSON Schema patterns are ECMA-262 regular expressions, unanchored, where '$' (no multiline
 // flag) matches only at the very end. Boost's Perl-style '$' also matches before a final
 // newline, so each '$' outside a character class becomes Boost's end-of-buffer assertion \z.
-// (Not the look-ahead (?![\s\S]), which means the same but which Boost's search misses at
-// times: [^a-c]{2,4}/?(?![\s\S]) found nothing in a 65-byte subject ending "Sx", and matched
-// the same subject less its first byte.)
 inline std::string ecma_to_boost(std::string_view pattern) {
   std::string out;
   bool in_class = false;
@@ -58,16 +55,29 @@ inline std::string ecma_to_boost(std::string_view pattern) {
   return out;
 }
 
+// The ECMA-262 regular expression `pattern` compiled for Boost.Regex (throws as Boost does).
+inline boost::regex boost_regex_of(std::string_view pattern) {
+  return boost::regex(ecma_to_boost(pattern), boost::regex::ECMAScript | boost::regex::no_mod_m);
+}
+
+// Whether `re` matches somewhere in `s`. Always through the overload that records the match:
+// the one without match_results searches with match_any, and Boost 1.74 then misses matches
+// ([^a-c]{2,4}/?$ found nothing in a subject ending "4}/?", and matched the same subject less
+// its first byte, whatever spelling of '$' it was given). Throws when the match is too costly.
+inline bool boost_search(const boost::regex& re, std::string_view s) {
+  boost::match_results<const char*> m;
+  return boost::regex_search(s.data(), s.data() + s.size(), m, re, boost::match_not_dot_newline);
+}
+
 }  // namespace detail
 
 // The Boost.Regex path alone (compiled once per Tag: pass a pattern with static storage).
 template <class Tag>
 struct regex_pattern {
   static pattern_result match(std::string_view pattern, std::string_view s) {
-    static const boost::regex re(detail::ecma_to_boost(pattern), boost::regex::ECMAScript | boost::regex::no_mod_m);
+    static const boost::regex re = detail::boost_regex_of(pattern);
     try {
-      return boost::regex_search(s.begin(), s.end(), re, boost::match_not_dot_newline) ? pattern_result::match
-                                                                                       : pattern_result::no_match;
+      return detail::boost_search(re, s) ? pattern_result::match : pattern_result::no_match;
     } catch (const std::exception&) {
       return pattern_result::too_complex;
     }
