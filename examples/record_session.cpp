@@ -40,6 +40,11 @@ int main(int argc, char** argv) {
                                    .dropped_keys = {"AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY"},
                                    .counters = {{"dropped", 2}, {"passed", 2}}}),
         "environment filtering");
+  // What a replay needs (SPEC §13): the model that served the run and the seed it drew from.
+  check(run.append("assay.model.invoked",
+                   assay::json::parse(R"({"model":"example-model-1","provider":"example"})").value()),
+        "the model");
+  check(run.append("assay.run.seed", assay::json::parse(R"({"seed":42})").value()), "the seed");
   c::tool_decision read{.tool = "read_file", .decision = "allow", .reason_code = "P_ALLOW_READ"};
   read.policy_digest = "sha256:1f39a541bdfda88c46f6561084909883101e93f0fc7a5e041b408ce38d340069";
   check(run.append(c::tool_decision::event_type, read, {.subject = "tool:read_file"}), "a tool decision");

@@ -32,6 +32,10 @@ say "assay pack check: the built-in packs load, each with its digest (SPEC §10)
 say "assay evidence lint: the session against the default pack, verified and linted in one pass"
 "$assay" evidence lint "$work/session.tar.gz" || echo "exit code $?"
 
+say "assay evidence closure: which signals the session captured, and how replayable it is (SPEC §13)"
+"$assay" evidence closure "$work/session.tar.gz" --pack replay-readiness --report "$work/closure.json"
+"$assay" evidence closure "$work/session.tar.gz" --explain closure.score
+
 if [ -d ../shared/conformance/assay-upstream ]; then
   up=../shared/conformance/assay-upstream
   say "The Rust reference's own bundle against its EU AI Act pack: one warning, so --fail-on warning fails"

@@ -115,10 +115,11 @@ int main(int argc, char** argv) {
   assay_cli::add_schema(app, d);
   assay_cli::add_validate(app, d);
 
-  auto* evidence = add_group(app, "evidence", "Evidence bundles: write, verify, lint, redact");
+  auto* evidence = add_group(app, "evidence", "Evidence bundles: write, verify, lint, closure, redact");
   assay_cli::add_evidence_bundle(*evidence, d);
   assay_cli::add_evidence_verify(*evidence, d);
   assay_cli::add_evidence_lint(*evidence, d);
+  assay_cli::add_evidence_closure(*evidence, d);
   assay_cli::add_evidence_redact(*evidence, d);
 
   auto* pack = add_group(app, "pack", "Packs: check and show");

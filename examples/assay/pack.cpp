@@ -1,14 +1,12 @@
 // assay pack check P… / assay pack show P — load packs as lint does (SPEC §10 resolution) and say
 // what each is, or print one as JSON (SPEC §17).
 #include "cli.hpp"
+#include "packs.hpp"
 #include "verbs.hpp"
 
 #include "assay/json/canonical.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/lint/resolve.hpp"
-#if ASSAY_CLI_YAML
-#include "assay/lint/pack_yaml.hpp"
-#endif
 
 #include <CLI/CLI.hpp>
 
@@ -21,14 +19,6 @@ namespace assay_cli {
 namespace lint = assay::lint;
 
 namespace {
-
-lint::pack_options options() {
-#if ASSAY_CLI_YAML
-  return lint::yaml_options();
-#else
-  return {};
-#endif
-}
 
 struct pack_args {
   std::vector<std::string> packs;
@@ -45,7 +35,7 @@ int check(const pack_args& a) {
   std::string out;
   bool failed = false;
   for (const std::string& ref : *refs) {
-    auto p = lint::load_pack_ref(ref, options());
+    auto p = lint::load_pack_ref(ref, cli_pack_options());
     if (!p) {
       failed = true;
       out += "FAIL " + printable(ref, echo_cap) + "\n";
@@ -70,7 +60,7 @@ int check(const pack_args& a) {
 
 int show(const std::string& ref) {
   constexpr std::string_view command = "pack show";
-  auto p = lint::load_pack_ref(ref, options());
+  auto p = lint::load_pack_ref(ref, cli_pack_options());
   if (!p) {
     for (const auto& e : p.error())
       print_error(command, printable(e.format()));

@@ -18,6 +18,7 @@ void add_evidence_bundle(CLI::App& evidence, dispatcher& d);
 void add_evidence_verify(CLI::App& evidence, dispatcher& d);
 void add_evidence_redact(CLI::App& evidence, dispatcher& d);
 void add_evidence_lint(CLI::App& evidence, dispatcher& d);
+void add_evidence_closure(CLI::App& evidence, dispatcher& d);
 
 // `assay pack ...`: pack.cpp.
 void add_pack_check(CLI::App& pack, dispatcher& d);

@@ -480,6 +480,75 @@ check("verify: the success line escapes the run id", code == 0 and b"run r\\x1b[
 code, out, err = run(["evidence", "verify", "--json", crafted_bundle])
 check("verify --json: the run id as it is", code == 0 and json.loads(out)["run_id"] == bad_run, out)
 
+# --- evidence closure, lint --explain closure.score (SPEC §13, §17) -------------------------------
+COMMIT = {"alg": "sha256", "digest": "sha256:" + "ab" * 32, "size_bytes": 5}
+signal_events = [event(0, "assay.tool.call", {"tool": "search", "arguments": {"q": "x"}, "nondeterministic": True}),
+                 event(1, "assay.model.invoked", {"model": "m-1"}),
+                 event(2, "assay.run.input", {"input": COMMIT}),
+                 dict(event(3, "assay.net.access", {"hits": 1}), subject="api.example.com:443")]
+del signal_events[3]["assaycontenthash"]  # the subject is hashed too: bundle computes it
+signal_bundle = tmpfile(b"")
+expect("closure: the signal events bundle", ["evidence", "bundle", "--events",
+       tmpfile(b"".join(jcs(e) + b"\n" for e in signal_events)), "--out", signal_bundle], b"", 0, b"", b"")
+closure_text = (b"completeness: 2 of 4 required signal(s) captured\n"
+                b"  captured: model_identity, tool_io_bodies\n  redacted: run_inputs\n  unknown:  rng_seeds\n"
+                b"closure: score 0.5, confidence medium\n"
+                b"  captured: model_identity, tool_io_bodies\n  missing:  rng_seeds, run_inputs\n"
+                b"  uncontrolled dependencies: network:api.example.com:443, tool:search\n")
+closure_report = tmpfile(b"")
+expect("evidence closure --pack replay-readiness", ["evidence", "closure", signal_bundle, "--pack", "replay-readiness",
+       "--report", closure_report], b"", 0, closure_text, b"")
+crep = json.loads(open(closure_report, "rb").read() or b"{}")
+check("closure report: completeness and closure", crep.get("completeness", {}).get("redacted") == ["run_inputs"]
+      and crep["completeness"]["by_signal"]["run_inputs"]["commitment"] == COMMIT
+      and crep["closure"]["score"] == 0.5 and crep["closure"]["uncontrolled_dependencies"] ==
+      ["network:api.example.com:443", "tool:search"]
+      and crep["bundle_digest"] == "sha256:" + __import__("hashlib").sha256(open(signal_bundle, "rb").read()).hexdigest()
+      and [p["name"] for p in crep["pack_context"]] == ["replay-readiness"] and "generated_at" not in crep, crep)
+again = tmpfile(b"")
+run(["evidence", "closure", signal_bundle, "--pack", "replay-readiness", "--report", again])
+check("closure report: byte-identical for the same bundle and packs",
+      open(again, "rb").read() == open(closure_report, "rb").read())
+expect("closure report validates as closure-v1", ["validate", "closure-v1", closure_report], b"", 0,
+       f"{closure_report}: valid closure-v1\n".encode(), b"")
+try:
+    import jsonschema
+    schema = json.load(open(os.path.join(ROOT, "schemas", "closure-v1.schema.json"), encoding="utf-8"))
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(crep))
+    check("closure report: valid against schemas/closure-v1.schema.json", errors == [], errors[:3])
+except ImportError:
+    print("python jsonschema absent: the closure report's schema check skipped (assay validate checked it)")
+explain_score = (b"closure.score = 0.5 (weighted_ratio_v1: captured weight 0.5 of 1)\n"
+                 b"  model_identity  weight 0.2  captured\n"
+                 b"    looked for in: assay.model.invoked#/data/model, *#/data/gen_ai.request.model\n"
+                 b"    found at events.ndjson line 2 (assay.model.invoked, /data/model)\n"
+                 b"  rng_seeds  weight 0.2  unknown\n"
+                 b"    looked for in: assay.run.seed#/data/seed\n"
+                 b"    no event of a type where it is recorded\n"
+                 b"  run_inputs  weight 0.3  redacted\n"
+                 b"    looked for in: assay.run.input#/data/input\n"
+                 b"    only a redaction commitment was found, first at events.ndjson line 3 (assay.run.input, /data/input)\n"
+                 b"  tool_io_bodies  weight 0.3  captured\n"
+                 b"    looked for in: assay.tool.call#/data/arguments, assay.tool.call#/data/result\n"
+                 b"    found at events.ndjson line 1 (assay.tool.call, /data/arguments)\n"
+                 b"confidence: medium\n"
+                 b"uncontrolled dependencies:\n  network:api.example.com:443\n  tool:search\n")
+expect("evidence closure --explain closure.score", ["evidence", "closure", signal_bundle, "--explain",
+       "closure.score"], b"", 0, explain_score, b"")
+expect("evidence lint --explain closure.score: the same explanation", ["evidence", "lint", signal_bundle,
+       "--pack", "replay-readiness", "--explain", "closure.score"], b"", 0, explain_score, b"")
+code, out, err = run(["evidence", "lint", signal_bundle, "--pack", "replay-readiness", "--explain", "REPLAY-002"])
+check("evidence lint --explain RULE: the signals its pack requires, not captured", code == 0 and
+      b"  signals its pack requires, not captured: rng_seeds (unknown), run_inputs (redacted)\n" in out,
+      f"{code} {out!r} {err!r}")
+expect("evidence closure --explain of a rule: a usage error", ["evidence", "closure", signal_bundle, "--explain",
+       "REPLAY-001"], b"", 2, b"", b"assay evidence closure: --explain REPLAY-001: expected closure.score "
+       b"(a rule is explained by evidence lint --explain)\n")
+expect("evidence closure: a pack that is not there exits 3", ["evidence", "closure", signal_bundle, "--pack",
+       "replay-readyness"], b"", 3, b"", err_contains=b'did you mean "replay-readiness"')
+expect("evidence closure: a bundle that does not verify", ["evidence", "closure", tmpfile(b"not a bundle")], b"", 1,
+       b"", b"IntegrityGzip: the gzip stream is invalid: incorrect header check\n")
+
 # --- evidence lint and pack check|show on the reference fixtures (SPEC §10, §11, §17) ------------
 UPSTREAM = os.path.join(CONF, "assay-upstream") if CONF else ""
 REF_BUNDLE = os.path.join(UPSTREAM, "bundles", "test-bundle.tar.gz")

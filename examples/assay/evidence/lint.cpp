@@ -2,18 +2,17 @@
 //   [--format text|json|sarif] [--report R] [--sarif S] [--max-results N] [--explain RULE]
 // — lint a bundle against packs (SPEC §11, §17), in the one verification pass.
 #include "../cli.hpp"
+#include "../packs.hpp"
 #include "../report.hpp"
 #include "../verbs.hpp"
 
 #include "assay/evidence/verify.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/time.hpp"
+#include "assay/lint/closure.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/report.hpp"
 #include "assay/lint/resolve.hpp"
-#if ASSAY_CLI_YAML
-#include "assay/lint/pack_yaml.hpp"
-#endif
 
 #include <CLI/CLI.hpp>
 
@@ -24,14 +23,6 @@
 namespace assay_cli {
 
 namespace lint = assay::lint;
-
-static lint::pack_options cli_pack_options() {
-#if ASSAY_CLI_YAML
-  return lint::yaml_options();
-#else
-  return {};
-#endif
-}
 
 namespace {
 
@@ -57,8 +48,10 @@ struct lint_args {
   std::string explain;
 };
 
-// What --explain prints for a rule: what it looks for, where, and what it found.
-std::string explain(const lint::lint_result& r, std::span<const lint::loaded_pack> packs, const std::string& id) {
+// What --explain prints for a rule: what it looks for, where, what it found, and the signals its
+// pack requires that the bundle does not show captured.
+std::string explain(const lint::lint_result& r, std::span<const lint::loaded_pack> packs,
+                    const lint::closure_observer& signals, const std::string& id) {
   for (std::size_t i = 0; i < r.rules.size(); ++i) {
     const lint::rule_result& x = r.rules[i];
     if (x.rule_id != id && x.short_id != id)
@@ -85,6 +78,13 @@ std::string explain(const lint::lint_result& r, std::span<const lint::loaded_pac
         if (def.article_ref)
           out += "  article: " + *def.article_ref + "\n";
       }
+      if (!p.requires_signals().empty()) {
+        const std::vector<std::string> missing = signals.not_captured(p);
+        std::string list;
+        for (const std::string& m : missing)
+          list += (list.empty() ? "" : ", ") + m;
+        out += "  signals its pack requires, not captured: " + (list.empty() ? std::string("none") : list) + "\n";
+      }
     }
     out += "  outcome: " + std::string(lint::name(x.status)) + (x.reason.empty() ? "" : " (" + x.reason + ")") + "\n";
     for (const lint::finding& f : r.findings)
@@ -108,10 +108,6 @@ int run_lint(const lint_args& a) {
     print_error(command, "--format " + printable(a.format, echo_cap) + ": expected text, json or sarif");
     return exit_usage;
   }
-  if (a.explain == "closure.score") {
-    print_error(command, "--explain closure.score: completeness and closure (SPEC §13) are not part of this build");
-    return exit_usage;
-  }
   auto packs = lint::load_packs(a.packs, cli_pack_options());
   if (!packs) {
     for (const auto& e : packs.error())
@@ -127,7 +123,11 @@ int run_lint(const lint_args& a) {
   auto in = input::open(a.bundle, limits.max_bundle_bytes, input::over_limit::pass);
   if (!in)
     return fail(command, in.error());
-  auto verified = assay::evidence::verify_bundle_bytes(in->bytes(), limits, *linter);
+  // --explain also says what the bundle shows of the packs' signals (closure.score: of the
+  // replay-critical ones): completeness and closure are computed in the same pass then.
+  lint::closure_observer signals(*packs);
+  auto verified = a.explain.empty() ? assay::evidence::verify_bundle_bytes(in->bytes(), limits, *linter)
+                                    : assay::evidence::verify_bundle_bytes(in->bytes(), limits, *linter, signals);
   if (!verified) {
     const auto& e = verified.error();
     if (e.code == assay::errc::io_error)
@@ -136,8 +136,10 @@ int run_lint(const lint_args& a) {
     return exit_for(e);
   }
   const lint::lint_result result = linter->take();
+  if (a.explain == "closure.score")
+    return finish(command, write_file("-", printable_lines(signals.explain_score())));
   if (!a.explain.empty()) {
-    const std::string text = explain(result, *packs, a.explain);
+    const std::string text = explain(result, *packs, signals, a.explain);
     if (text.empty()) {
       print_error(command, "--explain " + printable(a.explain, echo_cap) + ": no such rule was run");
       return exit_usage;
@@ -194,7 +196,7 @@ void add_evidence_lint(CLI::App& evidence, dispatcher& d) {
   sub->add_option("--report", a->report, "Write the lint-report-v1 JSON here");
   sub->add_option("--sarif", a->sarif, "Write SARIF 2.1.0 here");
   sub->add_option("--max-results", a->max_results, "Report at most N findings (the highest severities)");
-  sub->add_option("--explain", a->explain, "Explain a rule (its id, short or canonical)");
+  sub->add_option("--explain", a->explain, "Explain a rule (its id, short or canonical) or closure.score");
   d.on(sub, [a] { return run_lint(*a); });
 }
 

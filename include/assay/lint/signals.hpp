@@ -29,7 +29,7 @@ struct signal_place {
 struct signal_definition {
   std::string name;                    // the key packs name: [a-z0-9][a-z0-9_.-]*[a-z0-9]
   std::vector<signal_place> found_in;  // any one place suffices
-  double replay_weight = 0;            // > 0: replay-critical, with this weight (SPEC §13 closure)
+  double replay_weight = 0;            // > 0: replay-critical, with this weight (SPEC §13 closure; to the millionth)
   std::string description{};
 };
 

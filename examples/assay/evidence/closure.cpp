@@ -1,0 +1,107 @@
+// assay evidence closure B [--pack P[,P…]]… [--report R] [--explain closure.score]
+// — completeness against the packs' signals and closure for replay (SPEC §13), in the one
+// verification pass.
+#include "../cli.hpp"
+#include "../packs.hpp"
+#include "../report.hpp"
+#include "../verbs.hpp"
+
+#include "assay/evidence/verify.hpp"
+#include "assay/hash/hash.hpp"
+#include "assay/lint/closure.hpp"
+#include "assay/lint/resolve.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace assay_cli {
+
+namespace lint = assay::lint;
+
+namespace {
+
+struct closure_args {
+  std::string bundle;
+  std::vector<std::string> packs;
+  std::string report;
+  std::string explain;
+};
+
+std::string listed(const std::vector<assay::contracts::closure_v1::signal>& list) {
+  std::string out;
+  for (const auto& s : list)
+    out += (out.empty() ? "" : ", ") + std::string(s);
+  return out.empty() ? "none" : out;
+}
+
+// The short summary stdout gets.
+std::string summary(const assay::contracts::closure_report& r) {
+  const auto& c = r.completeness;
+  const auto& z = r.closure;
+  std::string out = "completeness: " + std::to_string(c.captured.size()) + " of " + std::to_string(c.required.size()) +
+                    " required signal(s) captured\n";
+  out += "  captured: " + listed(c.captured) + "\n  redacted: " + listed(c.redacted) +
+         "\n  unknown:  " + listed(c.unknown) + "\n";
+  out +=
+      "closure: score " + assay::json::number_to_string(z.score) + ", confidence " + std::string(z.confidence) + "\n";
+  out += "  captured: " + listed(z.captured) + "\n  missing:  " + listed(z.missing) + "\n";
+  std::string deps;
+  for (const auto& d : z.uncontrolled_dependencies.value_or(std::vector<assay::non_empty>{}))
+    deps += (deps.empty() ? "" : ", ") + std::string(d);
+  out += "  uncontrolled dependencies: " + (deps.empty() ? std::string("none") : deps) + "\n";
+  return out;
+}
+
+int run_closure(const closure_args& a) {
+  constexpr std::string_view command = "evidence closure";
+  if (!a.explain.empty() && a.explain != "closure.score") {
+    print_error(command, "--explain " + printable(a.explain, echo_cap) +
+                             ": expected closure.score (a rule is explained by evidence lint --explain)");
+    return exit_usage;
+  }
+  auto packs = lint::load_packs(a.packs, cli_pack_options());
+  if (!packs) {
+    for (const auto& e : packs.error())
+      print_error(command, printable(e.format()));
+    return exit_io;  // a pack that does not load (SPEC §17)
+  }
+  lint::closure_observer observer(*packs);
+  assay::evidence::bundle_limits limits;
+  auto in = input::open(a.bundle, limits.max_bundle_bytes, input::over_limit::pass);
+  if (!in)
+    return fail(command, in.error());
+  auto verified = assay::evidence::verify_bundle_bytes(in->bytes(), limits, observer);
+  if (!verified) {
+    const auto& e = verified.error();
+    if (e.code == assay::errc::io_error)
+      return fail(command, e);
+    print_line(stderr, std::string(assay::name(e.code)) + ": " + printable(e.message));
+    return exit_for(e);
+  }
+  const auto report =
+      observer.report({.bundle_digest = "sha256:" + assay::hash::digest_bytes<assay::hash::sha256>(in->bytes()).hex()});
+  if (!a.report.empty())
+    if (auto w = write_report(report, a.report); !w)
+      return fail(command, w.error());
+  const std::string text = a.explain.empty() ? summary(report) : observer.explain_score();
+  return finish(command, write_file("-", text));
+}
+
+}  // namespace
+
+void add_evidence_closure(CLI::App& evidence, dispatcher& d) {
+  auto* sub = evidence.add_subcommand("closure", "Completeness and closure of a bundle (SPEC §13)");
+  auto a = std::make_shared<closure_args>();
+  sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
+  sub->add_option("--pack", a->packs,
+                  "A pack whose requires_signals count: a path, a built-in name or a name in the config "
+                  "directory; comma lists allowed (default: cicd-starter)");
+  sub->add_option("--report", a->report, "Write the closure-v1 JSON here");
+  sub->add_option("--explain", a->explain, "closure.score: each replay-critical signal, its weight and state");
+  d.on(sub, [a] { return run_closure(*a); });
+}
+
+}  // namespace assay_cli
