@@ -100,6 +100,17 @@ inline void print_error(std::string_view command, std::string_view message) {
     std::fprintf(stderr, "assay %.*s: %s\n", static_cast<int>(command.size()), command.data(), line.c_str());
 }
 
+// printable() for text of several lines: each line made safe, the newlines kept.
+inline std::string printable_lines(std::string_view text) {
+  std::string out;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    out += printable(text.substr(0, nl)) + "\n";
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+  }
+  return out;
+}
+
 // One printable line on `f` (a validation line, a code name and its message).
 inline void print_line(std::FILE* f, std::string_view text) {
   std::fprintf(f, "%s\n", printable(text).c_str());

@@ -122,6 +122,9 @@ int main(int argc, char** argv) {
   assay_cli::add_evidence_closure(*evidence, d);
   assay_cli::add_evidence_redact(*evidence, d);
 
+  auto* sim = add_group(app, "sim", "Simulation: soak (pass^k over real runs)");
+  assay_cli::add_sim_soak(*sim, d);
+
   auto* pack = add_group(app, "pack", "Packs: check and show");
   assay_cli::add_pack_check(*pack, d);
   assay_cli::add_pack_show(*pack, d);

@@ -20,6 +20,9 @@ void add_evidence_redact(CLI::App& evidence, dispatcher& d);
 void add_evidence_lint(CLI::App& evidence, dispatcher& d);
 void add_evidence_closure(CLI::App& evidence, dispatcher& d);
 
+// `assay sim ...`: sim/<verb>.cpp.
+void add_sim_soak(CLI::App& sim, dispatcher& d);
+
 // `assay pack ...`: pack.cpp.
 void add_pack_check(CLI::App& pack, dispatcher& d);
 void add_pack_show(CLI::App& pack, dispatcher& d);

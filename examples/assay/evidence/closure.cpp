@@ -87,7 +87,7 @@ int run_closure(const closure_args& a) {
     if (auto w = write_report(report, a.report); !w)
       return fail(command, w.error());
   const std::string text = a.explain.empty() ? summary(report) : observer.explain_score();
-  return finish(command, write_file("-", text));
+  return finish(command, write_file("-", printable_lines(text)));
 }
 
 }  // namespace

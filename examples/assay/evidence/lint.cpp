@@ -26,17 +26,6 @@ namespace lint = assay::lint;
 
 namespace {
 
-// printable() for text of several lines: each line made safe, the newlines kept.
-std::string printable_lines(std::string_view text) {
-  std::string out;
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    out += printable(text.substr(0, nl)) + "\n";
-    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-  }
-  return out;
-}
-
 struct lint_args {
   std::string bundle;
   std::vector<std::string> packs;

@@ -1,0 +1,242 @@
+// assay sim soak --iterations N [--seed S] [--time-budget SECS] [--pack P]…
+//   (--target B | --target-dir D | --exec 'CMD {seed} {out}') [--fail-on info|warning|error]
+//   [--stop-on-first-failure] [--max-failures N] [--jobs N] [--ci wilson|jeffreys] [--suite NAME]
+//   --report R
+// — pass^k over real runs (SPEC §12, §17): each run's bundle verified and linted with the packs.
+#include "../cli.hpp"
+#include "../packs.hpp"
+#include "../report.hpp"
+#include "../verbs.hpp"
+
+#include "assay/json/number.hpp"
+#include "assay/json/time.hpp"
+#include "assay/lint/report.hpp"
+#include "assay/lint/resolve.hpp"
+#include "assay/soak/engine.hpp"
+#include "assay/soak/targets.hpp"
+#include "assay/stats/jeffreys.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace assay_cli {
+
+namespace lint = assay::lint;
+namespace soak = assay::soak;
+
+namespace {
+
+struct soak_args {
+  std::uint64_t iterations = 0;
+  std::uint64_t seed = 0;
+  std::int64_t time_budget = 3600;
+  std::vector<std::string> packs;
+  std::string target, target_dir, exec;
+  std::string fail_on = "error";
+  bool stop_on_first_failure = false;
+  std::optional<std::uint64_t> max_failures;
+  unsigned jobs = 1;
+  std::string ci = "wilson";
+  std::string suite;
+  std::string report;
+};
+
+// A temporary directory for the runs of --exec, removed when the soak ends.
+struct scratch_dir {
+  std::string path;
+  ~scratch_dir() {
+    if (!path.empty()) {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  }
+};
+
+std::string fixed(double v, int decimals) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+// The short human summary stdout gets.
+std::string summary(const assay::contracts::soak_report& r, const soak::outcome& o, const soak_args& a) {
+  const auto& res = r.results;
+  const std::uint64_t runs = o.executed();
+  std::string out = "soak: " + std::to_string(runs) + " of " + std::to_string(a.iterations) + " run(s), seeds from " +
+                    std::to_string(a.seed) + ", " + std::to_string(a.jobs) + " job(s)\n";
+  out += "  passed " + std::to_string(o.passes) + ", failed " + std::to_string(o.failures) + ", infra errors " +
+         std::to_string(o.infra_errors) + "\n";
+  const auto& ci = *res.pass_rate_ci95;
+  out += "  pass rate " + assay::json::number_to_string(res.pass_rate.value()) + ", 95% interval (" +
+         (a.ci == "jeffreys" ? "Jeffreys" : "Wilson") + ") [" + fixed(ci[0].value(), 4) + ", " +
+         fixed(ci[1].value(), 4) + "]\n";
+  out += "  pass^" + std::to_string(a.iterations) + ": " + (res.pass_all ? "PASS" : "FAIL");
+  if (res.first_failure_at && res.first_failure_at->has_value())
+    out += " (first run not passing: " + std::to_string((*res.first_failure_at)->value()) + ")";
+  out += "\n";
+  if (o.stopped_early)
+    out += "  stopped early: " + o.stop_reason + "\n";
+  if (!res.violations_by_rule->empty()) {
+    std::vector<std::pair<std::int64_t, std::string>> top;
+    for (const auto& [id, n] : *res.violations_by_rule)
+      top.emplace_back(n.value(), id);
+    std::stable_sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    out += "violated rules (runs):\n";
+    for (std::size_t i = 0; i < top.size() && i < 5; ++i)
+      out += "  " + std::to_string(top[i].first) + "  " + top[i].second + "\n";
+    if (top.size() > 5)
+      out += "  ... " + std::to_string(top.size() - 5) + " more in the report\n";
+  }
+  if (!res.infra_errors_by_kind->empty()) {
+    out += "infra errors (runs):\n";
+    for (const auto& [kind, n] : *res.infra_errors_by_kind)
+      out += "  " + std::to_string(n.value()) + "  " + kind + "\n";
+    for (const auto& x : o.runs)
+      if (x.error) {
+        out += "  first: run " + std::to_string(x.index) + ": " + x.error->kind + ": " + x.error->message + "\n";
+        break;
+      }
+  }
+  return out;
+}
+
+int run_soak(const soak_args& a) {
+  constexpr std::string_view command = "sim soak";
+  auto usage = [&](const std::string& what) {
+    print_error(command, what);
+    return exit_usage;
+  };
+  const int targets = !a.target.empty() + !a.target_dir.empty() + !a.exec.empty();
+  if (targets != 1)
+    return usage("give exactly one of --target, --target-dir and --exec");
+  if (a.iterations == 0)
+    return usage("--iterations must be at least 1");
+  if (a.iterations > static_cast<std::uint64_t>(INT64_MAX))
+    return usage("--iterations " + std::to_string(a.iterations) + ": too many");
+  if (a.seed > 9007199254740992ULL)
+    return usage("--seed " + std::to_string(a.seed) +
+                 ": above 2^53 (9007199254740992), which the report's JSON number cannot hold exactly");
+  if (a.time_budget < 1)
+    return usage("--time-budget must be at least 1 (seconds)");
+  if (a.jobs == 0)
+    return usage("--jobs must be at least 1");
+  if (a.max_failures && *a.max_failures == 0)
+    return usage("--max-failures must be at least 1");
+  std::optional<lint::severity> threshold;
+  if (a.fail_on == "none" || !lint::parse_threshold(a.fail_on, threshold) || !threshold)
+    return usage("--fail-on " + printable(a.fail_on, echo_cap) + ": expected info, warning, warn or error");
+  if (a.ci != "wilson" && a.ci != "jeffreys")
+    return usage("--ci " + printable(a.ci, echo_cap) + ": expected wilson or jeffreys");
+
+  auto packs = lint::load_packs(a.packs, cli_pack_options());
+  if (!packs) {
+    for (const auto& e : packs.error())
+      print_error(command, printable(e.format()));
+    return exit_io;  // a pack that does not load (SPEC §17)
+  }
+
+  soak::options o;
+  o.iterations = a.iterations;
+  o.seed = a.seed;
+  o.time_budget_secs = a.time_budget;
+  o.fail_on = *threshold;
+  o.stop_on_first_failure = a.stop_on_first_failure;
+  o.max_failures = a.max_failures;
+  o.jobs = a.jobs;
+  if (a.ci == "jeffreys") {
+    o.ci = soak::ci_method::jeffreys;
+    o.interval = &assay::stats::jeffreys<>;
+  }
+  const bool live = ::isatty(2) == 1;
+  if (live)
+    o.on_progress = [](const soak::progress& p) {
+      std::fprintf(stderr, "\rrun %llu of %llu: %llu passed, %llu failed, %llu infra error(s), %.1f s   ",
+                   static_cast<unsigned long long>(p.done), static_cast<unsigned long long>(p.iterations),
+                   static_cast<unsigned long long>(p.passes), static_cast<unsigned long long>(p.failures),
+                   static_cast<unsigned long long>(p.infra_errors), static_cast<double>(p.elapsed.count()) / 1000.0);
+      std::fflush(stderr);
+    };
+
+  std::optional<input> bundle;
+  std::unique_ptr<soak::target> target;
+  scratch_dir scratch;
+  if (!a.target.empty()) {
+    auto in = input::open(a.target, o.limits.max_bundle_bytes, input::over_limit::pass);
+    if (!in)
+      return fail(command, in.error(), "--target");
+    bundle.emplace(std::move(*in));
+    target = std::make_unique<soak::bundle_bytes_target>(bundle->bytes());
+  } else if (!a.target_dir.empty()) {
+    auto dir = soak::directory_target::open(a.target_dir);
+    if (!dir) {
+      print_error(command, "--target-dir: " + printable(dir.error().message));
+      return dir.error().code == assay::errc::io_error ? exit_io : exit_usage;
+    }
+    target = std::make_unique<soak::directory_target>(std::move(*dir));
+  } else {
+    std::string tmpl = (std::getenv("TMPDIR") != nullptr ? std::string(std::getenv("TMPDIR")) : std::string("/tmp")) +
+                       "/assay-soak.XXXXXX";
+    if (::mkdtemp(tmpl.data()) == nullptr) {
+      print_error(command, "cannot create a directory for the runs in " + printable(tmpl));
+      return exit_io;
+    }
+    scratch.path = tmpl;
+    target = std::make_unique<soak::command_target>(a.exec, scratch.path);
+  }
+
+  auto outcome = soak::run(*packs, *target, o);
+  if (live)
+    std::fprintf(stderr, "\n");
+  if (!outcome) {
+    print_error(command, printable(outcome.error().message));
+    return exit_io;
+  }
+  auto now = assay::json::report_time();
+  if (!now)
+    return fail(command, now.error());
+  soak::report_options ro{.generated_at = *now, .assay_version = "0.1.0"};
+  if (!a.suite.empty())
+    ro.suite = a.suite;
+  const auto report = soak::make_report(*outcome, *packs, o, ro);
+  if (auto w = write_report(report, a.report); !w)
+    return fail(command, w.error());
+  if (auto w = write_file("-", printable_lines(summary(report, *outcome, a))); !w)
+    return fail(command, w.error());
+  return report.results.pass_all ? exit_ok : exit_failed;
+}
+
+}  // namespace
+
+void add_sim_soak(CLI::App& sim, dispatcher& d) {
+  auto* sub = sim.add_subcommand("soak", "pass^k: verify and lint N runs' bundles (SPEC §12)");
+  auto a = std::make_shared<soak_args>();
+  sub->add_option("--iterations", a->iterations, "How many runs (k of pass^k)")->required();
+  sub->add_option("--seed", a->seed, "The seed of run 1; run i gets seed + i - 1 (default 0)");
+  sub->add_option("--time-budget", a->time_budget,
+                  "Seconds for the whole soak (default 3600): no run starts after it; --exec commands "
+                  "still running are killed");
+  sub->add_option("--pack", a->packs, "A pack, as lint takes it (default: cicd-starter); comma lists allowed");
+  sub->add_option("--target", a->target, "Every run verifies and lints this bundle");
+  sub->add_option("--target-dir", a->target_dir, "Run i takes the i-th bundle of this directory in name order");
+  sub->add_option("--exec", a->exec,
+                  "Run i runs this command through /bin/sh -c, {seed} and {out} replaced, and judges "
+                  "the bundle it wrote to {out}");
+  sub->add_option("--fail-on", a->fail_on, "A run fails on a violated rule at or above: info, warning, error");
+  sub->add_flag("--stop-on-first-failure", a->stop_on_first_failure, "Start no run after one that did not pass");
+  sub->add_option("--max-failures", a->max_failures, "Start no run once this many did not pass");
+  sub->add_option("--jobs", a->jobs, "Runs at once (default 1)");
+  sub->add_option("--ci", a->ci, "The interval of pass_rate_ci95: wilson (default) or jeffreys");
+  sub->add_option("--suite", a->suite, "A name for the soak, written to the report");
+  sub->add_option("--report", a->report, "Write the soak-report-v1 JSON here")->required();
+  d.on(sub, [a] { return run_soak(*a); });
+}
+
+}  // namespace assay_cli

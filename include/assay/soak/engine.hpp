@@ -1,0 +1,344 @@
+// assay/soak/engine.hpp — a soak: pass^k over real runs (SPEC §12).
+//
+//   auto packs = assay::lint::load_packs(values);                     // as lint resolves them
+//   assay::soak::bundle_file_target target("run.tar.gz");              // or a directory, a command
+//   assay::soak::options o{.iterations = 50, .seed = 7, .jobs = 4};
+//   assay::soak::outcome r = assay::soak::run(*packs, target, o);
+//   assay::contracts::soak_report report = assay::soak::make_report(r, *packs, o, {.generated_at = now});
+//
+// Run i (1-based) gets seed `seed + i - 1` (mod 2^64); its target yields a bundle, which is
+// verified (SPEC §7) and linted with the packs in one pass. The run passes when lint's verdict
+// at the threshold passes, fails when a violated rule is at or above it, and is an infrastructure
+// error when no verifiable bundle came out (the target's error, or `bundle_invalid` with the
+// verifier's code). Before each run the stop conditions are checked: the time budget spent,
+// stop_on_first_failure after a run that did not pass, max_failures runs that did not pass. With
+// jobs > 1 up to that many runs are in flight at once; a run not yet started when a stop
+// condition holds is not started, runs in flight finish and count. Runs are reported in index
+// order whatever order they finished in, so the report is the one of a single job but for
+// durations (and, after an early stop, the runs that were in flight).
+#pragma once
+
+#include "assay/contracts/soak_report.hpp"
+#include "assay/evidence/verify.hpp"
+#include "assay/lint/engine.hpp"
+#include "assay/lint/pack.hpp"
+#include "assay/stats/interval.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace assay::soak {
+
+using clock = std::chrono::steady_clock;
+
+// Why a run produced no verdict.
+struct infra_error {
+  std::string kind;  // time_budget_exceeded, subprocess_failed, io_error, bundle_invalid, ...
+  std::string message;
+};
+
+// What a target produced for one run: a bundle (a file to read, or bytes in memory), or an
+// infrastructure error.
+struct produced {
+  std::string path;        // the bundle file, or empty when `bytes` holds it
+  std::string_view bytes;  // the bundle, when `path` is empty (valid until the run is judged)
+  std::optional<infra_error> error;
+};
+
+// A source of bundles: run `index` (1-based) with `seed`, before `deadline` (when the time budget
+// ends). Called from several threads at once when jobs > 1. `finish` is called once the run's
+// bundle has been judged (a command's output can then be removed).
+class target {
+ public:
+  virtual ~target() = default;
+  virtual produced produce(std::uint64_t index, std::uint64_t seed, clock::time_point deadline) = 0;
+  virtual void finish(std::uint64_t /*index*/, const produced& /*p*/) {}
+};
+
+enum class ci_method : std::uint8_t { wilson, jeffreys };
+
+struct progress {
+  std::uint64_t done = 0, iterations = 0, passes = 0, failures = 0, infra_errors = 0;
+  std::chrono::milliseconds elapsed{0};
+};
+
+struct options {
+  std::uint64_t iterations = 1;
+  std::uint64_t seed = 0;
+  std::int64_t time_budget_secs = 3600;
+  lint::severity fail_on = lint::severity::error;  // decision_policy.pass_on_severity_at_or_above
+  bool stop_on_first_failure = false;
+  std::optional<std::uint64_t> max_failures;  // stop once this many runs did not pass
+  unsigned jobs = 1;
+  evidence::bundle_limits limits{};
+  ci_method ci = ci_method::wilson;
+  // The interval of pass_rate_ci95: stats::wilson by default; the CLI passes stats::jeffreys<>
+  // (assay/stats/jeffreys.hpp, Boost.Math) for ci_method::jeffreys.
+  stats::interval (*interval)(std::int64_t successes, std::int64_t trials) = &stats::wilson;
+  std::function<void(const progress&)> on_progress{};  // after each run, one call at a time
+};
+
+enum class run_status : std::uint8_t { pass, fail, infra_error };
+
+constexpr std::string_view name(run_status s) noexcept {
+  return s == run_status::pass ? "pass" : s == run_status::fail ? "fail" : "infra_error";
+}
+
+struct run_record {
+  std::uint64_t index = 0;  // 1-based
+  std::uint64_t seed = 0;
+  run_status status = run_status::pass;
+  std::int64_t duration_ms = 0;
+  std::vector<std::string> violated_rules;  // every violated rule, any severity, sorted
+  std::optional<infra_error> error;
+};
+
+struct outcome {
+  std::vector<run_record> runs;  // the executed runs, in index order
+  std::uint64_t passes = 0, failures = 0, infra_errors = 0;
+  bool stopped_early = false;
+  std::string stop_reason;  // why runs were left unstarted (empty when none were)
+
+  std::uint64_t executed() const noexcept { return runs.size(); }
+  // pass^k: every requested run executed and passed.
+  bool pass_all(std::uint64_t iterations) const noexcept { return runs.size() == iterations && passes == iterations; }
+};
+
+// Judges one produced bundle: verified and linted in one pass.
+inline run_record judge(std::span<const lint::loaded_pack> packs, const produced& p, const options& o) {
+  run_record r;
+  if (p.error) {
+    r.status = run_status::infra_error;
+    r.error = p.error;
+    return r;
+  }
+  auto linter = lint::linter::create(packs);
+  if (!linter) {  // not reached: run() checks the packs first
+    r.status = run_status::infra_error;
+    r.error = infra_error{"pack_conflict", linter.error().message};
+    return r;
+  }
+  auto verified = p.path.empty() ? evidence::verify_bundle_bytes(p.bytes, o.limits, *linter)
+                                 : evidence::verify_bundle_file(p.path, o.limits, *linter);
+  if (!verified) {
+    const error& e = verified.error();
+    r.status = run_status::infra_error;
+    r.error = e.code == errc::io_error ? infra_error{"io_error", e.message}
+                                       : infra_error{"bundle_invalid", std::string(name(e.code)) + ": " + e.message};
+    return r;
+  }
+  const lint::lint_result l = linter->take();
+  for (const lint::rule_result& x : l.rules)
+    if (x.status == lint::outcome::violated)
+      r.violated_rules.push_back(x.rule_id);
+  std::sort(r.violated_rules.begin(), r.violated_rules.end());
+  r.violated_rules.erase(std::unique(r.violated_rules.begin(), r.violated_rules.end()), r.violated_rules.end());
+  r.status = l.fails(o.fail_on) ? run_status::fail : run_status::pass;
+  return r;
+}
+
+// Runs the soak. The packs must be able to run together (lint::linter::create); the error says
+// why when they cannot.
+inline result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const options& o) {
+  if (auto l = lint::linter::create(packs); !l)
+    return l.error();
+  if (o.iterations == 0)
+    return make_error(errc::invalid_argument, "a soak needs at least one iteration");
+  if (o.time_budget_secs < 1)
+    return make_error(errc::invalid_argument, "the time budget must be at least 1 second");
+  const clock::time_point start = clock::now();
+  const clock::time_point deadline = start + std::chrono::seconds(o.time_budget_secs);
+
+  std::mutex m;
+  std::uint64_t next = 1, done = 0, not_passed = 0;
+  outcome out;
+  bool stop = false;
+  progress prog;
+  prog.iterations = o.iterations;
+
+  auto worker = [&] {
+    while (true) {
+      std::uint64_t index = 0;
+      {
+        std::lock_guard lock(m);
+        if (stop || next > o.iterations)
+          return;
+        if (clock::now() >= deadline) {
+          stop = true;
+          out.stop_reason = "the time budget of " + std::to_string(o.time_budget_secs) + " s was spent";
+          return;
+        }
+        index = next++;
+      }
+      const std::uint64_t seed = o.seed + (index - 1);  // mod 2^64
+      const clock::time_point began = clock::now();
+      const produced p = t.produce(index, seed, deadline);
+      run_record r = judge(packs, p, o);
+      t.finish(index, p);
+      r.index = index;
+      r.seed = seed;
+      r.duration_ms =
+          std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - began).count();
+      std::lock_guard lock(m);
+      ++done;
+      prog.done = done;
+      if (r.status == run_status::pass)
+        ++prog.passes;
+      else
+        ++(r.status == run_status::fail ? prog.failures : prog.infra_errors);
+      if (r.status != run_status::pass) {
+        ++not_passed;
+        if (o.stop_on_first_failure && !stop) {
+          stop = true;
+          out.stop_reason = "run " + std::to_string(index) + " did not pass (--stop-on-first-failure)";
+        } else if (o.max_failures && not_passed >= *o.max_failures && !stop) {
+          stop = true;
+          out.stop_reason = std::to_string(not_passed) + " run(s) did not pass (--max-failures " +
+                            std::to_string(*o.max_failures) + ")";
+        }
+      }
+      out.runs.push_back(std::move(r));  // in the order they finished: sorted below
+      if (o.on_progress) {
+        prog.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - start);
+        o.on_progress(prog);
+      }
+    }
+  };
+  const unsigned jobs = std::max(1u, static_cast<unsigned>(std::min<std::uint64_t>(o.jobs, o.iterations)));
+  if (jobs == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> threads;
+    threads.reserve(jobs);
+    for (unsigned j = 0; j < jobs; ++j)
+      threads.emplace_back(worker);
+    for (std::thread& th : threads)
+      th.join();
+  }
+
+  std::sort(out.runs.begin(), out.runs.end(), [](const run_record& a, const run_record& b) { return a.index < b.index; });
+  for (const run_record& r : out.runs)
+    ++(r.status == run_status::pass ? out.passes : r.status == run_status::fail ? out.failures : out.infra_errors);
+  out.stopped_early = out.runs.size() < o.iterations;
+  if (!out.stopped_early)
+    out.stop_reason.clear();
+  return out;
+}
+
+struct report_options {
+  std::optional<std::string> generated_at;  // RFC 3339 (json::report_time(): SOURCE_DATE_EPOCH when set)
+  std::optional<std::string> assay_version;
+  std::optional<std::string> suite;
+  bool per_run = true;  // include runs[] (the per-run detail)
+};
+
+// The soak-report-v1 of an outcome. Its contract refuses what JSON cannot hold exactly: a seed
+// above 2^53 (check before soaking: encode() fails on such a report).
+inline contracts::soak_report make_report(const outcome& r, std::span<const lint::loaded_pack> packs,
+                                          const options& o, const report_options& ro = {}) {
+  namespace s = contracts::soak;
+  auto text = [](auto& field, const std::string& v) { static_cast<std::string&>(field) = v; };
+  auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(std::min<std::uint64_t>(v, INT64_MAX)); };
+  contracts::soak_report rep;
+  if (ro.generated_at)
+    text(rep.generated_at.emplace(), *ro.generated_at);
+  if (ro.assay_version)
+    text(rep.assay_version.emplace(), *ro.assay_version);
+  if (ro.suite)
+    text(rep.suite.emplace(), *ro.suite);
+  rep.iterations = decltype(rep.iterations)(i64(o.iterations));
+  rep.seed = decltype(rep.seed)(o.seed);
+  rep.time_budget_secs = decltype(rep.time_budget_secs)(o.time_budget_secs);
+  rep.limits = o.limits;
+  for (const lint::loaded_pack& p : packs) {
+    s::pack_ref ref;
+    text(ref.name, p.definition.name);
+    text(ref.version, p.definition.version);
+    text(ref.kind.emplace(), std::string(p.definition.kind.value()));
+    text(ref.digest.emplace(), p.digest);
+    ref.source = p.source.report_value();
+    const bool listed = std::any_of(rep.packs.begin(), rep.packs.end(), [&](const s::pack_ref& q) {
+      return q.name == ref.name && q.version == ref.version && q.digest == ref.digest;
+    });
+    if (!listed)
+      rep.packs.push_back(std::move(ref));
+  }
+  s::decision_policy policy;
+  policy.pass_on_severity_at_or_above = s::severity::parse(lint::name(o.fail_on)).value();
+  policy.stop_on_first_failure = o.stop_on_first_failure;
+  if (o.max_failures)
+    policy.max_failures.emplace(i64(*o.max_failures));
+  rep.decision_policy = std::move(policy);
+
+  s::results& res = rep.results;
+  const std::uint64_t runs = r.executed();
+  res.runs = decltype(res.runs)(i64(runs));
+  res.passes = decltype(res.passes)(i64(r.passes));
+  res.failures = decltype(res.failures)(i64(r.failures));
+  res.infra_errors = decltype(res.infra_errors)(i64(r.infra_errors));
+  res.pass_rate = decltype(res.pass_rate)(runs == 0 ? 0.0 : static_cast<double>(r.passes) / static_cast<double>(runs));
+  res.pass_all = r.pass_all(o.iterations);
+  auto& first = res.first_failure_at.emplace();
+  for (const run_record& x : r.runs)
+    if (x.status != run_status::pass) {
+      first.emplace(i64(x.index));
+      break;
+    }
+  std::map<std::string, bounded<std::int64_t, 1>> by_rule, by_kind;
+  for (const run_record& x : r.runs) {
+    for (const std::string& id : x.violated_rules) {
+      auto [it, fresh] = by_rule.try_emplace(id, bounded<std::int64_t, 1>(1));
+      if (!fresh)
+        it->second = bounded<std::int64_t, 1>(it->second.value() + 1);
+    }
+    if (x.error) {
+      auto [it, fresh] = by_kind.try_emplace(x.error->kind, bounded<std::int64_t, 1>(1));
+      if (!fresh)
+        it->second = bounded<std::int64_t, 1>(it->second.value() + 1);
+    }
+  }
+  res.violations_by_rule = std::move(by_rule);
+  res.infra_errors_by_kind = std::move(by_kind);
+  const stats::interval ci = o.interval(i64(r.passes), i64(runs));
+  res.pass_rate_ci95.emplace(std::array<bounded<double, 0, 1>, 2>{bounded<double, 0, 1>(ci.low), bounded<double, 0, 1>(ci.high)});
+
+  if (ro.per_run) {
+    std::vector<s::run_result> list;
+    list.reserve(r.runs.size());
+    for (const run_record& x : r.runs) {
+      s::run_result rr;
+      rr.index = decltype(rr.index)(i64(x.index));
+      rr.status = decltype(rr.status)::parse(name(x.status)).value();
+      rr.duration_ms = decltype(rr.duration_ms)(x.duration_ms);
+      if (!x.violated_rules.empty()) {
+        auto& v = rr.violated_rules.emplace();
+        for (const std::string& id : x.violated_rules) {
+          non_empty n;
+          text(n, id);
+          v.push_back(std::move(n));
+        }
+      }
+      if (x.error) {
+        text(rr.infra_error_kind.emplace(), x.error->kind);
+        rr.infra_error_message = x.error->message;
+      }
+      list.push_back(std::move(rr));
+    }
+    rep.runs = std::move(list);
+  }
+  return rep;
+}
+
+}  // namespace assay::soak
