@@ -457,14 +457,14 @@ expect("misspelt verb", ["evidence", "verfy", "x"], b"", 2, b"",
        b"assay evidence: unknown command 'verfy'; did you mean 'verify'?\n")
 expect("swapped letters", ["jsc"], b"", 2, b"", b"assay: unknown command 'jsc'; did you mean 'jcs'?\n")
 expect("nothing near", ["frobnicate"], b"", 2, b"",
-       b"assay: unknown command 'frobnicate' (commands: digest, evidence, jcs, pack, schema, validate)\n")
+       b"assay: unknown command 'frobnicate' (commands: digest, evidence, jcs, pack, schema, sim, validate)\n")
 
 # Untrusted bytes in messages: control bytes and invalid UTF-8 escaped, echoes capped, one line each.
 expect("escaped path", ["jcs", b"/nonexistent/\x1b[2J\r\xff.json"], b"", 3, b"",
        b"assay jcs: cannot open /nonexistent/\\x1b[2J\\x0d\\xff.json: No such file or directory\n")
 expect("escaped and capped unknown command", ["\x1b]0;pwned\x07" + "x" * 300], b"", 2, b"",
        ("assay: unknown command '\\x1b]0;pwned\\x07" + "x" * (120 - 10) + "\u2026' (commands: digest, evidence, jcs, pack, "
-        "schema, validate)\n").encode())
+        "schema, sim, validate)\n").encode())
 expect("one line per error", ["schema", "a\nb\u202ec"], b"", 2, b"",
        err_contains=b'unknown contract "a\\x0ab\\u202ec" (contracts: ')
 expect("escaped validation line", ["validate", "closure-v1"], b'{"\\u001b[31m":1}', 1, b"",
@@ -548,6 +548,79 @@ expect("evidence closure: a pack that is not there exits 3", ["evidence", "closu
        "replay-readyness"], b"", 3, b"", err_contains=b'did you mean "replay-readiness"')
 expect("evidence closure: a bundle that does not verify", ["evidence", "closure", tmpfile(b"not a bundle")], b"", 1,
        b"", b"IntegrityGzip: the gzip stream is invalid: incorrect header check\n")
+
+# --- sim soak (SPEC §12, §17) ------------------------------------------------------------------
+soak_dir = tempfile.mkdtemp()
+soak_report = os.path.join(soak_dir, "soak.json")
+soak_env = dict(os.environ, SOURCE_DATE_EPOCH="1700000000")
+
+
+def soak(args, **kw):
+    return run(["sim", "soak", "--report", soak_report] + args, env=soak_env, **kw)
+
+
+code, out, err = soak(["--iterations", "3", "--seed", "5", "--target", signal_bundle, "--suite", "nightly"])
+check("sim soak --target: all pass, exit 0", code == 0 and err == b"" and out.startswith(
+    b"soak: 3 of 3 run(s), seeds from 5, 1 job(s)\n  passed 3, failed 0, infra errors 0\n"
+    b"  pass rate 1, 95% interval (Wilson) [0.4385, 1.0000]\n  pass^3: PASS\n"), f"{code} {out!r} {err!r}")
+srep = json.loads(open(soak_report, "rb").read() or b"{}")
+check("sim soak: the report", srep.get("generated_at") == "2023-11-14T22:13:20Z" and srep["suite"] == "nightly"
+      and srep["seed"] == 5 and srep["iterations"] == 3 and srep["time_budget_secs"] == 3600
+      and srep["packs"] == [{"name": "cicd-starter", "version": "1.0.0", "kind": "quality", "source": "built-in",
+                             "digest": srep["packs"][0]["digest"]}]
+      and srep["results"]["runs"] == 3 and srep["results"]["pass_all"] is True
+      and srep["results"]["violations_by_rule"] == {"cicd-starter@1.0.0:CI-002": 3, "cicd-starter@1.0.0:CI-004": 3}
+      and [r["index"] for r in srep["runs"]] == [1, 2, 3], srep)
+try:
+    import jsonschema
+    schema = json.load(open(os.path.join(ROOT, "schemas", "soak-report-v1.schema.json"), encoding="utf-8"))
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(srep))
+    check("sim soak: the report is valid against schemas/soak-report-v1.schema.json", errors == [], errors[:3])
+except ImportError:
+    print("python jsonschema absent: the soak report's schema check skipped")
+first_bytes = open(soak_report, "rb").read()
+soak(["--iterations", "3", "--seed", "5", "--target", signal_bundle, "--suite", "nightly"])
+strip = lambda b: json.dumps({**json.loads(b), "runs": [dict(r, duration_ms=0) for r in json.loads(b)["runs"]]})  # noqa
+check("sim soak: two soaks of the same inputs, the same report but for durations",
+      strip(open(soak_report, "rb").read()) == strip(first_bytes))
+code, out, err = soak(["--iterations", "4", "--target", signal_bundle, "--fail-on", "warning"])
+check("sim soak --fail-on warning: the cicd-starter warnings fail every run, exit 1", code == 1 and
+      b"pass^4: FAIL (first run not passing: 1)\n" in out and b"violated rules (runs):\n  4  cicd-starter@1.0.0:CI-002\n"
+      in out, f"{code} {out!r} {err!r}")
+good = signal_bundle.replace("'", "")
+code, out, err = soak(["--iterations", "8", "--seed", "1", "--jobs", "4", "--exec",
+                       f"if [ $(( {{seed}} % 4 )) -eq 0 ]; then echo 'no luck' >&2; exit 7; fi; cp '{good}' {{out}}"])
+srep = json.loads(open(soak_report, "rb").read() or b"{}")
+check("sim soak --exec: every fourth seed fails, infra errors by kind, exit 1", code == 1
+      and srep["results"]["infra_errors_by_kind"] == {"subprocess_failed": 2}
+      and srep["results"]["first_failure_at"] == 4 and srep["runs"][7]["infra_error_message"] ==
+      "the command exited with status 7; last stderr line: no luck"
+      and b"  first: run 4: subprocess_failed: the command exited with status 7; last stderr line: no luck\n" in out,
+      f"{code} {out!r} {err!r}")
+code, out, err = soak(["--iterations", "3", "--target", signal_bundle, "--ci", "jeffreys"])
+check("sim soak --ci jeffreys", code == 0 and b"95% interval (Jeffreys) [0.4644, 0.9998]" in out, out)
+for name, args, message in [
+        ("no target", ["--iterations", "2"], b"give exactly one of --target, --target-dir and --exec"),
+        ("two targets", ["--iterations", "2", "--target", signal_bundle, "--exec", "true"],
+         b"give exactly one of --target, --target-dir and --exec"),
+        ("--iterations 0", ["--iterations", "0", "--target", signal_bundle], b"--iterations must be at least 1"),
+        ("--fail-on none", ["--iterations", "1", "--target", signal_bundle, "--fail-on", "none"],
+         b"--fail-on none: expected info, warning, warn or error"),
+        ("--ci", ["--iterations", "1", "--target", signal_bundle, "--ci", "bayes"],
+         b"--ci bayes: expected wilson or jeffreys"),
+        ("--seed above 2^53", ["--iterations", "1", "--target", signal_bundle, "--seed", "9007199254740993"],
+         b"--seed 9007199254740993: above 2^53 (9007199254740992), which the report's JSON number cannot hold exactly"),
+        ("--jobs 0", ["--iterations", "1", "--target", signal_bundle, "--jobs", "0"], b"--jobs must be at least 1"),
+        ("--time-budget 0", ["--iterations", "1", "--target", signal_bundle, "--time-budget", "0"],
+         b"--time-budget must be at least 1 (seconds)")]:
+    code, out, err = soak(args)
+    check(f"sim soak: usage error, {name}", code == 2 and out == b"" and err == b"assay sim soak: " + message + b"\n",
+          f"{code} {out!r} {err!r}")
+code, out, err = soak(["--iterations", "1", "--target", signal_bundle, "--pack", "replay-readyness"])
+check("sim soak: a pack that does not load exits 3", code == 3 and b'did you mean "replay-readiness"' in err, err)
+code, out, err = soak(["--iterations", "1", "--target-dir", os.path.join(soak_dir, "none")])
+check("sim soak --target-dir that is not there exits 3", code == 3 and err.startswith(
+    b"assay sim soak: --target-dir: cannot read the directory "), err)
 
 # --- evidence lint and pack check|show on the reference fixtures (SPEC §10, §11, §17) ------------
 UPSTREAM = os.path.join(CONF, "assay-upstream") if CONF else ""

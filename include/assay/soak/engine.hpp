@@ -189,8 +189,7 @@ inline result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, 
       t.finish(index, p);
       r.index = index;
       r.seed = seed;
-      r.duration_ms =
-          std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - began).count();
+      r.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - began).count();
       std::lock_guard lock(m);
       ++done;
       prog.done = done;
@@ -228,7 +227,8 @@ inline result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, 
       th.join();
   }
 
-  std::sort(out.runs.begin(), out.runs.end(), [](const run_record& a, const run_record& b) { return a.index < b.index; });
+  std::sort(out.runs.begin(), out.runs.end(),
+            [](const run_record& a, const run_record& b) { return a.index < b.index; });
   for (const run_record& r : out.runs)
     ++(r.status == run_status::pass ? out.passes : r.status == run_status::fail ? out.failures : out.infra_errors);
   out.stopped_early = out.runs.size() < o.iterations;
@@ -246,8 +246,8 @@ struct report_options {
 
 // The soak-report-v1 of an outcome. Its contract refuses what JSON cannot hold exactly: a seed
 // above 2^53 (check before soaking: encode() fails on such a report).
-inline contracts::soak_report make_report(const outcome& r, std::span<const lint::loaded_pack> packs,
-                                          const options& o, const report_options& ro = {}) {
+inline contracts::soak_report make_report(const outcome& r, std::span<const lint::loaded_pack> packs, const options& o,
+                                          const report_options& ro = {}) {
   namespace s = contracts::soak;
   auto text = [](auto& field, const std::string& v) { static_cast<std::string&>(field) = v; };
   auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(std::min<std::uint64_t>(v, INT64_MAX)); };
@@ -312,7 +312,8 @@ inline contracts::soak_report make_report(const outcome& r, std::span<const lint
   res.violations_by_rule = std::move(by_rule);
   res.infra_errors_by_kind = std::move(by_kind);
   const stats::interval ci = o.interval(i64(r.passes), i64(runs));
-  res.pass_rate_ci95.emplace(std::array<bounded<double, 0, 1>, 2>{bounded<double, 0, 1>(ci.low), bounded<double, 0, 1>(ci.high)});
+  res.pass_rate_ci95.emplace(
+      std::array<bounded<double, 0, 1>, 2>{bounded<double, 0, 1>(ci.low), bounded<double, 0, 1>(ci.high)});
 
   if (ro.per_run) {
     std::vector<s::run_result> list;

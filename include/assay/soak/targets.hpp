@@ -167,8 +167,8 @@ class command_target final : public target {
       return fail("time_budget_exceeded",
                   "the command was still running when the time budget ended; killed with its process group");
     if (WIFSIGNALED(status))
-      return fail("subprocess_failed", "the command was killed by signal " + std::to_string(WTERMSIG(status)) +
-                                           last_line(err_path));
+      return fail("subprocess_failed",
+                  "the command was killed by signal " + std::to_string(WTERMSIG(status)) + last_line(err_path));
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
       return fail("subprocess_failed",
                   "the command exited with status " + std::to_string(WEXITSTATUS(status)) + last_line(err_path));

@@ -1,0 +1,357 @@
+// The soak (SPEC §12) over crafted bundles and real commands: the decision policy, the early
+// stops, the time budget, infra errors by kind, directory cycling, seeds modulo 2^64, the Wilson
+// and Jeffreys intervals against values computed here, parallel runs giving the one-job report,
+// and the report's exact bytes.
+#include "support.hpp"
+
+#include "../evidence/events.hpp"
+#include "assay/lint/pack.hpp"
+#include "assay/soak/engine.hpp"
+#include "assay/soak/targets.hpp"
+#include "assay/stats/jeffreys.hpp"
+
+#include <boost/math/distributions/beta.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+namespace json = assay::json;
+namespace lint = assay::lint;
+namespace soak = assay::soak;
+
+namespace {
+
+// E-1 (error): an x.good event; W-1 (warning): an x.extra event.
+lint::loaded_pack soak_pack() {
+  const std::string text =
+      R"({"name":"soakp","version":"1.0.0","kind":"quality","description":"d","author":"a","license":"l",)"
+      R"("requires":{"assay_min_version":"5.0.0"},"rules":[)"
+      R"({"id":"E-1","severity":"error","description":"good","check":{"type":"event_type_exists","pattern":"x.good"}},)"
+      R"({"id":"W-1","severity":"warning","description":"extra","check":{"type":"event_type_exists","pattern":"x.extra"}}]})";
+  auto p = lint::load_pack(text, {lint::pack_source::origin::file, "soakp.json"});
+  REQUIRE(p.has_value());
+  return std::move(*p);
+}
+
+std::string bundle_of_types(const std::vector<std::string>& types) {
+  std::vector<json::value> events;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    json::value e = assay_test::make_event(i);
+    e.set("type", types[i]);
+    events.push_back(std::move(e));
+  }
+  return assay_test::bundle(assay_test::lines_of(std::move(events)));
+}
+
+// good: E-1 passes, W-1 is violated (a warning); bad: both violated.
+const std::string& good_bundle() {
+  static const std::string b = bundle_of_types({"x.good"});
+  return b;
+}
+const std::string& bad_bundle() {
+  static const std::string b = bundle_of_types({"x.other"});
+  return b;
+}
+
+// A fresh directory, removed at the end of the test.
+struct temp_dir {
+  fs::path path;
+  temp_dir() {
+    static int n = 0;
+    path = fs::temp_directory_path() / ("assay-soak-test-" + std::to_string(::getpid()) + "-" + std::to_string(++n));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string write(const std::string& name, const std::string& bytes) const {
+    const fs::path p = path / name;
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p.string();
+  }
+};
+
+// The statuses of the runs, as "p", "f" and "i".
+std::string statuses(const soak::outcome& o) {
+  std::string s;
+  for (const auto& r : o.runs)
+    s += r.status == soak::run_status::pass ? 'p' : r.status == soak::run_status::fail ? 'f' : 'i';
+  return s;
+}
+
+soak::outcome run_ok(soak::target& t, const soak::options& o, const std::vector<lint::loaded_pack>& packs) {
+  auto r = soak::run(packs, t, o);
+  REQUIRE_MESSAGE(r.has_value(), (r ? std::string() : r.error().message));
+  return std::move(*r);
+}
+
+std::string report_bytes(soak::outcome o, const std::vector<lint::loaded_pack>& packs, const soak::options& opts) {
+  for (auto& r : o.runs)
+    r.duration_ms = 0;
+  auto bytes = assay::encode(soak::make_report(o, packs, opts));
+  REQUIRE_MESSAGE(bytes.has_value(), (bytes ? std::string() : bytes.error().front().format()));
+  return *bytes;
+}
+
+// Wilson's bounds, computed here in double from the SPEC's formula.
+std::pair<double, double> wilson_here(double s, double n) {
+  const double z = 1.959963984540054;
+  const double p = s / n;
+  const double d = 1 + z * z / n;
+  const double c = p + z * z / (2 * n);
+  const double m = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n));
+  return {std::max(0.0, (c - m) / d), std::min(1.0, (c + m) / d)};
+}
+
+}  // namespace
+
+TEST_CASE("soak: all pass, the exact report, Wilson's bounds") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  soak::bundle_bytes_target t(good_bundle());
+  soak::options o{.iterations = 4, .seed = 10};
+  const soak::outcome r = run_ok(t, o, packs);
+  CHECK(statuses(r) == "pppp");
+  CHECK(r.pass_all(4));
+  CHECK(r.runs[3].seed == 13);
+  const auto ci = soak::make_report(r, packs, o).results.pass_rate_ci95.value();
+  const auto [low, high] = wilson_here(4, 4);
+  CHECK(std::fabs(ci[0].value() - low) < 1e-12);
+  CHECK(ci[1].value() == 1.0);
+  CHECK(ci[0].value() == doctest::Approx(0.5101).epsilon(1e-4));
+  (void)high;
+  // A warning below the threshold: every run passes, and W-1 is counted in runs.
+  CHECK(report_bytes(r, packs, o) ==
+        R"({"decision_policy":{"pass_on_severity_at_or_above":"error","stop_on_first_failure":false},)"
+        R"("iterations":4,"limits":{"max_bundle_bytes":104857600,"max_decode_bytes":1073741824,"max_events":100000,)"
+        R"("max_events_bytes":524288000,"max_json_depth":64,"max_line_bytes":1048576,"max_manifest_bytes":10485760,)"
+        R"("max_path_len":256},"mode":"soak","packs":[{"digest":")" +
+            packs[0].digest +
+            R"(","kind":"quality","name":"soakp","source":"soakp.json","version":"1.0.0"}],)"
+            R"("results":{"failures":0,"first_failure_at":null,"infra_errors":0,"infra_errors_by_kind":{},)"
+            R"("pass_all":true,"pass_rate":1,"pass_rate_ci95":[)" +
+            json::number_to_string(ci[0].value()) +
+            R"(,1],"passes":4,"runs":4,"violations_by_rule":{"soakp@1.0.0:W-1":4}},)"
+            R"("runs":[{"duration_ms":0,"index":1,"status":"pass","violated_rules":["soakp@1.0.0:W-1"]},)"
+            R"({"duration_ms":0,"index":2,"status":"pass","violated_rules":["soakp@1.0.0:W-1"]},)"
+            R"({"duration_ms":0,"index":3,"status":"pass","violated_rules":["soakp@1.0.0:W-1"]},)"
+            R"({"duration_ms":0,"index":4,"status":"pass","violated_rules":["soakp@1.0.0:W-1"]}],)"
+            R"("schema_version":"soak-report-v1","seed":10,"time_budget_secs":3600})");
+  // The report is a valid soak-report-v1.
+  CHECK(assay::decode<assay::contracts::soak_report>(report_bytes(r, packs, o)).has_value());
+}
+
+TEST_CASE("soak: --fail-on warning fails the runs a warning violates; Wilson away from the edges") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  soak::bundle_bytes_target t(good_bundle());
+  soak::options o{.iterations = 3, .fail_on = lint::severity::warning};
+  const soak::outcome r = run_ok(t, o, packs);
+  CHECK(statuses(r) == "fff");
+  const auto rep = soak::make_report(r, packs, o);
+  CHECK(rep.results.first_failure_at->value().value() == 1);
+  CHECK(rep.results.pass_rate.value() == 0);
+  CHECK(std::string(rep.decision_policy->pass_on_severity_at_or_above) == "warning");
+
+  temp_dir d;
+  d.write("a.tar.gz", good_bundle());
+  d.write("b.tar.gz", bad_bundle());
+  d.write("c.tar.gz", good_bundle());
+  d.write(".hidden", "not a bundle");
+  auto dir = soak::directory_target::open(d.path.string());
+  REQUIRE(dir.has_value());
+  CHECK(dir->files().size() == 3);
+  soak::options seven{.iterations = 7};
+  const soak::outcome cyc = run_ok(*dir, seven, packs);
+  CHECK(statuses(cyc) == "pfppfpp");  // a b c a b c a
+  const auto res = soak::make_report(cyc, packs, seven).results;
+  const auto ci = res.pass_rate_ci95.value();
+  const auto [low, high] = wilson_here(5, 7);
+  CHECK(std::fabs(ci[0].value() - low) < 1e-12);
+  CHECK(std::fabs(ci[1].value() - high) < 1e-12);
+  CHECK(res.violations_by_rule->at("soakp@1.0.0:E-1").value() == 2);
+  CHECK(res.violations_by_rule->at("soakp@1.0.0:W-1").value() == 7);
+  CHECK(res.first_failure_at->value().value() == 2);
+  CHECK(!res.pass_all);
+}
+
+TEST_CASE("soak: early stops; runs not started are not counted") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  temp_dir d;
+  d.write("1.tar.gz", good_bundle());
+  d.write("2.tar.gz", bad_bundle());
+  auto dir = soak::directory_target::open(d.path.string());
+  REQUIRE(dir.has_value());
+
+  soak::options first{.iterations = 10, .stop_on_first_failure = true};
+  const soak::outcome a = run_ok(*dir, first, packs);
+  CHECK(statuses(a) == "pf");
+  CHECK(a.stopped_early);
+  CHECK(a.stop_reason == "run 2 did not pass (--stop-on-first-failure)");
+  const auto rep = soak::make_report(a, packs, first);
+  CHECK(rep.results.runs.value() == 2);
+  CHECK(rep.iterations.value() == 10);
+  CHECK(!rep.results.pass_all);
+
+  soak::options two{.iterations = 10, .max_failures = 2};
+  const soak::outcome b = run_ok(*dir, two, packs);
+  CHECK(statuses(b) == "pfpf");
+  CHECK(b.stop_reason == "2 run(s) did not pass (--max-failures 2)");
+  CHECK(soak::make_report(b, packs, two).decision_policy->max_failures->value() == 2);
+}
+
+TEST_CASE("soak: commands — failures every fourth seed, an invalid bundle, a hang killed at the budget") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  temp_dir d;
+  const std::string good = d.write("good.tar.gz", good_bundle());
+
+  // Exit 3 for every seed divisible by 4, after a line on stderr.
+  soak::command_target every4(
+      "if [ $(( {seed} % 4 )) -eq 0 ]; then echo starting >&2; echo \"agent crashed on seed {seed}\" >&2; exit 3; fi; "
+      "cp " +
+          good + " {out}",
+      d.path.string());
+  soak::options o{.iterations = 8, .seed = 1};
+  const soak::outcome r = run_ok(every4, o, packs);
+  CHECK(statuses(r) == "pppipppi");
+  REQUIRE(r.runs[3].error.has_value());
+  CHECK(r.runs[3].error->kind == "subprocess_failed");
+  CHECK(r.runs[3].error->message == "the command exited with status 3; last stderr line: agent crashed on seed 4");
+  const auto res = soak::make_report(r, packs, o).results;
+  CHECK(res.infra_errors.value() == 2);
+  CHECK(res.infra_errors_by_kind->at("subprocess_failed").value() == 2);
+  CHECK(res.first_failure_at->value().value() == 4);
+  // Each run's directory is gone once judged.
+  CHECK(std::distance(fs::directory_iterator(d.path), fs::directory_iterator()) == 1);
+
+  // Exit 0 with garbage at {out}, or with nothing there.
+  soak::command_target garbage("printf 'not gzip' > {out}", d.path.string());
+  const soak::outcome g = run_ok(garbage, {.iterations = 1}, packs);
+  REQUIRE(g.runs[0].error.has_value());
+  CHECK(g.runs[0].error->kind == "bundle_invalid");
+  CHECK(g.runs[0].error->message == "IntegrityGzip: the gzip stream is invalid: incorrect header check");
+  soak::command_target nothing("true", d.path.string());
+  const soak::outcome n = run_ok(nothing, {.iterations = 1}, packs);
+  CHECK(n.runs[0].error->kind == "bundle_invalid");
+  CHECK(n.runs[0].error->message == "the command exited 0 but wrote no bundle to {out}");
+  soak::command_target signalled("kill -9 $$", d.path.string());
+  const soak::outcome k = run_ok(signalled, {.iterations = 1}, packs);
+  CHECK(k.runs[0].error->message == "the command was killed by signal 9");
+
+  // A command that hangs, leaving a child behind: killed with its group when the 1 s budget
+  // ends; the next run is never started.
+  const auto began = soak::clock::now();
+  soak::command_target hang("sleep 30 & sleep 30; cp " + good + " {out}", d.path.string());
+  const soak::outcome h = run_ok(hang, {.iterations = 3, .time_budget_secs = 1}, packs);
+  const auto took = soak::clock::now() - began;
+  CHECK(statuses(h) == "i");
+  CHECK(h.runs[0].error->kind == "time_budget_exceeded");
+  CHECK(h.runs[0].error->message ==
+        "the command was still running when the time budget ended; killed with its process group");
+  CHECK(h.stop_reason == "the time budget of 1 s was spent");
+  CHECK(took < std::chrono::seconds(10));
+}
+
+TEST_CASE("soak: the time budget stops a soak of slow runs between runs") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  temp_dir d;
+  const std::string good = d.write("good.tar.gz", good_bundle());
+  soak::command_target slow("sleep 0.6; cp " + good + " {out}", d.path.string());
+  const soak::outcome r = run_ok(slow, {.iterations = 5, .time_budget_secs = 1}, packs);
+  // run 1 ends at 0.6 s, run 2 starts before the budget ends and is killed at 1 s.
+  CHECK(statuses(r) == "pi");
+  CHECK(r.runs[1].error->kind == "time_budget_exceeded");
+}
+
+TEST_CASE("soak: seeds are seed + i - 1 modulo 2^64, and {seed}/{out} are replaced") {
+  struct recording final : soak::target {
+    std::vector<std::uint64_t> seeds;
+    std::string_view bytes;
+    soak::produced produce(std::uint64_t, std::uint64_t seed, soak::clock::time_point) override {
+      seeds.push_back(seed);
+      return {{}, bytes, {}};
+    }
+  } t;
+  t.bytes = good_bundle();
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  const soak::outcome r = run_ok(t, {.iterations = 3, .seed = UINT64_MAX}, packs);
+  CHECK(t.seeds == std::vector<std::uint64_t>{UINT64_MAX, 0, 1});
+  CHECK(r.runs[1].seed == 0);
+  // The report's seed is a JSON number: above 2^53 the contract refuses it.
+  auto bytes = assay::encode(soak::make_report(r, packs, {.iterations = 3, .seed = UINT64_MAX}));
+  REQUIRE_FALSE(bytes.has_value());
+  CHECK(bytes.error().front().pointer == "/seed");
+
+  soak::command_target c("agent --seed {seed} --out {out} --again {seed}", "w");
+  CHECK(c.command_for(42, "/tmp/r/run-1/bundle.tar.gz") ==
+        "agent --seed 42 --out /tmp/r/run-1/bundle.tar.gz --again 42");
+  CHECK(c.command_for(1, "/tmp/my dir/it's") == "agent --seed 1 --out '/tmp/my dir/it'\\''s' --again 1");
+}
+
+TEST_CASE("soak: --jobs 4 gives the one-job report but for durations") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  temp_dir d;
+  const std::string good = d.write("good.tar.gz", good_bundle());
+  const std::string bad = d.write("bad.tar.gz", bad_bundle());
+  // Seeds decide: every third is bad, every fifth crashes.
+  const std::string cmd =
+      "s={seed}; if [ $((s % 5)) -eq 0 ]; then exit 1; fi; "
+      "if [ $((s % 3)) -eq 0 ]; then cp " +
+      bad + " {out}; else cp " + good + " {out}; fi";
+  soak::command_target one(cmd, d.path.string());
+  soak::command_target four(cmd, d.path.string());
+  soak::options o1{.iterations = 16, .seed = 1, .jobs = 1};
+  soak::options o4{.iterations = 16, .seed = 1, .jobs = 4};
+  const soak::outcome a = run_ok(one, o1, packs);
+  const soak::outcome b = run_ok(four, o4, packs);
+  CHECK(statuses(a) == "ppfpifppfipfppip");
+  CHECK(report_bytes(a, packs, o1) == report_bytes(b, packs, o1));
+}
+
+TEST_CASE("soak: Jeffreys' interval is Boost.Math's Beta quantiles") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  temp_dir d;
+  d.write("1.tar.gz", good_bundle());
+  d.write("2.tar.gz", good_bundle());
+  d.write("3.tar.gz", bad_bundle());
+  auto dir = soak::directory_target::open(d.path.string());
+  REQUIRE(dir.has_value());
+  soak::options o{.iterations = 6, .ci = soak::ci_method::jeffreys, .interval = &assay::stats::jeffreys<>};
+  const soak::outcome r = run_ok(*dir, o, packs);
+  CHECK(statuses(r) == "ppfppf");
+  const auto ci = soak::make_report(r, packs, o).results.pass_rate_ci95.value();
+  const boost::math::beta_distribution<double> posterior(4.5, 2.5);
+  CHECK(ci[0].value() == boost::math::quantile(posterior, 0.025));
+  CHECK(ci[1].value() == boost::math::quantile(posterior, 0.975));
+}
+
+TEST_CASE("soak: refusals") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  soak::bundle_bytes_target t(good_bundle());
+  auto zero = soak::run(packs, t, {.iterations = 0});
+  REQUIRE_FALSE(zero.has_value());
+  CHECK(zero.error().message == "a soak needs at least one iteration");
+  auto no_time = soak::run(packs, t, {.iterations = 1, .time_budget_secs = 0});
+  REQUIRE_FALSE(no_time.has_value());
+  CHECK(no_time.error().message == "the time budget must be at least 1 second");
+  auto empty = soak::directory_target::open(fs::temp_directory_path().string() + "/assay-no-such-dir-for-soak");
+  REQUIRE_FALSE(empty.has_value());
+  CHECK(empty.error().code == assay::errc::io_error);
+  temp_dir d;
+  d.write(".only-hidden", "x");
+  auto hidden = soak::directory_target::open(d.path.string());
+  REQUIRE_FALSE(hidden.has_value());
+  CHECK(hidden.error().message == "the directory " + d.path.string() + " holds no bundle (no regular file)");
+
+  // A bundle that does not verify: every run is an infra error, bundle_invalid.
+  soak::bundle_bytes_target broken("not a bundle");
+  const soak::outcome r = run_ok(broken, {.iterations = 2}, packs);
+  CHECK(statuses(r) == "ii");
+  CHECK(r.runs[0].error->kind == "bundle_invalid");
+}
