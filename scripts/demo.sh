@@ -36,6 +36,11 @@ say "assay evidence closure: which signals the session captured, and how replaya
 "$assay" evidence closure "$work/session.tar.gz" --pack replay-readiness --report "$work/closure.json"
 "$assay" evidence closure "$work/session.tar.gz" --explain closure.score
 
+say "assay sim soak: pass^8 of an 'agent' that crashes on every fourth seed, four runs at a time (SPEC §12)"
+"$assay" sim soak --iterations 8 --seed 1 --jobs 4 --report "$work/soak.json" \
+  --exec "if [ \$(( {seed} % 4 )) -eq 0 ]; then echo 'agent crashed on seed {seed}' >&2; exit 3; fi; cp '$work/session.tar.gz' {out}" \
+  || echo "exit code $?"
+
 if [ -d ../shared/conformance/assay-upstream ]; then
   up=../shared/conformance/assay-upstream
   say "The Rust reference's own bundle against its EU AI Act pack: one warning, so --fail-on warning fails"

@@ -67,7 +67,7 @@ struct signal_outcome {
 };
 
 struct closure_report_options {
-  std::optional<std::string> bundle_digest;  // "sha256:<hex>" of the bundle file, to link the report
+  std::optional<std::string> bundle_digest{};  // "sha256:<hex>" of the bundle file, to link the report
 };
 
 // The places a signal is looked for, as "<event type glob>" or "<glob>#<pointer>".

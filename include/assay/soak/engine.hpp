@@ -80,7 +80,7 @@ struct options {
   std::int64_t time_budget_secs = 3600;
   lint::severity fail_on = lint::severity::error;  // decision_policy.pass_on_severity_at_or_above
   bool stop_on_first_failure = false;
-  std::optional<std::uint64_t> max_failures;  // stop once this many runs did not pass
+  std::optional<std::uint64_t> max_failures{};  // stop once this many runs did not pass
   unsigned jobs = 1;
   evidence::bundle_limits limits{};
   ci_method ci = ci_method::wilson;
@@ -238,9 +238,9 @@ inline result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, 
 }
 
 struct report_options {
-  std::optional<std::string> generated_at;  // RFC 3339 (json::report_time(): SOURCE_DATE_EPOCH when set)
-  std::optional<std::string> assay_version;
-  std::optional<std::string> suite;
+  std::optional<std::string> generated_at{};  // RFC 3339 (json::report_time(): SOURCE_DATE_EPOCH when set)
+  std::optional<std::string> assay_version{};
+  std::optional<std::string> suite{};
   bool per_run = true;  // include runs[] (the per-run detail)
 };
 

@@ -34,8 +34,10 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -140,7 +142,9 @@ class command_target final : public target {
       return fail("subprocess_failed", "cannot start /bin/sh: " + std::string(std::strerror(rc)));
 
     // Wait for the shell to exit without reaping it (WNOWAIT): while it is a zombie its id cannot
-    // be reused, so killing its group afterwards reaches only what it left running.
+    // be reused, so killing its group afterwards reaches only what it left running. Where Linux
+    // has pidfd_open, the wait sleeps until the exit or the deadline; elsewhere it polls.
+    const int pidfd = open_pidfd(pid);
     auto pause = std::chrono::milliseconds(1);
     bool budget_spent = false;
     while (true) {
@@ -152,13 +156,22 @@ class command_target final : public target {
         ::kill(-pid, SIGKILL);
         break;
       }
-      if (clock::now() >= deadline) {
+      const auto now = clock::now();
+      if (now >= deadline) {
         budget_spent = true;
         break;
       }
-      std::this_thread::sleep_for(pause);
-      pause = std::min(pause * 2, std::chrono::milliseconds(20));
+      if (pidfd >= 0) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
+        pollfd pfd{pidfd, POLLIN, 0};
+        ::poll(&pfd, 1, static_cast<int>(std::min<long long>(left, 60'000)));
+      } else {
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::milliseconds(10));
+      }
     }
+    if (pidfd >= 0)
+      ::close(pidfd);
     ::kill(-pid, SIGKILL);  // the command when the budget is spent, else what it left running
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -183,6 +196,16 @@ class command_target final : public target {
   }
 
  private:
+  // A descriptor that becomes readable when `pid` exits, or -1 where there is none.
+  static int open_pidfd(pid_t pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#else
+    (void)pid;
+    return -1;
+#endif
+  }
+
   static produced fail(std::string kind, std::string message) {
     return {{}, {}, infra_error{std::move(kind), std::move(message)}};
   }
