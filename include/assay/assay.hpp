@@ -80,6 +80,7 @@
 // its reports.
 #include "assay/lint/builtin_packs.hpp"
 #include "assay/lint/builtin_rules.hpp"
+#include "assay/lint/closure.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/event_view.hpp"
 #include "assay/lint/glob.hpp"
@@ -92,3 +93,6 @@
 #include "assay/lint/report.hpp"
 #include "assay/lint/resolve.hpp"
 #include "assay/lint/signals.hpp"
+
+#include "assay/soak/engine.hpp"
+#include "assay/soak/targets.hpp"
