@@ -26,6 +26,7 @@
 #include "assay/reflect/conform.hpp"
 #include "assay/reflect/constraints.hpp"
 #include "assay/reflect/decode.hpp"
+#include "assay/reflect/diagnostics.hpp"
 #include "assay/reflect/encode.hpp"
 #include "assay/reflect/fields.hpp"
 #include "assay/reflect/metadata.hpp"

@@ -8,6 +8,9 @@
                                  given in the file as `// expect-error: <substring>` lines
                                  (several lines are alternatives, e.g. one per compiler)
 
+A file may also give `// expect-first-error: <substring>` lines: then the first line of the
+compiler's output that reports an error must contain one of them (what a person reads first).
+
 Each compile-fail file guards its bad line(s) with `#ifdef ASSAY_COMPILE_FAIL`, so the file
 itself shows that everything else in it is fine, and the expected message shows that the
 failure is the intended one, not some unrelated error.
@@ -18,6 +21,8 @@ import subprocess
 import sys
 
 EXPECT = re.compile(r"^\s*//\s*expect-error:\s*(.+?)\s*$", re.MULTILINE)
+EXPECT_FIRST = re.compile(r"^\s*//\s*expect-first-error:\s*(.+?)\s*$", re.MULTILINE)
+ERROR_LINE = re.compile(r"\berror:")
 
 
 def run(cmd):
@@ -69,6 +74,16 @@ def main(argv):
         for e in expected:
             print(f"  {e}")
         return 1
+    first_expected = EXPECT_FIRST.findall(text)
+    if first_expected:
+        first = next((line for line in out.splitlines() if ERROR_LINE.search(line)), "")
+        if not any(e in first for e in first_expected):
+            print("$ " + " ".join(cmd))
+            print(out)
+            print(f"FAIL: {source}: the first error line is not the expected one:\n  {first}\nexpected one of:")
+            for e in first_expected:
+                print(f"  {e}")
+            return 1
     print(f"ok: {source} fails to compile with ASSAY_COMPILE_FAIL, as expected")
     return 0
 

@@ -1,6 +1,11 @@
 // Must not compile with ASSAY_COMPILE_FAIL: a consumer's tool decision that lacks the P56b
 // member tool_definition_source does not conform to assay.tool.decision.
-// expect-error: my_tool_decision must have the members of assay.tool.decision
+// With assert_conforms, the first error line names the member the struct lacks.
+// expect-error: does_not_conform
+// clang-format off
+// expect-first-error: does_not_conform<assay::diagnostics::at<assay::diagnostics::path<24>{"/tool_definition_source"}>, assay::diagnostics::member_missing_from_your_struct>
+// expect-first-error: does_not_conform<assay::diagnostics::at<'/', 't', 'o', 'o', 'l', '_', 'd', 'e', 'f', 'i', 'n', 'i', 't', 'i', 'o', 'n', '_', 's', 'o', 'u', 'r', 'c', 'e'>, assay::diagnostics::member_missing_from_your_struct>
+// clang-format on
 #include "assay/contracts/payloads.hpp"
 #include "assay/reflect/conform.hpp"
 
@@ -19,7 +24,6 @@ struct my_tool_decision {
 #endif
   std::optional<int> delegation_depth;
 };
-static_assert(assay::conforms_to<my_tool_decision, assay::contracts::tool_decision>,
-              "my_tool_decision must have the members of assay.tool.decision");
+static_assert(assay::assert_conforms<my_tool_decision, assay::contracts::tool_decision>);
 
 int main() {}

@@ -6,6 +6,7 @@
 
 #include "assay/json/canonical.hpp"
 #include "assay/reflect/constraints.hpp"
+#include "assay/reflect/diagnostics.hpp"
 #include "assay/reflect/fields.hpp"
 
 #include <array>
@@ -231,6 +232,66 @@ concept has_schema_description = requires {
   T::schema_description;
 };
 
+// Whether a member's type maps to JSON: through std::optional, nullable, either, arrays and maps
+// to the values, each of a known category (a nested struct is checked by its own struct_info).
+template <class T>
+consteval bool has_json_form() {
+  if constexpr (is_std_optional<T>::value) {
+    return has_json_form<typename T::value_type>();
+  } else {
+    constexpr category c = category_of<T>();
+    if constexpr (c == category::unsupported)
+      return false;
+    else if constexpr (c == category::nullable || c == category::array || c == category::fixed_array)
+      return has_json_form<typename T::value_type>();
+    else if constexpr (c == category::map)
+      return has_json_form<typename T::mapped_type>();
+    else if constexpr (c == category::either)
+      return has_json_form<typename T::first_type>() && has_json_form<typename T::second_type>();
+    else
+      return true;
+  }
+}
+
+template <class T>
+struct struct_info;
+
+namespace detail {
+// The first declared member of T whose type maps to no JSON: its pointer, for the diagnostic.
+template <class T>
+struct unmappable_member {
+  static constexpr std::size_t index = [] {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      std::size_t found = static_cast<std::size_t>(-1);
+      ((found == static_cast<std::size_t>(-1) && !is_extra_members<field_type<T, I>>::value &&
+                !has_json_form<field_type<T, I>>()
+            ? (void)(found = I)
+            : (void)0),
+       ...);
+      return found;
+    }
+    (std::make_index_sequence<field_count<T>>{});
+  }();
+  static constexpr diagnostics::pointer_text text = [] {
+    diagnostics::pointer_text t;
+    if constexpr (index != static_cast<std::size_t>(-1))
+      t = diagnostics::pointer_text(t, struct_info<T>::json_names[index]);
+    return t;
+  }();
+};
+
+// True when every member of T maps to JSON; otherwise the error names the first that does not
+// (member_has_no_json_form, diagnostics.hpp).
+template <class T>
+consteval bool members_have_json_form() {
+  using m = unmappable_member<T>;
+  if constexpr (m::index == static_cast<std::size_t>(-1))
+    return true;
+  else
+    return sizeof(member_has_no_json_form<diagnostics::at_pointer<m>, field_type<T, m::index>>) != 0;
+}
+}  // namespace detail
+
 template <class T>
 struct struct_info {
   static constexpr std::size_t size = field_count<T>;
@@ -388,6 +449,8 @@ struct struct_info {
     return npos;
   }
   static std::size_t find(std::string_view name) noexcept { return find_static(name); }
+
+  static_assert(detail::members_have_json_form<T>(), "assay: a member's type maps to no JSON");
 };
 
 }  // namespace assay::reflect
