@@ -74,7 +74,7 @@ struct evidence_event {
   static constexpr std::string_view schema_id = "https://assay.dev/schemas/evidence-event-v1.schema.json";
   static constexpr std::string_view schema_title = "Assay Evidence Event v1";
   static constexpr std::string_view schema_description =
-      "A CloudEvents 1.0 event carrying one piece of agent evidence (SPEC section 4).";
+      "A CloudEvents 1.0 event carrying one piece of agent evidence.";
 
   const_string<"1.0"> specversion;
   non_empty type;

@@ -46,8 +46,8 @@ struct pack_ref {
   non_empty source;
   std::optional<std::string> source_url{};
   static constexpr field_info assay_fields[] = {
-      {.field = "version", .description = "Any string, as in the pack (SPEC §10); part of its rules' ids."},
-      {.field = "digest", .description = "sha256 of the pack's canonical (JCS) JSON (SPEC §10)."},
+      {.field = "version", .description = "Any string, as in the pack; part of its rules' ids."},
+      {.field = "digest", .description = "sha256 of the pack's canonical (JCS) JSON."},
       {.field = "source", .description = "Where the pack came from: built-in, or the path it was read from."},
   };
 };
@@ -71,7 +71,7 @@ struct finding {
   sha256_digest fingerprint;
   static constexpr field_info assay_fields[] = {
       {.field = "location", .description = "The event concerned; absent for a finding about the bundle as a whole."},
-      {.field = "fingerprint", .description = "The reference's fingerprint (SPEC §11): stable across tools."},
+      {.field = "fingerprint", .description = "The reference's fingerprint: stable across tools."},
   };
 };
 

@@ -96,7 +96,10 @@ struct manifest {
       {.field = "bundle_id", .description = "Equal to run_root."},
       {.field = "run_root", .description = "sha256 over each event's content hash and a newline, in seq order."},
       {.field = "schema_version", .description = "Always 1."},
-      {.field = "x_assay", .json_name = "x-assay", .description = "ADR-025 additions; present only when non-empty."},
+      {.field = "x_assay",
+       .json_name = "x-assay",
+       .description = "This library's additions (packs_applied, mappings), which the reference ignores; present only "
+                      "when non-empty."},
   };
   void check_rules(rules& r) const {
     if (bundle_id != run_root)
