@@ -100,16 +100,20 @@ struct mapping {
   non_empty ref;
 };
 
+// The reference's predicate (schema_version, semantic_equivalence, run); the members after those
+// (artifacts, packs, mappings, closure_report_digest) are ADR-025's payload v1, present only when
+// the attestation was asked to carry packs or a closure report.
 struct predicate {
   bounded<std::int64_t, 1, 1> schema_version;
   struct semantic_equivalence semantic_equivalence;
   run_info run;
-  artifact_digests artifacts;
-  std::vector<pack_ref> packs;
-  std::vector<mapping> mappings;
+  std::optional<artifact_digests> artifacts{};
+  std::optional<std::vector<pack_ref>> packs{};
+  std::optional<std::vector<mapping>> mappings{};
   std::optional<sha256_digest> closure_report_digest{};
   static constexpr field_info assay_fields[] = {
       {.field = "schema_version", .description = "Always 1."},
+      {.field = "artifacts", .description = "sha256 of manifest.json and of events.ndjson, when asked."},
       {.field = "packs", .description = "The packs the bundle was checked with."},
       {.field = "mappings", .description = "Rule-to-framework mappings (rule, framework, reference)."},
       {.field = "closure_report_digest", .description = "sha256 of the closure-v1 report's JCS bytes, when given."},

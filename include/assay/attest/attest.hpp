@@ -1,0 +1,301 @@
+// assay/attest/attest.hpp — attesting an evidence bundle and verifying an attestation offline
+// (SPEC §15).
+//
+//   auto key = assay::attest::private_key::from_pem(pem);
+//   auto env = assay::attest::attest_bundle(gz_bytes, *key);            // verifies, then signs
+//   std::string json = assay::attest::envelope_json(*env);
+//
+//   auto pub = assay::attest::public_key::from_pem(pub_pem);
+//   assay::attest::verification v = assay::attest::verify_attestation(gz_bytes, envelope_text, *pub);
+//   if (v.ok()) ...   // else v.failure: "Signature", "SubjectDigest", ... and a message
+//
+// The statement is the reference's, byte for byte, unless packs or a closure report digest are
+// given: then the predicate also carries artifacts, packs, mappings and closure_report_digest.
+// A runtime that has just written a bundle (recorder::finish) passes those bytes: the bundle is
+// verified and signed in memory, never read again from a file.
+#pragma once
+
+#include "assay/attest/dsse.hpp"
+#include "assay/attest/keys.hpp"
+#include "assay/contracts/intoto.hpp"
+#include "assay/evidence/verify.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/value.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace assay::attest {
+
+inline constexpr std::string_view statement_type = "https://in-toto.io/Statement/v1";
+inline constexpr std::string_view predicate_type = "https://docs.getassay.dev/attestation/evidence-bundle/v1";
+inline constexpr std::string_view legacy_predicate_type = "https://docs.getassay.dev/attestation/evidence-bundle/v0";
+
+struct pack_digest {
+  std::string name, version, digest;  // digest: "sha256:<hex>"
+};
+
+struct attest_options {
+  evidence::bundle_limits limits{};
+  // Given either, the predicate carries ADR-025's payload v1 too.
+  std::vector<pack_digest> packs{};
+  std::optional<std::string> closure_report_digest{};  // "sha256:<hex>" of a closure-v1's JCS bytes
+};
+
+namespace detail {
+
+// What the verification pass shows that the statement needs beyond the verified bundle.
+struct manifest_facts {
+  std::string run_root;
+  std::string events_sha256;
+  void on_manifest(const evidence::bundle_manifest& m) {
+    run_root = m.fields.run_root;
+    if (m.fields.files.events) {
+      const std::string& d = m.fields.files.events->sha256;
+      events_sha256 = d.starts_with("sha256:") ? d : "sha256:" + d;
+    }
+  }
+};
+
+}  // namespace detail
+
+// The in-toto Statement v1 of a bundle (its .tar.gz bytes), after verifying it (SPEC §7).
+inline result<contracts::intoto_statement> statement_for(std::string_view bundle, const attest_options& o = {}) {
+  detail::manifest_facts facts;
+  auto v = evidence::verify_bundle_bytes(bundle, o.limits, facts);
+  if (!v)
+    return v.error();
+  auto text = [](auto& field, const std::string& s) { static_cast<std::string&>(field) = s; };
+  contracts::intoto_statement st;
+  contracts::intoto_v1::subject subject;
+  text(subject.name, v->bundle_id);
+  text(subject.digest.sha256, hash::digest_bytes<hash::sha256>(bundle).hex());
+  st.subject.push_back(std::move(subject));
+  auto& p = st.predicate;
+  p.schema_version = decltype(p.schema_version)(1);
+  text(p.semantic_equivalence.value, facts.run_root);
+  text(p.run.run_id, v->run_id);
+  p.run.event_count = decltype(p.run.event_count)(static_cast<std::int64_t>(v->event_count));
+  text(p.run.producer.name, v->producer.name);
+  text(p.run.producer.version, v->producer.version);
+  p.run.producer.git = v->producer.git.value_or("");
+  text(p.run.time_window.start, v->time_start);
+  text(p.run.time_window.end, v->time_end);
+  if (!o.packs.empty() || o.closure_report_digest) {
+    auto& a = p.artifacts.emplace();
+    text(a.manifest, "sha256:" + hash::digest_bytes<hash::sha256>(v->manifest).hex());
+    text(a.events, facts.events_sha256);
+    auto& packs = p.packs.emplace();
+    for (const pack_digest& d : o.packs) {
+      contracts::intoto_v1::pack_ref r;
+      text(r.name, d.name);
+      text(r.version, d.version);
+      text(r.digest, d.digest);
+      packs.push_back(std::move(r));
+    }
+    p.mappings.emplace();
+    if (o.closure_report_digest)
+      text(p.closure_report_digest.emplace(), *o.closure_report_digest);
+  }
+  return st;
+}
+
+// The bundle attested: its statement as JCS in a DSSE envelope signed by `key`.
+inline result<contracts::dsse_envelope> attest_bundle(std::string_view bundle, const private_key& key,
+                                                      const attest_options& o = {}) {
+  auto st = statement_for(bundle, o);
+  if (!st)
+    return st.error();
+  auto payload = encode(*st);
+  if (!payload)
+    return payload.error().front();
+  return sign_envelope(*payload, key);
+}
+
+// The envelope as written (SPEC §15): JSON with payload, payloadType and signatures, canonical.
+inline result<std::string> envelope_json(const contracts::dsse_envelope& env) {
+  auto out = encode(env);
+  if (!out)
+    return out.error().front();
+  return *out;
+}
+
+// --- verification -----------------------------------------------------------------------------
+
+struct verification {
+  bool signature_verified = false;  // the envelope is the key's signature of its payload
+  bool subject_matched = false;     // the statement is about this bundle, as verified
+  std::string failure;              // empty on success; else PayloadType, Encoding, KeyId, ...
+  std::string message;
+  std::string keyid;  // the key's
+  bool ok() const noexcept { return failure.empty(); }
+};
+
+namespace detail {
+
+inline verification failed(verification v, std::string code, std::string message) {
+  v.failure = std::move(code);
+  v.message = std::move(message);
+  return v;
+}
+
+inline const json::value* member(const json::value& v, std::string_view name) {
+  return v.find(name);
+}
+
+// The value at `pointer` under `v`, or nullptr.
+inline const json::value* at(const json::value* v, std::string_view pointer) {
+  if (v == nullptr)
+    return nullptr;
+  auto r = json::find(*v, pointer);
+  return r ? *r : nullptr;
+}
+
+inline std::string shown(const json::value* v) {
+  if (v == nullptr)
+    return "absent";
+  auto c = json::to_canonical(*v);
+  std::string s = c ? *c : std::string("?");
+  return s.size() > 120 ? s.substr(0, 120) + "..." : s;
+}
+
+}  // namespace detail
+
+// Every check of SPEC §15, in its order; the first that fails is the result's failure.
+inline verification verify_attestation(std::string_view bundle, std::string_view envelope_text, const public_key& key,
+                                       const evidence::bundle_limits& limits = {}) {
+  using detail::failed;
+  verification out;
+  out.keyid = key.keyid();
+  auto env = json::parse(envelope_text);
+  if (!env || !env->is_object())
+    return failed(out, "Encoding",
+                  env ? "the envelope is not a JSON object" : "the envelope is not JSON: " + env.error().format());
+  const json::value* type = detail::member(*env, "payloadType");
+  if (type == nullptr || !type->is_string() || type->as_string() != intoto_payload_type)
+    return failed(out, "PayloadType",
+                  "payloadType is " + detail::shown(type) + ", not \"" + std::string(intoto_payload_type) + "\"");
+  const json::value* payload_b64 = detail::member(*env, "payload");
+  std::optional<std::string> payload;
+  if (payload_b64 != nullptr && payload_b64->is_string())
+    payload = base64_decode(payload_b64->as_string());
+  if (!payload)
+    return failed(out, "Encoding", "the payload is not base64");
+  const json::value* sigs = detail::member(*env, "signatures");
+  if (sigs == nullptr || !sigs->is_array() || sigs->as_array().empty())
+    return failed(out, "Encoding", "the envelope has no signature");
+  const std::string message = pae(intoto_payload_type, *payload);
+  bool keyid_matched = false;
+  std::string last_keyid;
+  for (const json::value& s : sigs->as_array()) {
+    const json::value* sig_b64 = s.is_object() ? detail::member(s, "sig") : nullptr;
+    std::optional<std::string> sig;
+    if (sig_b64 != nullptr && sig_b64->is_string())
+      sig = base64_decode(sig_b64->as_string());
+    if (!sig)
+      return failed(out, "Encoding", "a signature is not base64");
+    if (sig->size() != 64)
+      return failed(out, "Encoding", "a signature is " + std::to_string(sig->size()) + " bytes, not the 64 of Ed25519");
+    const json::value* keyid = detail::member(s, "keyid");
+    if (keyid != nullptr && keyid->is_string() && !keyid->as_string().empty() && keyid->as_string() != out.keyid) {
+      last_keyid = std::string(keyid->as_string());
+      continue;
+    }
+    keyid_matched = true;
+    if (verify_signature(message, *sig, key)) {
+      out.signature_verified = true;
+      break;
+    }
+  }
+  if (!keyid_matched)
+    return failed(out, "KeyId", "the signature's keyid " + last_keyid + " is not the key's (" + out.keyid + ")");
+  if (!out.signature_verified)
+    return failed(out, "Signature", "the Ed25519 signature over the PAE does not verify with the key");
+
+  if (!json::is_valid_utf8(*payload))
+    return failed(out, "Payload", "the payload is not UTF-8");
+  auto st = json::parse(*payload);
+  if (!st)
+    return failed(out, "Payload", "the payload is not strict JSON: " + st.error().format());
+  const json::value* t = st->is_object() ? detail::member(*st, "_type") : nullptr;
+  if (t == nullptr || !t->is_string() || t->as_string() != statement_type)
+    return failed(out, "Payload", "the payload is not an in-toto Statement v1 (_type is " + detail::shown(t) + ")");
+  const json::value* pt = detail::member(*st, "predicateType");
+  if (pt == nullptr || !pt->is_string() || pt->as_string() != predicate_type) {
+    if (pt != nullptr && pt->is_string() && pt->as_string() == legacy_predicate_type)
+      return failed(out, "PredicateType", "the predicate type is the legacy evidence-bundle/v0, not v1");
+    return failed(out, "PredicateType",
+                  "predicateType is " + detail::shown(pt) + ", not \"" + std::string(predicate_type) + "\"");
+  }
+  const json::value* subjects = detail::member(*st, "subject");
+  if (subjects == nullptr || !subjects->is_array() || subjects->as_array().size() != 1)
+    return failed(out, "Subject", "the statement must have exactly one subject");
+  const json::value& subject = subjects->as_array()[0];
+  const json::value* digest = subject.is_object() ? detail::member(subject, "digest") : nullptr;
+  const json::value* sha = digest != nullptr && digest->is_object() ? detail::member(*digest, "sha256") : nullptr;
+  if (sha == nullptr || !sha->is_string() || digest->as_object().size() != 1)
+    return failed(out, "Subject", "the subject must have exactly one digest, sha256");
+  const json::value* name = detail::member(subject, "name");
+
+  detail::manifest_facts facts;
+  auto v = evidence::verify_bundle_bytes(bundle, limits, facts);
+  if (!v)
+    return failed(out, "BundleInvalid", std::string(assay::name(v.error().code)) + ": " + v.error().message);
+  const std::string file_sha = hash::digest_bytes<hash::sha256>(bundle).hex();
+  if (sha->as_string() != file_sha)
+    return failed(out, "SubjectDigest",
+                  "the subject's sha256 is " + detail::shown(sha) + ", the bundle file's is \"" + file_sha + "\"");
+  if (name == nullptr || !name->is_string() || name->as_string() != v->bundle_id)
+    return failed(out, "SubjectName",
+                  "the subject's name is " + detail::shown(name) + ", the bundle's id is \"" + v->bundle_id + "\"");
+  out.subject_matched = true;
+
+  // The predicate against the verified bundle, member by member.
+  const json::value* pred = detail::member(*st, "predicate");
+  struct expectation {
+    std::string_view pointer;
+    json::value want;
+  };
+  const std::vector<expectation> wants = {
+      {"/schema_version", json::value(1.0)},
+      {"/semantic_equivalence/algorithm", json::value(std::string("assay-run-root-v1"))},
+      {"/semantic_equivalence/value", json::value(facts.run_root)},
+      {"/run/run_id", json::value(v->run_id)},
+      {"/run/event_count", json::value(static_cast<double>(v->event_count))},
+      {"/run/producer/name", json::value(v->producer.name)},
+      {"/run/producer/version", json::value(v->producer.version)},
+      {"/run/producer/git", json::value(v->producer.git.value_or(""))},
+      {"/run/time_window/start", json::value(v->time_start)},
+      {"/run/time_window/end", json::value(v->time_end)},
+  };
+  for (const expectation& w : wants) {
+    const json::value* got = detail::at(pred, w.pointer);
+    if (got == nullptr || *got != w.want) {
+      out.subject_matched = false;
+      return failed(out, "Predicate",
+                    "predicate" + std::string(w.pointer) + " is " + detail::shown(got) + ", the bundle says " +
+                        detail::shown(&w.want));
+    }
+  }
+  if (const json::value* a = detail::at(pred, "/artifacts"); a != nullptr) {
+    const json::value* m = detail::at(a, "/manifest");
+    const std::string want = "sha256:" + hash::digest_bytes<hash::sha256>(v->manifest).hex();
+    if (m == nullptr || !m->is_string() || m->as_string() != want) {
+      out.subject_matched = false;
+      return failed(out, "Predicate",
+                    "predicate/artifacts/manifest is " + detail::shown(m) + ", the bundle's is \"" + want + "\"");
+    }
+    const json::value* e = detail::at(a, "/events");
+    if (e == nullptr || !e->is_string() || e->as_string() != facts.events_sha256) {
+      out.subject_matched = false;
+      return failed(
+          out, "Predicate",
+          "predicate/artifacts/events is " + detail::shown(e) + ", the bundle's is \"" + facts.events_sha256 + "\"");
+    }
+  }
+  return out;
+}
+
+}  // namespace assay::attest
