@@ -115,11 +115,13 @@ int main(int argc, char** argv) {
   assay_cli::add_schema(app, d);
   assay_cli::add_validate(app, d);
 
-  auto* evidence = add_group(app, "evidence", "Evidence bundles: write, verify, lint, closure, redact");
+  auto* evidence = add_group(app, "evidence", "Evidence bundles: write, verify, lint, closure, attest, redact");
   assay_cli::add_evidence_bundle(*evidence, d);
   assay_cli::add_evidence_verify(*evidence, d);
   assay_cli::add_evidence_lint(*evidence, d);
   assay_cli::add_evidence_closure(*evidence, d);
+  assay_cli::add_evidence_attest(*evidence, d);
+  assay_cli::add_evidence_verify_attestation(*evidence, d);
   assay_cli::add_evidence_redact(*evidence, d);
 
   auto* sim = add_group(app, "sim", "Simulation: soak (pass^k over real runs)");

@@ -79,6 +79,10 @@
 
 // lint/: policy packs (the YAML reader only where yaml-cpp is installed), the lint engine and
 // its reports.
+#include "assay/attest/attest.hpp"
+#include "assay/attest/dsse.hpp"
+#include "assay/attest/keys.hpp"
+
 #include "assay/lint/builtin_packs.hpp"
 #include "assay/lint/builtin_rules.hpp"
 #include "assay/lint/closure.hpp"

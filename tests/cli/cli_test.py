@@ -622,6 +622,60 @@ code, out, err = soak(["--iterations", "1", "--target-dir", os.path.join(soak_di
 check("sim soak --target-dir that is not there exits 3", code == 3 and err.startswith(
     b"assay sim soak: --target-dir: cannot read the directory "), err)
 
+# --- evidence attest, verify-attestation (SPEC §15, §17) ---------------------------------------
+att_dir = tempfile.mkdtemp()
+SEED1 = bytes(31) + b"\x01"
+key_pem = os.path.join(att_dir, "k.pem")
+pub_pem = os.path.join(att_dir, "k.pub.pem")
+import base64  # noqa: E402
+der = bytes.fromhex("302e020100300506032b657004220420") + SEED1
+open(key_pem, "w").write("-----BEGIN PRIVATE KEY-----\n" + base64.b64encode(der).decode() + "\n-----END PRIVATE KEY-----\n")
+open(pub_pem, "w").write("-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEATLWr9q15+/WrvMr8wmnYXNJlHtS4hbWGnyQa7fCluik=\n"
+                         "-----END PUBLIC KEY-----\n")
+KEYID1 = "sha256:1300ab5783848215efd5623772c6750e429f26a6f9f0388b3cad7eb67976f774"
+env_path = os.path.join(att_dir, "e.json")
+code, out, err = run(["evidence", "attest", signal_bundle, "--key", key_pem, "--out", env_path])
+check("evidence attest: exit 0, the bundle id and the keyid", code == 0 and err == b"" and out.startswith(b"attested sha256:")
+      and f"with key {KEYID1}: {env_path}\n".encode() in out, f"{code} {out!r} {err!r}")
+expect("verify-attestation: verified", ["evidence", "verify-attestation", signal_bundle, "--envelope", env_path,
+       "--pubkey", pub_pem], b"", 0, f"verified: signed by {KEYID1}, about this bundle\n".encode(), b"")
+code, out, err = run(["evidence", "verify-attestation", signal_bundle, "--envelope", env_path, "--pubkey", pub_pem,
+                      "--json"])
+check("verify-attestation --json", code == 0 and json.loads(out or b"{}") == {
+    "ok": True, "signature_verified": True, "subject_matched": True, "keyid": KEYID1, "failure": None,
+    "message": None}, out)
+check("evidence attest: the envelope validates as dsse-envelope-v1",
+      run(["validate", "dsse-envelope-v1", env_path])[0] == 0)
+tampered_env = os.path.join(att_dir, "t.json")
+e = json.load(open(env_path))
+stmt = json.loads(base64.b64decode(e["payload"]))
+stmt["predicate"]["run"]["event_count"] = 99
+e["payload"] = base64.b64encode(json.dumps(stmt).encode()).decode()
+json.dump(e, open(tampered_env, "w"))
+code, out, err = run(["evidence", "verify-attestation", signal_bundle, "--envelope", tampered_env, "--pubkey", pub_pem,
+                      "--json"])
+rep = json.loads(out or b"{}")
+check("verify-attestation: a payload changed after signing fails Signature, exit 1", code == 1 and
+      rep.get("failure") == "Signature" and rep.get("signature_verified") is False and
+      err == b"Signature: the Ed25519 signature over the PAE does not verify with the key\n", f"{code} {out!r} {err!r}")
+code, out, err = run(["evidence", "verify-attestation", crafted_bundle, "--envelope", env_path, "--pubkey", pub_pem])
+check("verify-attestation: another bundle fails SubjectDigest", code == 1 and err.startswith(b"SubjectDigest: "), err)
+expect("evidence attest: a public key where the private key goes", ["evidence", "attest", signal_bundle, "--key",
+       pub_pem, "--out", os.path.join(att_dir, "x.json")], b"", 2, b"",
+       f'assay evidence attest: --key {pub_pem}: expected a PEM block "PRIVATE KEY", found "PUBLIC KEY"\n'.encode())
+expect("evidence attest: a bundle that does not verify is not attested", ["evidence", "attest",
+       tmpfile(b"not a bundle"), "--key", key_pem, "--out", os.path.join(att_dir, "y.json")], b"", 1, b"",
+       b"IntegrityGzip: the gzip stream is invalid: incorrect header check\n")
+check("evidence attest: nothing written for a refused bundle", not os.path.exists(os.path.join(att_dir, "y.json")))
+code, out, err = run(["evidence", "attest", signal_bundle, "--key", key_pem, "--out", os.path.join(att_dir, "p.json"),
+                      "--pack", "replay-readiness", "--closure", closure_report])
+pred = json.loads(base64.b64decode(json.load(open(os.path.join(att_dir, "p.json")))["payload"]))["predicate"] \
+    if code == 0 else {}
+check("evidence attest --pack --closure: the predicate names them", code == 0 and
+      [p["name"] for p in pred.get("packs", [])] == ["replay-readiness"] and pred.get("closure_report_digest") ==
+      "sha256:" + __import__("hashlib").sha256(open(closure_report, "rb").read().rstrip(b"\n")).hexdigest()
+      and set(pred.get("artifacts", {})) == {"manifest", "events"}, pred)
+
 # --- evidence lint and pack check|show on the reference fixtures (SPEC §10, §11, §17) ------------
 UPSTREAM = os.path.join(CONF, "assay-upstream") if CONF else ""
 REF_BUNDLE = os.path.join(UPSTREAM, "bundles", "test-bundle.tar.gz")
