@@ -36,6 +36,15 @@ say "assay evidence closure: which signals the session captured, and how replaya
 "$assay" evidence closure "$work/session.tar.gz" --pack replay-readiness --report "$work/closure.json"
 "$assay" evidence closure "$work/session.tar.gz" --explain closure.score
 
+say "assay evidence attest: sign the session with an Ed25519 key (OpenSSL made it), then verify offline (SPEC §15)"
+openssl genpkey -algorithm ed25519 -out "$work/signing.pem" 2>/dev/null
+openssl pkey -in "$work/signing.pem" -pubout -out "$work/signing.pub.pem"
+"$assay" evidence attest "$work/session.tar.gz" --key "$work/signing.pem" --out "$work/session.dsse.json"
+"$assay" evidence verify-attestation "$work/session.tar.gz" --envelope "$work/session.dsse.json" \
+  --pubkey "$work/signing.pub.pem"
+"$assay" evidence verify-attestation "$work/tampered.tar.gz" --envelope "$work/session.dsse.json" \
+  --pubkey "$work/signing.pub.pem" || echo "exit code $?"
+
 say "assay sim soak: pass^8 of an 'agent' that crashes on every fourth seed, four runs at a time (SPEC §12)"
 "$assay" sim soak --iterations 8 --seed 1 --jobs 4 --report "$work/soak.json" \
   --exec "if [ \$(( {seed} % 4 )) -eq 0 ]; then echo 'agent crashed on seed {seed}' >&2; exit 3; fi; cp '$work/session.tar.gz' {out}" \
