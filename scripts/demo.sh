@@ -16,7 +16,7 @@ say "A C++ agent runtime records a session as evidence and verifies the bundle i
 "$dir/examples/record_session" "$work/session.tar.gz"
 tar -tvzf "$work/session.tar.gz"
 
-say "assay evidence verify: the same checks the Rust assay runs (SPEC §7)"
+say "assay evidence verify: the same checks the Rust assay runs"
 "$assay" evidence verify "$work/session.tar.gz"
 "$assay" evidence verify --json "$work/session.tar.gz"
 
@@ -26,17 +26,17 @@ sed -i 's/"read_file"/"reaD_file"/' "$work/x/events.ndjson"
 tar --format=gnu --owner=0 --group=0 -czf "$work/tampered.tar.gz" -C "$work/x" manifest.json events.ndjson
 "$assay" evidence verify "$work/tampered.tar.gz" || echo "exit code $?"
 
-say "assay pack check: the built-in packs load, each with its digest (SPEC §10)"
+say "assay pack check: the built-in packs load, each with its digest"
 "$assay" pack check cicd-starter replay-readiness
 
 say "assay evidence lint: the session against the default pack, verified and linted in one pass"
 "$assay" evidence lint "$work/session.tar.gz" || echo "exit code $?"
 
-say "assay evidence closure: which signals the session captured, and how replayable it is (SPEC §13)"
+say "assay evidence closure: which signals the session captured, and how replayable it is"
 "$assay" evidence closure "$work/session.tar.gz" --pack replay-readiness --report "$work/closure.json"
 "$assay" evidence closure "$work/session.tar.gz" --explain closure.score
 
-say "assay evidence attest: sign the session with an Ed25519 key (OpenSSL made it), then verify offline (SPEC §15)"
+say "assay evidence attest: sign the session with an Ed25519 key (OpenSSL made it), then verify offline"
 openssl genpkey -algorithm ed25519 -out "$work/signing.pem" 2>/dev/null
 openssl pkey -in "$work/signing.pem" -pubout -out "$work/signing.pub.pem"
 "$assay" evidence attest "$work/session.tar.gz" --key "$work/signing.pem" --out "$work/session.dsse.json"
@@ -45,7 +45,7 @@ openssl pkey -in "$work/signing.pem" -pubout -out "$work/signing.pub.pem"
 "$assay" evidence verify-attestation "$work/tampered.tar.gz" --envelope "$work/session.dsse.json" \
   --pubkey "$work/signing.pub.pem" || echo "exit code $?"
 
-say "assay sim soak: pass^8 of an 'agent' that crashes on every fourth seed, four runs at a time (SPEC §12)"
+say "assay sim soak: pass^8 of an 'agent' that crashes on every fourth seed, four runs at a time"
 "$assay" sim soak --iterations 8 --seed 1 --jobs 4 --report "$work/soak.json" \
   --exec "if [ \$(( {seed} % 4 )) -eq 0 ]; then echo 'agent crashed on seed {seed}' >&2; exit 3; fi; cp '$work/session.tar.gz' {out}" \
   || echo "exit code $?"
