@@ -307,6 +307,29 @@ TEST_CASE("the reference's fixture, its statement and envelope byte for byte" * 
         "aFWo9U9f5DQf0buxhKYEUlwPBavwBbR47AS0DZpG7K2ROhEdvsnz2src71zbMOG0mQ0fNNnP+q4KCGtOiT+WAw==");
 }
 
+TEST_CASE("the reference's Ed25519 envelope verifies at the DSSE level with its trusted key" *
+          doctest::test_suite("conformance")) {
+  const fs::path dir = fs::path(std::getenv("ASSAY_CONFORMANCE_DIR")) / "assay-upstream" / "dsse";
+  const json::value trusted = json::parse(assay_test::read_file(dir / "pinned-ed25519.trustedkey.json")).value();
+  const std::string spki = attest::base64_decode(trusted.find("public_key")->as_string()).value();
+  const attest::public_key key = attest::public_key::from_spki(spki).value();
+  CHECK(key.keyid() == trusted.find("key_id")->as_string());  // sha256 of the SPKI DER, as here
+  const json::value env = json::parse(assay_test::read_file(dir / "slsa-provenance.dsse.json")).value();
+  const std::string payload = attest::base64_decode(env.find("payload")->as_string()).value();
+  const std::string type = env.find("payloadType")->as_string();
+  const json::value& sig = env.find("signatures")->as_array().at(0);
+  const std::string message = attest::pae(type, payload);
+  CHECK(attest::verify_signature(message, attest::base64_decode(sig.find("sig")->as_string()).value(), key));
+  // One byte of the payload changed: it does not.
+  std::string changed = payload;
+  changed[changed.size() / 2] = static_cast<char>(changed[changed.size() / 2] ^ 1);
+  CHECK_FALSE(attest::verify_signature(attest::pae(type, changed),
+                                       attest::base64_decode(sig.find("sig")->as_string()).value(), key));
+  // Its statement is the one given beside it.
+  CHECK(json::parse(payload).value() ==
+        json::parse(assay_test::read_file(dir / "slsa-provenance.statement.json")).value());
+}
+
 TEST_CASE("the reference signs and verifies as we do" * doctest::test_suite("oracle")) {
   const fs::path ref = assay_test::reference_binary();
   REQUIRE_MESSAGE(!ref.empty(), "assay-ref not found");
