@@ -11,6 +11,9 @@
 # leaks, times out or runs out of memory. Extra libFuzzer flags can be given in FUZZ_FLAGS;
 # KEEP_WORK=1 keeps the temporary directory (the grown corpora) even on success; REGRESSIONS=0
 # leaves the reproducers in regressions/ out of the corpus (to fuzz on while one is still open).
+# PACK_SEEDS=DIR adds the *.yaml and *.json packs of DIR to fuzz_pack's corpus (the reference's
+# packs, say), each behind the selector byte that makes the target read it as YAML or JSON; a
+# DIR that does not exist is ignored.
 set -euo pipefail
 
 usage() { echo "usage: $0 DURATION_SECONDS" >&2; exit 2; }
@@ -20,7 +23,7 @@ duration=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build-fuzz}
-targets=${TARGETS:-"fuzz_reader fuzz_decode fuzz_pattern fuzz_bundle"}
+targets=${TARGETS:-"fuzz_reader fuzz_decode fuzz_pattern fuzz_bundle fuzz_pack"}
 
 if [[ ! -f $build/build.ninja ]]; then
   CXX=${CXX:-clang++} meson setup "$build" "$root" -Dfuzz=true -Dtests=false -Dexamples=false
@@ -40,6 +43,14 @@ for t in "${target_list[@]}"; do
   if [[ ${REGRESSIONS:-1} == 1 && -d $here/regressions ]]; then
     # Known reproducers of this target seed the run too (and must no longer crash).
     find "$here/regressions" -maxdepth 1 -type f -name "$corpus_name-*" -exec cp {} "$corpus/" \;
+  fi
+  if [[ $t == fuzz_pack && -n ${PACK_SEEDS:-} && -d ${PACK_SEEDS:-} ]]; then
+    # fuzz_pack reads an input whose first byte is odd as YAML, even as JSON.
+    for f in "$PACK_SEEDS"/*.yaml "$PACK_SEEDS"/*.yml "$PACK_SEEDS"/*.json; do
+      [[ -f $f ]] || continue
+      case $f in *.json) sel=j ;; *) sel=y ;; esac
+      { printf '%s' "$sel"; cat "$f"; } >"$corpus/seed-$(basename "$f").bin"
+    done
   fi
   dict=()
   if [[ -f $here/$corpus_name.dict ]]; then dict=(-dict="$here/$corpus_name.dict"); fi

@@ -395,6 +395,25 @@ TEST_CASE("errors carry the position of the member in the pack text") {
         "line 8, column 3 (byte 273) at /extra: demo.json: unknown member \"extra\" (not allowed here)");
 }
 
+// Found with fuzz_pack (tests/fuzz/regressions/pack-yaml-quadratic-positions.bin): every node's
+// position was counted from the start of the text, so reading took time quadratic in its size
+// (here, half a megabyte on one line, minutes). A position after 100,000 nodes, its column in code
+// points.
+TEST_CASE("a large pack reads in linear time, positions exact after many nodes") {
+  std::string notes = R"("description":"r","notes":[)";
+  for (int i = 0; i < 100000; ++i)
+    notes += "\"\xC3\xA9\",";
+  notes += "0],";
+  const std::string text = replaced(replaced(base, R"("description":"r",)", notes), R"("min":1)", R"("min":0)");
+  REQUIRE(text.size() == 500247);
+  auto p = lint::load_pack(text, demo);
+  REQUIRE_FALSE(p.has_value());
+  REQUIRE(p.error().size() == 1);
+  CHECK(p.error().front().code == errc::rule_violation);
+  CHECK(p.error().front().format() ==
+        "line 1, column 400243 (byte 500242) at /rules/0/check/min: demo.json: event_count.min must be > 0");
+}
+
 TEST_CASE("x-assay.requires_signals in both spellings; signals must be registered") {
   const std::string nested =
       replaced(base, R"("rules":)", R"("x-assay":{"requires_signals":["tool_calls","run_inputs"]},"rules":)");

@@ -363,6 +363,36 @@ TEST_CASE("YAML errors: syntax, duplicate keys at any depth, documents, encoding
   }() + ": pack: nesting deeper than 64 levels");
 }
 
+// Found with fuzz_pack (tests/fuzz/regressions/pack-yaml-quadratic-positions.bin): a 64 KiB list
+// took seconds to read, as every node's position was counted from the start of the text. A
+// position after 100,000 nodes (a megabyte), its column in code points.
+TEST_CASE("a large YAML pack reads in linear time, positions exact after many nodes") {
+  std::string text = head + "  - id: R1\n    severity: error\n    description: r\n    notes:\n";
+  for (int i = 0; i < 100000; ++i)
+    text += "      - \xC3\xA9\n";
+  text += "    check: {type: event_count, min: 0}\n";
+  CHECK(yaml_errors(text) == std::vector<std::string>{"line 100014, column 37 (byte 1100219) at /rules/0/check/min: "
+                                                      "p.yaml: event_count.min must be > 0"});
+}
+
+// A mapping holds at most 10,000 members, as a JSON object does (json::limits::max_members); the
+// duplicate-key search compares each key with those before it, and 120,000 keys took 24 s.
+TEST_CASE("YAML mappings have the JSON reader's member limit") {
+  std::string text = "name: p\nnotes:\n";
+  for (int i = 0; i < 10000; ++i)
+    text += "  k" + std::to_string(i) + ": 1\n";
+  auto ok = lint::load_pack(text, {lint::pack_source::origin::file, "p.yaml"}, lint::yaml_options());
+  REQUIRE_FALSE(ok.has_value());
+  CHECK(ok.error().front().code != errc::member_limit);
+  text += "  k10000: 1\n";
+  auto p = lint::load_pack(text, {lint::pack_source::origin::file, "p.yaml"}, lint::yaml_options());
+  REQUIRE_FALSE(p.has_value());
+  REQUIRE(p.error().size() == 1);
+  CHECK(p.error().front().code == errc::member_limit);
+  CHECK(p.error().front().format() ==
+        "line 10003, column 3 (byte 108907) at /notes: p.yaml: mapping has more than 10000 members");
+}
+
 TEST_CASE("YAML errors name the pack, the member and its line") {
   const std::string text =
       "name: Bad_Name\nversion: 1\nkind: compliance\ndescription: d\nauthor: a\nlicense: l\n"

@@ -32,22 +32,19 @@ namespace assay::lint {
 struct yaml_limits {
   std::size_t max_depth = 64;       // nested sequences and mappings, as the JSON reader
   std::size_t max_nodes = 1000000;  // nodes after expanding aliases
+  // Per mapping, as the JSON reader's per object. It also bounds the duplicate-key search, which
+  // compares each key with those before it: 120,000 keys took 24 s.
+  std::size_t max_members = 10000;
 };
 
 namespace detail {
 
 // A yaml-cpp mark (0-based line and byte column; its `pos` is not kept up to date at the end of
-// input) as a position in `text`.
-inline text_position yaml_position(std::string_view text, const YAML::Mark& m) {
+// input) as a position in the text.
+inline text_position yaml_position(text_positions& positions, const YAML::Mark& m) {
   if (m.is_null() || m.line < 0 || m.column < 0)
     return {};
-  std::size_t offset = 0;
-  for (int line = 0; line < m.line && offset < text.size(); ++offset)
-    if (text[offset] == '\n')
-      ++line;
-  const std::size_t eol = std::min(text.find('\n', offset), text.size());
-  offset = std::min(offset + static_cast<std::size_t>(m.column), eol);
-  return position_in(text, offset);
+  return positions.at(positions.offset_of(static_cast<std::size_t>(m.line), static_cast<std::size_t>(m.column)));
 }
 
 struct yaml_failure {
@@ -56,7 +53,7 @@ struct yaml_failure {
 
 class yaml_tree_builder final : public YAML::EventHandler {
  public:
-  yaml_tree_builder(std::string_view text, const yaml_limits& lim) : text_(text), lim_(lim) {}
+  yaml_tree_builder(std::string_view text, const yaml_limits& lim) : text_(text), positions_(text), lim_(lim) {}
 
   pack_node& root() { return root_; }
   std::size_t documents() const noexcept { return documents_; }
@@ -116,7 +113,7 @@ class yaml_tree_builder final : public YAML::EventHandler {
     bool awaiting_value = false;  // mapping: a key was read, its value is next
   };
 
-  text_position at(const YAML::Mark& m) const { return yaml_position(text_, m); }
+  text_position at(const YAML::Mark& m) const { return yaml_position(positions_, m); }
 
   [[noreturn]] void fail(const YAML::Mark& m, errc code, std::string message) const {
     error e = make_error(code, std::move(message), pointer());
@@ -221,6 +218,8 @@ class yaml_tree_builder final : public YAML::EventHandler {
     } else {
       if (!n.is_scalar())
         fail_at(n.at, errc::type_mismatch, "a mapping key must be a scalar");
+      if (top.node.keys.size() >= lim_.max_members)
+        fail_at(n.at, errc::member_limit, "mapping has more than " + std::to_string(lim_.max_members) + " members");
       for (const std::string& k : top.node.keys)
         if (k == n.text) {
           top.awaiting_value = true;
@@ -234,6 +233,7 @@ class yaml_tree_builder final : public YAML::EventHandler {
   }
 
   std::string_view text_;
+  mutable text_positions positions_;  // a cache: const members place errors too
   yaml_limits lim_;
   pack_node root_;
   std::vector<frame> stack_;
@@ -265,7 +265,8 @@ inline result<pack_node> read_yaml_pack(std::string_view text, const yaml_limits
     return std::move(f.e);
   } catch (const YAML::Exception& x) {
     error e = make_error(errc::unexpected_character, "YAML: " + x.msg);
-    if (const text_position p = detail::yaml_position(text, x.mark); p.line != 0) {
+    detail::text_positions positions(text);
+    if (const text_position p = detail::yaml_position(positions, x.mark); p.line != 0) {
       e.offset = p.offset;
       e.line = p.line;
       e.column = p.column;

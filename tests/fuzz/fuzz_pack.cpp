@@ -1,0 +1,133 @@
+// libFuzzer target: loading packs (SPEC §10) from hostile text, JSON and YAML.
+//
+// The first byte chooses the reader: even, the strict JSON reader; odd, the YAML reader
+// (yaml-cpp; only when the target is built with ASSAY_FUZZ_YAML, else every input is JSON). The
+// rest, at most 64 KiB, is loaded with load_pack. For every input:
+//   - loading never crashes, hangs or leaks (the sanitizers and libFuzzer see to that);
+//   - every error has a message and a code;
+//   - loading is deterministic: a second load gives the same digest, or the same errors (code,
+//     message, pointer and position);
+// and when the pack loads:
+//   - its digest is "sha256:" and 64 lowercase hex digits;
+//   - its digest document (what `assay pack show` prints), as canonical JSON, loads again through
+//     the JSON reader with the same digest (the round trip), and through the YAML reader too
+//     (JSON is YAML to a pack), and the second digest document is the same bytes.
+// Any broken property aborts.
+#include "assay/json/canonical.hpp"
+#include "assay/lint/pack.hpp"
+#ifdef ASSAY_FUZZ_YAML
+#include "assay/lint/pack_yaml.hpp"
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+namespace lint = assay::lint;
+
+namespace {
+
+constexpr std::size_t max_input = 64 << 10;
+
+[[noreturn]] void fail(const char* what, std::string_view detail = {}) {
+  std::fprintf(stderr, "fuzz_pack: %s", what);
+  if (!detail.empty())
+    std::fprintf(stderr, ": %.*s", static_cast<int>(detail.size() > 600 ? 600 : detail.size()), detail.data());
+  std::fprintf(stderr, "\n");
+  std::abort();
+}
+
+bool is_sha256_digest(std::string_view d) {
+  if (d.size() != 71 || d.substr(0, 7) != "sha256:")
+    return false;
+  for (char c : d.substr(7))
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+      return false;
+  return true;
+}
+
+void check_errors(const assay::errors& es) {
+  if (es.empty())
+    fail("a load failed without an error");
+  for (const assay::error& e : es) {
+    if (e.message.empty())
+      fail("an error without a message", assay::name(e.code));
+    if (e.code == assay::errc::ok)
+      fail("an error with the code ok", e.message);
+  }
+}
+
+// Both loads gave the same outcome.
+void check_same(const assay::results<lint::loaded_pack>& a, const assay::results<lint::loaded_pack>& b) {
+  if (a.has_value() != b.has_value())
+    fail("the same text loaded once and failed once");
+  if (a) {
+    if (a->digest != b->digest)
+      fail("the same text loaded with two digests", a->digest + " " + b->digest);
+    return;
+  }
+  if (a.error().items != b.error().items)
+    fail("the same text failed with different errors", a.error().format() + "\n---\n" + b.error().format());
+}
+
+lint::pack_options options_for(bool yaml) {
+  lint::pack_options o;
+#ifdef ASSAY_FUZZ_YAML
+  if (yaml)
+    o = lint::yaml_options(o);
+#else
+  (void)yaml;
+#endif
+  return o;
+}
+
+void round_trip(const lint::loaded_pack& p) {
+  const auto shown = assay::json::to_canonical(lint::digest_document(p.definition));
+  if (!shown)
+    fail("the digest document does not serialize", shown.error().message);
+  for (bool yaml : {false, true}) {
+#ifndef ASSAY_FUZZ_YAML
+    if (yaml)
+      continue;
+#endif
+    const auto again = lint::load_pack(*shown, {lint::pack_source::origin::text, "shown"}, options_for(yaml));
+    if (!again)
+      fail(yaml ? "the digest document does not load as YAML" : "the digest document does not load as JSON",
+           again.error().format() + "\n--- document:\n" + *shown);
+    if (again->digest != p.digest)
+      fail(yaml ? "the digest document loads as YAML with another digest"
+                : "the digest document loads as JSON with another digest",
+           p.digest + " " + again->digest + "\n--- document:\n" + *shown);
+    const auto shown_again = assay::json::to_canonical(lint::digest_document(again->definition));
+    if (!shown_again || *shown_again != *shown)
+      fail("the digest document changed on its way round", *shown);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0 || size - 1 > max_input)
+    return 0;
+  const bool yaml = (data[0] & 1) != 0;
+  const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  const lint::pack_options opts = options_for(yaml);
+  const lint::pack_source source{lint::pack_source::origin::file, "fuzz.pack"};
+
+  const auto first = lint::load_pack(text, source, opts);
+  const auto second = lint::load_pack(text, source, opts);
+  check_same(first, second);
+  if (!first) {
+    check_errors(first.error());
+    return 0;
+  }
+  if (!is_sha256_digest(first->digest))
+    fail("a digest that is not sha256:<64 hex>", first->digest);
+  if (first->checks.size() != first->definition.rules.size())
+    fail("not one check per rule");
+  round_trip(*first);
+  return 0;
+}
