@@ -122,6 +122,15 @@ inline int fail(std::string_view command, const assay::error& e, std::string_vie
   return exit_for(e);
 }
 
+// A bundle that could not be read (an I/O error, as `command`'s) or did not verify (its code name
+// first, then its message, SPEC §17); returns the exit code.
+inline int fail_bundle(std::string_view command, const assay::error& e) {
+  if (e.code == assay::errc::io_error)
+    return fail(command, e);
+  print_line(stderr, std::string(assay::name(e.code)) + ": " + e.message);
+  return exit_for(e);
+}
+
 // The exit code of an outcome: 0, or its error printed as the error of `command`.
 inline int finish(std::string_view command, const assay::result<void>& r) {
   return r ? exit_ok : fail(command, r.error());

@@ -12,6 +12,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,6 +34,14 @@ inline json::value make_event(std::uint64_t seq, const std::string& run = "run-1
   v.set("id", run + ":" + std::to_string(seq));
   v.find("data")->set("n", static_cast<double>(seq));
   return v;
+}
+
+// An event of type `type` with `data` (JSON text); other members as make_event makes them.
+inline json::value event(std::uint64_t seq, std::string_view type, std::string_view data = "{}") {
+  json::value e = make_event(seq);
+  e.set("type", std::string(type));
+  e.set("data", json::parse(data).value());
+  return e;
 }
 
 inline std::vector<json::value> make_events(std::size_t n) {

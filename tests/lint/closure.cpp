@@ -16,6 +16,7 @@
 
 namespace lint = assay::lint;
 namespace json = assay::json;
+using assay_test::event;
 using assay_test::make_event;
 
 namespace {
@@ -32,13 +33,6 @@ lint::loaded_pack signals_pack(std::string_view signals, const lint::signal_regi
   auto p = lint::load_pack(text, {lint::pack_source::origin::file, "needs.json"}, {.signals = reg});
   REQUIRE_MESSAGE(p.has_value(), (p ? std::string() : p.error().front().format()));
   return std::move(*p);
-}
-
-json::value event(std::uint64_t seq, std::string_view type, std::string_view data = "{}") {
-  json::value e = make_event(seq);
-  e.set("type", std::string(type));
-  e.set("data", json::parse(data).value());
-  return e;
 }
 
 // The events renumbered from seq 0 (a bundle's first event has seq 0), then bundled.

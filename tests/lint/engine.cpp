@@ -16,6 +16,7 @@
 
 namespace lint = assay::lint;
 namespace json = assay::json;
+using assay_test::event;
 using assay_test::make_event;
 
 namespace {
@@ -42,14 +43,6 @@ lint::loaded_pack load(const std::string& text) {
   auto p = lint::load_pack(text, {lint::pack_source::origin::file, "demo.json"});
   REQUIRE_MESSAGE(p.has_value(), (p ? std::string() : p.error().front().format()));
   return std::move(*p);
-}
-
-// An event of type `type` with `data` (JSON text); other members as make_event makes them.
-json::value event(std::uint64_t seq, std::string_view type, std::string_view data = "{}") {
-  json::value e = make_event(seq);
-  e.set("type", std::string(type));
-  e.set("data", json::parse(data).value());
-  return e;
 }
 
 lint::lint_result run(std::vector<json::value> events, const std::vector<lint::loaded_pack>& packs,

@@ -6,7 +6,6 @@
 
 #include "assay/attest/attest.hpp"
 #include "assay/contracts/closure.hpp"
-#include "assay/lint/resolve.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -40,12 +39,9 @@ int run_attest(const attest_args& a) {
   }
   attest::attest_options o;
   if (!a.packs.empty()) {
-    auto packs = assay::lint::load_packs(a.packs, cli_pack_options());
-    if (!packs) {
-      for (const auto& e : packs.error())
-        print_error(command, printable(e.format()));
+    auto packs = load_cli_packs(command, a.packs);
+    if (!packs)
       return exit_io;  // a pack that does not load (SPEC §17)
-    }
     for (const auto& p : *packs)
       o.packs.push_back({p.definition.name, p.definition.version, p.digest});
   }
@@ -68,13 +64,8 @@ int run_attest(const attest_args& a) {
   if (!in)
     return fail(command, in.error());
   auto st = attest::statement_for(in->bytes(), o);
-  if (!st) {
-    const auto& e = st.error();
-    if (e.code == assay::errc::io_error)
-      return fail(command, e);
-    print_line(stderr, std::string(assay::name(e.code)) + ": " + printable(e.message));
-    return exit_for(e);  // a bundle that does not verify is not attested
-  }
+  if (!st)
+    return fail_bundle(command, st.error());  // a bundle that does not verify is not attested
   auto payload = assay::encode(*st);
   if (!payload)
     return fail(command, payload.error().front());

@@ -9,7 +9,6 @@
 #include "assay/evidence/verify.hpp"
 #include "assay/hash/hash.hpp"
 #include "assay/lint/closure.hpp"
-#include "assay/lint/resolve.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -62,25 +61,17 @@ int run_closure(const closure_args& a) {
                              ": expected closure.score (a rule is explained by evidence lint --explain)");
     return exit_usage;
   }
-  auto packs = lint::load_packs(a.packs, cli_pack_options());
-  if (!packs) {
-    for (const auto& e : packs.error())
-      print_error(command, printable(e.format()));
+  auto packs = load_cli_packs(command, a.packs);
+  if (!packs)
     return exit_io;  // a pack that does not load (SPEC §17)
-  }
   lint::closure_observer observer(*packs);
   assay::evidence::bundle_limits limits;
   auto in = input::open(a.bundle, limits.max_bundle_bytes, input::over_limit::pass);
   if (!in)
     return fail(command, in.error());
   auto verified = assay::evidence::verify_bundle_bytes(in->bytes(), limits, observer);
-  if (!verified) {
-    const auto& e = verified.error();
-    if (e.code == assay::errc::io_error)
-      return fail(command, e);
-    print_line(stderr, std::string(assay::name(e.code)) + ": " + printable(e.message));
-    return exit_for(e);
-  }
+  if (!verified)
+    return fail_bundle(command, verified.error());
   const auto report =
       observer.report({.bundle_digest = "sha256:" + assay::hash::digest_bytes<assay::hash::sha256>(in->bytes()).hex()});
   if (!a.report.empty())

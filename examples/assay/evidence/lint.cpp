@@ -12,7 +12,6 @@
 #include "assay/lint/closure.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/report.hpp"
-#include "assay/lint/resolve.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -97,12 +96,9 @@ int run_lint(const lint_args& a) {
     print_error(command, "--format " + printable(a.format, echo_cap) + ": expected text, json or sarif");
     return exit_usage;
   }
-  auto packs = lint::load_packs(a.packs, cli_pack_options());
-  if (!packs) {
-    for (const auto& e : packs.error())
-      print_error(command, printable(e.format()));
+  auto packs = load_cli_packs(command, a.packs);
+  if (!packs)
     return exit_io;  // a pack that does not load (SPEC §17)
-  }
   auto linter = lint::linter::create(*packs, {.max_results = a.max_results, .bundle_path = input_name(a.bundle)});
   if (!linter) {
     print_error(command, printable(linter.error().message));
@@ -117,13 +113,8 @@ int run_lint(const lint_args& a) {
   lint::closure_observer signals(*packs);
   auto verified = a.explain.empty() ? assay::evidence::verify_bundle_bytes(in->bytes(), limits, *linter)
                                     : assay::evidence::verify_bundle_bytes(in->bytes(), limits, *linter, signals);
-  if (!verified) {
-    const auto& e = verified.error();
-    if (e.code == assay::errc::io_error)
-      return fail(command, e);
-    print_line(stderr, std::string(assay::name(e.code)) + ": " + printable(e.message));
-    return exit_for(e);
-  }
+  if (!verified)
+    return fail_bundle(command, verified.error());
   const lint::lint_result result = linter->take();
   if (a.explain == "closure.score")
     return finish(command, write_file("-", printable_lines(signals.explain_score())));

@@ -82,10 +82,7 @@ int verify(const verify_args& a) {
     print_error(command, e.message);
     return exit_usage;
   }
-  if (e.code == assay::errc::io_error)
-    return fail(command, e);
-  print_line(stderr, std::string(assay::name(e.code)) + ": " + e.message);  // the code name first (SPEC §17)
-  return exit_for(e);
+  return fail_bundle(command, e);
 }
 
 }  // namespace

@@ -11,7 +11,6 @@
 #include "assay/json/number.hpp"
 #include "assay/json/time.hpp"
 #include "assay/lint/report.hpp"
-#include "assay/lint/resolve.hpp"
 #include "assay/soak/engine.hpp"
 #include "assay/soak/targets.hpp"
 #include "assay/stats/jeffreys.hpp"
@@ -136,12 +135,9 @@ int run_soak(const soak_args& a) {
   if (a.ci != "wilson" && a.ci != "jeffreys")
     return usage("--ci " + printable(a.ci, echo_cap) + ": expected wilson or jeffreys");
 
-  auto packs = lint::load_packs(a.packs, cli_pack_options());
-  if (!packs) {
-    for (const auto& e : packs.error())
-      print_error(command, printable(e.format()));
+  auto packs = load_cli_packs(command, a.packs);
+  if (!packs)
     return exit_io;  // a pack that does not load (SPEC §17)
-  }
 
   soak::options o;
   o.iterations = a.iterations;

@@ -106,17 +106,6 @@ inline std::optional<std::string> base64_decode(std::string_view in) {
   return out;
 }
 
-inline std::string hex_of(std::string_view b) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(b.size() * 2);
-  for (char c : b) {
-    out += digits[static_cast<unsigned char>(c) >> 4];
-    out += digits[static_cast<unsigned char>(c) & 15];
-  }
-  return out;
-}
-
 // --- PEM ----------------------------------------------------------------------------------------
 
 // The bytes between "-----BEGIN <label>-----" and "-----END <label>-----" (the first such block).
