@@ -13,49 +13,7 @@ import sys
 import tempfile
 import threading
 
-ASSAY, ROOT, CONF, REQUIRE = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
-ASSAY = os.path.abspath(ASSAY)  # some checks run in another working directory
-passed = failed = 0
-
-
-def run(args, stdin=b"", timeout=120, **kw):
-    """(exit code, stdout, stderr); exit code None when the command did not end in time. `stdin`: bytes, or an open
-    file handed to the command as its standard input."""
-    if hasattr(stdin, "fileno"):
-        kw["stdin"], stdin = stdin, None
-    try:
-        p = subprocess.run([ASSAY] + args, input=stdin, capture_output=True, timeout=timeout, **kw)
-    except subprocess.TimeoutExpired as t:
-        return None, t.stdout or b"", (t.stderr or b"") + b"(timed out)"
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-def expect(name, args, stdin=b"", rc=0, out=None, err=None, err_contains=None, **kw):
-    code, o, e = run(args, stdin, **kw)
-    ok = code == rc
-    if out is not None:
-        ok = ok and o == out
-    if err is not None:
-        ok = ok and e == err
-    if err_contains is not None:
-        ok = ok and (err_contains if isinstance(err_contains, bytes) else err_contains.encode()) in e
-    check(name, ok, f"rc={code} stdout={o[:300]!r} stderr={e[:300]!r}")
-
-
-def tmpfile(data):
-    f = tempfile.NamedTemporaryFile(delete=False)
-    f.write(data)
-    f.close()
-    return f.name
+from clitest import ASSAY, ROOT, CONF, REQUIRE, run, check, expect, tmpfile, jcs, event, bundle_of, finish
 
 
 # --- jcs -------------------------------------------------------------------------------------
@@ -119,21 +77,6 @@ expect("usage", [], b"", 2, b"", err_contains="subcommand")
 expect("unknown command", ["frobnicate"], b"", 2, b"")
 
 # --- evidence events: validate, bundle, verify, redact -------------------------------------------
-def jcs(v):
-    return json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def event(seq, typ, data, run_id="run1"):
-    e = {"specversion": "1.0", "type": typ, "source": "urn:assay:cli-test", "id": f"{run_id}:{seq}",
-         "time": "2026-01-01T00:00:0%dZ" % seq, "datacontenttype": "application/json", "assayrunid": run_id,
-         "assayseq": seq, "assayproducer": "cli-test", "assayproducerversion": "1.0", "assaygit": "unknown",
-         "assaypii": False, "assaysecrets": False, "data": data}
-    h = __import__("hashlib").sha256(jcs({"data": data, "datacontenttype": "application/json",
-                                          "specversion": "1.0", "type": typ})).hexdigest()
-    e["assaycontenthash"] = "sha256:" + h
-    return e
-
-
 events = [event(0, "assay.profile.started", {"profile_name": "p", "profile_version": "1", "total_runs_aggregated": 0}),
           event(1, "assay.tool.call", {"tool": "shell", "arguments": ["--api-key=k", "/home/ann/w/a.txt"]}),
           event(2, "vendor.note", {"text": "Bearer abc"})]
@@ -951,5 +894,4 @@ elif REQUIRE:
 else:
     print(f"conformance data absent at {CONF}: vector checks skipped")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
