@@ -123,6 +123,8 @@ int main(int argc, char** argv) {
   assay_cli::add_evidence_attest(*evidence, d);
   assay_cli::add_evidence_verify_attestation(*evidence, d);
   assay_cli::add_evidence_redact(*evidence, d);
+  assay_cli::add_evidence_show(*evidence, d);
+  assay_cli::add_evidence_diff(*evidence, d);
 
   auto* sim = add_group(app, "sim", "Simulation: soak (pass^k over real runs)");
   assay_cli::add_sim_soak(*sim, d);

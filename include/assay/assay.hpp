@@ -50,6 +50,7 @@
 #include "assay/contracts/closure.hpp"
 #include "assay/contracts/dsse.hpp"
 #include "assay/contracts/event.hpp"
+#include "assay/contracts/evidence_diff.hpp"
 #include "assay/contracts/events.hpp"
 #include "assay/contracts/finding.hpp"
 #include "assay/contracts/intoto.hpp"
@@ -61,6 +62,7 @@
 #include "assay/contracts/payloads.hpp"
 #include "assay/contracts/registry.hpp"
 #include "assay/contracts/soak_report.hpp"
+#include "assay/contracts/sorted.hpp"
 
 // evidence/: recording, writing, verifying and redacting evidence bundles.
 #include "assay/evidence/archive.hpp"
@@ -68,9 +70,11 @@
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/codes.hpp"
 #include "assay/evidence/content_hash.hpp"
+#include "assay/evidence/event_data.hpp"
 #include "assay/evidence/event_rules.hpp"
 #include "assay/evidence/ids.hpp"
 #include "assay/evidence/payload_check.hpp"
+#include "assay/evidence/read_unverified.hpp"
 #include "assay/evidence/recorder.hpp"
 #include "assay/evidence/redact.hpp"
 #include "assay/evidence/tool_definition.hpp"
@@ -101,3 +105,7 @@
 
 #include "assay/soak/engine.hpp"
 #include "assay/soak/targets.hpp"
+#include "assay/inspect/diff.hpp"
+#include "assay/inspect/show.hpp"
+#include "assay/inspect/spool.hpp"
+#include "assay/inspect/text.hpp"

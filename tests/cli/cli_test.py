@@ -43,7 +43,8 @@ SPEC17 = ["soak-report-v1", "closure-v1", "evidence-event-v1", "manifest-v1",
           "assay.profile.started", "assay.profile.finished", "assay.tool.decision", "assay.sandbox.degraded",
           "assay.fs.access", "assay.env.filtered", "assay.tool.call", "assay.model.invoked", "assay.run.input",
           "assay.run.seed", "assay.prompt.lineage", "assay.approval.recorded", "assay.net.access",
-          "pack-v1", "lint-report-v1", "finding-v1", "dsse-envelope-v1", "intoto-statement-v1", "otel-export-report-v1"]
+          "pack-v1", "lint-report-v1", "finding-v1", "dsse-envelope-v1", "intoto-statement-v1", "otel-export-report-v1",
+          "evidence-diff-v1"]
 expect("schema --list: every SPEC §17 name, nothing else", ["schema", "--list"], b"", 0,
        "".join(n + "\n" for n in sorted(SPEC17)).encode(), b"")
 code, out, _ = run(["schema", "--list"])

@@ -60,14 +60,16 @@ def jcs(v):
     return json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def event(seq, typ, data, run_id="run1"):
-    """An evidence event with its content hash, as a producer writes it."""
+def event(seq, typ, data, run_id="run1", subject=None):
+    """An evidence event with its content hash, as a producer writes it (with `subject` when given)."""
     e = {"specversion": "1.0", "type": typ, "source": "urn:assay:cli-test", "id": f"{run_id}:{seq}",
          "time": "2026-01-01T00:00:0%dZ" % seq, "datacontenttype": "application/json", "assayrunid": run_id,
          "assayseq": seq, "assayproducer": "cli-test", "assayproducerversion": "1.0", "assaygit": "unknown",
          "assaypii": False, "assaysecrets": False, "data": data}
-    h = hashlib.sha256(jcs({"data": data, "datacontenttype": "application/json",
-                            "specversion": "1.0", "type": typ})).hexdigest()
+    hashed = {"data": data, "datacontenttype": "application/json", "specversion": "1.0", "type": typ}
+    if subject is not None:
+        e["subject"] = hashed["subject"] = subject
+    h = hashlib.sha256(jcs(hashed)).hexdigest()
     e["assaycontenthash"] = "sha256:" + h
     return e
 

@@ -2032,6 +2032,83 @@ void check_corpus(const assay::contracts::contract& c, const std::vector<sample>
                  << counts[3] << " range-only, " << counts[4] << " payload-only documents");
 }
 
+// evidence-diff-v1 (SPEC §18): a diff with something in every list, and one of two runs that
+// did the same things.
+std::vector<sample> diff_corpus() {
+  const std::string root_a = "sha256:" + std::string(64, 'a'), root_b = "sha256:" + std::string(64, 'b');
+  const std::string full =
+      R"({"baseline":{"event_count":4,"run_id":"run-a","run_root":")" + root_a +
+      R"(","time_range":{"end":"2026-01-01T00:00:03Z","start":"2026-01-01T00:00:00Z"}},)"
+      R"("candidate":{"event_count":5,"run_id":"run-b","run_root":")" +
+      root_b +
+      R"(","time_range":{"end":"2026-01-01T00:00:04Z","start":"2026-01-01T00:00:00+01:00"}},)"
+      R"("event_types":[{"baseline":1,"candidate":0,"type":"assay.fs.access"},)"
+      R"({"baseline":1,"candidate":2,"type":"assay.net.access"}],)"
+      R"("filesystem":{"added":[],"removed":["/etc/hosts"]},)"
+      R"("network":{"added":["evil.example.net:443"],"removed":[]},)"
+      R"("processes":{"added":["/bin/sh"],"removed":["/bin/bash"]},"schema_version":"evidence-diff-v1",)"
+      R"("summary":{"added_in":["network","processes","tools"],"changed":true,"event_count_delta":1},)"
+      R"("tools":{"added":["curl"],"decisions_changed":[{"baseline":["allow"],"candidate":["deny"],"tool":"shell"}],)"
+      R"("removed":["wget"]}})";
+  const std::string same =
+      R"({"baseline":{"event_count":2,"run_id":"r1","run_root":")" + root_a +
+      R"(","time_range":{"end":"2026-01-01T00:00:01Z","start":"2026-01-01T00:00:00Z"}},)"
+      R"("candidate":{"event_count":2,"run_id":"r2","run_root":")" +
+      root_b +
+      R"(","time_range":{"end":"2026-01-02T00:00:01Z","start":"2026-01-02T00:00:00Z"}},"event_types":[],)"
+      R"("filesystem":{"added":[],"removed":[]},"network":{"added":[],"removed":[]},)"
+      R"("processes":{"added":[],"removed":[]},"schema_version":"evidence-diff-v1",)"
+      R"("summary":{"added_in":[],"changed":false,"event_count_delta":0},)"
+      R"("tools":{"added":[],"decisions_changed":[],"removed":[]}})";
+  const std::string change = "/tools/decisions_changed/0";
+  return {
+      // --- valid ---
+      ok("full", full),
+      ok("two runs that did the same", same),
+      ok("pretty", pretty(full)),
+      ok("a decision change from none recorded", edited(full, {{change + "/baseline", "[]"}})),
+      ok("a removal alone is a change",
+         edited(same, {{"/network/removed", R"(["a:1"])"}, {"/summary/changed", "true"}})),
+      ok("a type gone from the candidate",
+         edited(same,
+                {{"/event_types", R"([{"baseline":3,"candidate":0,"type":"x.y"}])"}, {"/summary/changed", "true"}})),
+      // --- invalid: both reject ---
+      bad("schema_version", edited(same, {{"/schema_version", R"("evidence-diff-v0")"}}), errc::const_mismatch),
+      bad("baseline missing", edited(same, {{"/baseline", std::nullopt}}), errc::missing_member),
+      bad("run_root not a digest", edited(same, {{"/baseline/run_root", R"("sha256:abc")"}}), errc::pattern_mismatch),
+      bad("run_id empty", edited(same, {{"/candidate/run_id", R"("")"}}), errc::too_short),
+      bad("event_count 0", edited(same, {{"/baseline/event_count", "0"}}), errc::below_minimum),
+      bad("time_range end not a date-time", edited(same, {{"/baseline/time_range/end", R"("later")"}}),
+          errc::format_mismatch),
+      bad("time_range as the reference's pair",
+          edited(same, {{"/baseline/time_range", R"(["2026-01-01T00:00:00Z","2026-01-01T00:00:01Z"])"}}),
+          errc::type_mismatch),
+      bad("a decision not one of the three", edited(full, {{change + "/candidate/0", R"("block")"}}),
+          errc::enum_mismatch),
+      bad("a category not one of the four", edited(full, {{"/summary/added_in/0", R"("net")"}}), errc::enum_mismatch),
+      bad("a subject a number", edited(full, {{"/network/added/0", "443"}}), errc::type_mismatch),
+      bad("a type count negative", edited(full, {{"/event_types/0/candidate", "-1"}}), errc::below_minimum),
+      bad("tools without decisions_changed", edited(same, {{"/tools/decisions_changed", std::nullopt}}),
+          errc::missing_member),
+      bad("summary.changed a string", edited(same, {{"/summary/changed", R"("no")"}}), errc::type_mismatch),
+      bad("unknown top-level member", edited(same, {{"/duration_delta", "null"}}), errc::unknown_member),
+      bad("root an array", "[]", errc::type_mismatch),
+      // --- rules: only the decoder can tell ---
+      rule("event_count_delta not the difference", edited(full, {{"/summary/event_count_delta", "2"}})),
+      rule("added subjects out of order", edited(full, {{"/network/added", R"(["z.example:443","a.example:443"])"}})),
+      rule("a removed subject twice", edited(full, {{"/filesystem/removed", R"(["/etc/hosts","/etc/hosts"])"}})),
+      rule("a decision change that changes nothing", edited(full, {{change + "/candidate", R"(["allow"])"}})),
+      rule("decisions listed twice", edited(full, {{change + "/candidate", R"(["deny","deny"])"}})),
+      rule("a count change that changes nothing", edited(full, {{"/event_types/0/candidate", "1"}})),
+      rule("event types out of order", edited(full, {{"/event_types/1/type", R"("assay.aaa")"}})),
+      rule("added_in missing a category with additions", edited(full, {{"/summary/added_in/2", std::nullopt}})),
+      rule("added_in naming a category without additions",
+           edited(same, {{"/summary/added_in", R"(["network"])"}, {"/summary/changed", "true"}})),
+      rule("changed false though something changed", edited(full, {{"/summary/changed", "false"}})),
+      rule("changed true though nothing did", edited(same, {{"/summary/changed", "true"}})),
+  };
+}
+
 std::map<std::string, std::vector<sample> (*)()> corpora() {
   return {
       {"soak-report-v1", &soak_corpus},
@@ -2044,6 +2121,7 @@ std::map<std::string, std::vector<sample> (*)()> corpora() {
       {"dsse-envelope-v1", &dsse_corpus},
       {"intoto-statement-v1", &intoto_corpus},
       {"otel-export-report-v1", &otel_corpus},
+      {"evidence-diff-v1", &diff_corpus},
       {"assay.approval.recorded", &approval_recorded_corpus},
       {"assay.env.filtered", &env_filtered_corpus},
       {"assay.fs.access", &fs_access_corpus},

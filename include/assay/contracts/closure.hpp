@@ -3,6 +3,7 @@
 #pragma once
 
 #include "assay/reflect/codec.hpp"
+#include "assay/contracts/sorted.hpp"
 #include "assay/reflect/constraints.hpp"
 
 #include <algorithm>
@@ -33,28 +34,7 @@ struct signal : pattern<"^[a-z0-9][a-z0-9_.-]*[a-z0-9]$"> {
   using str::operator=;
 };
 
-// SPEC §13 lists signals and dependencies "sorted" and "unique": each item after the one before
-// it in code point order (the byte order of UTF-8). Every item that repeats the one before it or
-// sorts before it is reported at its index. `at` is the list's pointer relative to the object the
-// rule belongs to, `name` the list as messages call it. (A rule, not "uniqueItems": this schema
-// must stay equal to the normative file.)
-template <class List>
-void check_sorted_unique(rules& r, const std::string& at, std::string_view name, const List& list) {
-  for (std::size_t i = 1; i < list.size(); ++i) {
-    const std::string_view before = list[i - 1];
-    const std::string_view item = list[i];
-    if (before < item)
-      continue;
-    const std::string where = at + "/" + std::to_string(i);
-    const std::string rule = std::string(name) + " must be sorted and unique: item " + std::to_string(i);
-    if (item == before) {
-      r.fail(where, rule + " repeats item " + std::to_string(i - 1) + " (" + reflect::quoted(item) + ")");
-    } else {
-      r.fail(where, rule + " (" + reflect::quoted(item) + ") sorts before item " + std::to_string(i - 1) + " (" +
-                        reflect::quoted(before) + ")");
-    }
-  }
-}
+using contracts::check_sorted_unique;
 
 struct commitment {
   non_empty alg;

@@ -17,6 +17,7 @@
 #include "assay/contracts/dsse.hpp"
 #include "assay/contracts/event.hpp"
 #include "assay/contracts/events.hpp"
+#include "assay/contracts/evidence_diff.hpp"
 #include "assay/contracts/finding.hpp"
 #include "assay/contracts/intoto.hpp"
 #include "assay/contracts/known_payloads.hpp"
@@ -75,6 +76,7 @@ std::span<const contract> all() {
                      return r.error();
                    return {};
                  }},
+        make_contract<evidence_diff>("evidence-diff-v1"),
         make_contract<finding>("finding-v1"),
         make_contract<intoto_statement>("intoto-statement-v1"),
         make_contract<lint_report>("lint-report-v1"),

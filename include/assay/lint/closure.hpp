@@ -19,6 +19,7 @@
 
 #include "assay/contracts/closure.hpp"
 #include "assay/evidence/bundle.hpp"
+#include "assay/evidence/event_data.hpp"
 #include "assay/lint/event_view.hpp"
 #include "assay/lint/glob.hpp"
 #include "assay/lint/pack.hpp"
@@ -134,7 +135,7 @@ class closure_observer {
     if (e.type == "assay.tool.call") {
       const std::size_t flag = e.doc.find_member(e.data, "nondeterministic");
       if (flag != 0 && e.doc.nodes()[flag].kind == json::kind::boolean && e.doc.nodes()[flag].payload != 0)
-        dependencies_.push_back("tool:" + tool_name(e));
+        dependencies_.push_back("tool:" + evidence::tool_of(e).value_or("(unnamed)"));
     } else if (e.type == "assay.net.access") {
       dependencies_.push_back("network:" + (e.subject ? std::string(*e.subject) : std::string("(no subject)")));
     }
@@ -339,26 +340,15 @@ class closure_observer {
     std::vector<place> places;
   };
 
-  // A redaction commitment (SPEC §9): exactly {alg, digest, size_bytes}, alg "sha256".
+  // The commitment at `at` in closure-v1's form (event_data.hpp reads it).
   static std::optional<contracts::closure_v1::commitment> commitment_at(const json::document& doc, std::size_t at) {
-    const auto& n = doc.nodes()[at];
-    if (n.kind != json::kind::object || n.count != 3)
-      return std::nullopt;
-    const auto [alg, digest, size] = doc.find_members<3>(at, {"alg", "digest", "size_bytes"});
-    if (alg == 0 || digest == 0 || size == 0)
-      return std::nullopt;
-    const auto& nodes = doc.nodes();
-    if (nodes[alg].kind != json::kind::string || doc.string_at(alg) != "sha256" ||
-        nodes[digest].kind != json::kind::string || !doc.string_at(digest).starts_with("sha256:") ||
-        nodes[size].kind != json::kind::number || !doc.integer_token_at(size))
-      return std::nullopt;
-    const double bytes = doc.number_at(size);
-    if (!(bytes >= 0 && bytes <= 9007199254740992.0))
+    const auto view = evidence::commitment_at(doc, at);
+    if (!view)
       return std::nullopt;
     contracts::closure_v1::commitment c;
     static_cast<std::string&>(c.alg) = "sha256";
-    static_cast<std::string&>(c.digest) = std::string(doc.string_at(digest));
-    c.size_bytes.emplace(static_cast<std::int64_t>(bytes));
+    static_cast<std::string&>(c.digest) = std::string(view->digest);
+    c.size_bytes.emplace(view->size_bytes);
     return c;
   }
 
@@ -397,16 +387,6 @@ class closure_observer {
       t.out.absent_type = std::string(e.type);
     }
     ++t.out.absent_events;
-  }
-
-  std::string tool_name(const evidence::verified_event& e) const {
-    const std::size_t tool = e.doc.find_member(e.data, "tool");
-    if (tool != 0 && e.doc.nodes()[tool].kind == json::kind::string && !e.doc.string_at(tool).empty())
-      return std::string(e.doc.string_at(tool));
-    if (tool != 0)
-      if (auto c = commitment_at(e.doc, tool))
-        return c->digest;
-    return "(unnamed)";
   }
 
   static std::string number(double v) { return json::number_to_string(v); }
