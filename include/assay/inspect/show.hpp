@@ -218,16 +218,19 @@ inline std::string summary_lines(const facts& f, const show_summary& s, const ga
 }
 
 // The table: a heading and a row per event, columns two spaces apart, the seq right-aligned. When
-// the type and subject columns do not fit in `o.width`, they share what is left (the type at most
-// half, at least 12) and long cells are shortened in the middle; a line is never wrapped.
+// the type and subject columns do not fit in `o.width`, they share what is left (the type half of
+// it, at least 12 when there is room, more when the subjects are short) and long cells are
+// shortened in the middle: a row is never wider than the terminal, unless the seq and time
+// columns alone are.
 inline std::optional<error> write_table(spool& sp, const gatherer& g, const show_options& o, std::FILE* out) {
   const auto& w = g.widths();
   const std::size_t fixed = w[0] + w[1] + 6;
   const std::size_t avail = o.width > fixed ? o.width - fixed : 0;
   std::size_t type_w = w[2], subject_w = w[3];
   if (type_w + subject_w > avail) {
-    type_w = std::min(w[2], std::max<std::size_t>(12, avail / 2));
-    subject_w = std::min(w[3], std::max<std::size_t>(8, avail > type_w ? avail - type_w : 0));
+    type_w = std::min(w[2], avail >= 24 ? std::max<std::size_t>(12, avail / 2) : avail / 2);
+    subject_w = std::min(w[3], avail - type_w);
+    type_w = std::min(w[2], avail - subject_w);  // what a short subject column leaves
   }
   const char* bold = o.colour ? "\x1b[1m" : "";
   const char* cyan = o.colour ? "\x1b[36m" : "";
