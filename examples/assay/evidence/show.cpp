@@ -56,11 +56,13 @@ int run_show(const show_args& a) {
   o.verify = !a.no_verify;
   o.width = columns();
   o.colour = o.fmt == assay::inspect::show_options::format::table && colour();
-  auto in = input::open(a.bundle, o.limits.max_bundle_bytes, input::over_limit::pass);
-  if (!in)
-    return fail(command, in.error());
-  assay::evidence::byte_source src(in->bytes());
-  auto r = assay::inspect::show_bundle(src, o, stdout);
+  // Streamed from the file (or standard input), never read whole: memory stays flat on any bundle.
+  auto r = [&] {
+    if (!is_std_stream(a.bundle))
+      return assay::inspect::show_bundle_file(a.bundle, o, stdout);
+    assay::evidence::byte_source src(stdin);
+    return assay::inspect::show_bundle(src, o, stdout);
+  }();
   if (r && std::fflush(stdout) != 0)
     r = assay::make_error(assay::errc::io_error, std::string("cannot write the output: ") + std::strerror(errno));
   if (!r)

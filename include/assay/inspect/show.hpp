@@ -7,7 +7,7 @@
 //   if (!r) ... r.error().code names the check that failed; nothing was written
 //
 // The events are gathered in the bundle's one verification pass (a visitor) and held in a spool
-// — memory up to a few MiB, then an unnamed temporary file — until the pass ends, so memory stays
+// — memory up to 1 MiB, then an unnamed temporary file — until the pass ends, so memory stays
 // flat on any number of events and a bundle that fails shows nothing: with verification, what
 // is printed verified. `verify = false` reads the bundle without checks (read_unverified.hpp):
 // the output's first line says so, and lines that are not JSON are listed, not fatal.
@@ -41,7 +41,7 @@ struct show_options {
   std::size_t width = 100;  // the terminal's columns (table)
   bool colour = false;      // ANSI colour (table; a terminal only)
   evidence::bundle_limits limits{};
-  std::size_t spool_memory = 4u << 20;  // rows held in memory before they go to a temporary file
+  std::size_t spool_memory = 1u << 20;  // rows held in memory before they go to a temporary file
 };
 
 // What a show found, beside what it printed.
