@@ -26,6 +26,25 @@ sed -i 's/"read_file"/"reaD_file"/' "$work/x/events.ndjson"
 tar --format=gnu --owner=0 --group=0 -czf "$work/tampered.tar.gz" -C "$work/x" manifest.json events.ndjson
 "$assay" evidence verify "$work/tampered.tar.gz" || echo "exit code $?"
 
+say "assay evidence show: the session's summary and its events, verified first"
+COLUMNS=100 "$assay" evidence show "$work/session.tar.gz"
+"$assay" evidence show "$work/tampered.tar.gz" || echo "exit code $?"
+
+say "assay evidence diff: the same agent, changed to reach a new host; --fail-on-new network gates on it"
+mkdir "$work/y" && tar -xzf "$work/session.tar.gz" -C "$work/y"
+tail -n 1 "$work/y/events.ndjson" | python3 -c '
+import hashlib, json, sys
+e = json.loads(sys.stdin.read())
+e.update(type="assay.net.access", subject="exfil.example.net:443", data={"hits": 1})
+e["assayseq"] += 1
+e["id"] = "%s:%d" % (e["assayrunid"], e["assayseq"])
+e["assaycontenthash"] = None
+print(json.dumps(e))' >"$work/y/more.ndjson"
+cat "$work/y/events.ndjson" "$work/y/more.ndjson" >"$work/y/all.ndjson"
+"$assay" evidence bundle --events "$work/y/all.ndjson" --out "$work/changed.tar.gz"
+"$assay" evidence diff "$work/session.tar.gz" "$work/changed.tar.gz" --fail-on-new network,processes \
+  || echo "exit code $?"
+
 say "assay pack check: the built-in packs load, each with its digest"
 "$assay" pack check cicd-starter replay-readiness
 

@@ -25,12 +25,12 @@ def runs(run_id, changed=False):
             run_id=run_id),
          ev(1, "assay.tool.decision", {"tool": "shell", "decision": "deny" if changed else "allow", "reason_code": "r"},
             run_id=run_id),
-         ev(2, "assay.net.access", {"decision": "allow"}, "api.example.com:443", run_id)]
+         ev(2, "assay.net.access", {"hits": 1}, "api.example.com:443", run_id)]
     if changed:
-        e += [ev(3, "assay.net.access", {"decision": "allow"}, "evil.example.net:443", run_id),
+        e += [ev(3, "assay.net.access", {"hits": 2}, "evil.example.net:443", run_id),
               ev(4, "assay.tool.call", {"tool": "curl"}, run_id=run_id)]
     else:
-        e += [ev(3, "assay.fs.access", {"decision": "allow"}, "/etc/hosts", run_id)]
+        e += [ev(3, "assay.fs.access", {"hits": 1}, "/etc/hosts", run_id)]
     return e
 
 
@@ -39,8 +39,8 @@ def root_of(bundle):
     return json.loads(out)["bundle_id"]
 
 
-base = bundle_of(runs("run-a"), "--unchecked-payloads")
-cand = bundle_of(runs("run-b", changed=True), "--unchecked-payloads")
+base = bundle_of(runs("run-a"))
+cand = bundle_of(runs("run-b", changed=True))
 ra, rb = root_of(base), root_of(cand)
 env = dict(os.environ, COLUMNS="100")
 

@@ -69,8 +69,8 @@ const std::string decision_deny = R"({"tool":"shell","decision":"deny","reason_c
 std::vector<json::value> baseline_events() {
   return {event(0, "assay.profile.started", R"({"profile_name":"p","profile_version":"1","total_runs_aggregated":0})"),
           event(1, "assay.tool.decision", decision_allow),
-          with_subject(event(2, "assay.net.access", R"({"decision":"allow"})"), "api.example.com:443"),
-          with_subject(event(3, "assay.fs.access", R"({"decision":"allow"})"), "/etc/hosts")};
+          with_subject(event(2, "assay.net.access", R"({"hits":1})"), "api.example.com:443"),
+          with_subject(event(3, "assay.fs.access", R"({"hits":1})"), "/etc/hosts")};
 }
 
 inspect::evidence_diff diff_of(const std::string& a, const std::string& b) {
@@ -123,7 +123,7 @@ TEST_CASE("diff: a new network subject, a file no longer touched, a decision fli
   const std::string base = bundle_of(baseline_events(), "run-a");
   auto events = baseline_events();
   events[1] = event(1, "assay.tool.decision", decision_deny);
-  events[3] = with_subject(event(3, "assay.net.access", R"({"decision":"allow"})"), "evil.example.net:443");
+  events[3] = with_subject(event(3, "assay.net.access", R"({"hits":1})"), "evil.example.net:443");
   events.push_back(event(4, "assay.tool.call", R"({"tool":"curl"})"));
   events.push_back(with_subject(event(5, "assay.process.exec", "{}"), "/bin/sh"));
   const std::string cand = bundle_of(std::move(events), "run-b");
@@ -230,7 +230,7 @@ TEST_CASE("diff: a bundle that fails verification is named, with its code") {
 
 TEST_CASE("show: the summary and a table, whole when it fits") {
   auto events = baseline_events();
-  events[3] = with_subject(event(3, "assay.fs.access", R"({"decision":"allow"})"), "/etc/ho\x1bsts");
+  events[3] = with_subject(event(3, "assay.fs.access", R"({"hits":1})"), "/etc/ho\x1bsts");
   const std::string b = bundle_of(std::move(events));
   inspect::show_options o;
   const auto s = show(b, o);
@@ -253,7 +253,7 @@ TEST_CASE("show: the summary and a table, whole when it fits") {
 
 TEST_CASE("show: a narrow terminal shortens type and subject in the middle; colour only when asked") {
   auto events = baseline_events();
-  events[2] = with_subject(event(2, "assay.net.access", R"({"decision":"allow"})"),
+  events[2] = with_subject(event(2, "assay.net.access", R"({"hits":1})"),
                            "a-very-long-host-name.internal.example.com:8443");
   const std::string b = bundle_of(std::move(events));
   inspect::show_options o;
@@ -351,7 +351,7 @@ TEST_CASE("show: rows spooled to a temporary file print the same as rows held in
   std::vector<json::value> events;
   for (std::size_t i = 0; i < 300; ++i)
     events.push_back(
-        with_subject(event(i, "assay.fs.access", R"({"decision":"allow"})"), "/data/file-" + std::to_string(i)));
+        with_subject(event(i, "assay.fs.access", R"({"hits":1})"), "/data/file-" + std::to_string(i)));
   for (std::size_t i = 0; i < events.size(); ++i)
     events[i].set("id", "run-1:" + std::to_string(i));
   const std::string b = assay_test::bundle(assay_test::lines_of(std::move(events)));
