@@ -3,7 +3,7 @@
 
   verify  `assay evidence verify B`      vs  `gzip -dc B | sha256sum`   (inflate + one hash pass)
   write   `assay evidence bundle ...`    vs  `gzip -9` of the same events bytes
-  memory  peak RSS of verify on a bundle and on one 50x larger
+  memory  peak RSS of verify, and of `evidence show` (table and JSON), on a bundle and on one 50x larger
 
 usage: bench/bundle_bench.py [ASSAY_BINARY] [--events N] [--repeat K]
 """
@@ -89,6 +89,8 @@ def main():
         subprocess.run([a.assay, "evidence", "bundle", "--events", small_ev, "--out", small_b], check=True)
         rss_small = peak_rss_kib([a.assay, "evidence", "verify", small_b])
         rss_big = peak_rss_kib([a.assay, "evidence", "verify", b])
+        show_rss = {fmt: (peak_rss_kib([a.assay, "evidence", "show", "--format", fmt, small_b]),
+                          peak_rss_kib([a.assay, "evidence", "show", "--format", fmt, b])) for fmt in ("table", "json")}
 
         print(f"events: {a.events}, events.ndjson {mb:.1f} MB, bundle {os.path.getsize(b) / 1e6:.1f} MB")
         print(f"verify   {t_verify * 1000:8.0f} ms  ({a.events / t_verify:,.0f} events/s, {mb / t_verify:.0f} MB/s)")
@@ -99,6 +101,9 @@ def main():
         print(f"ratio    {t_write / t_gzip:8.2f}x  (goal <= 1.2x)")
         print(f"peak RSS verify: {rss_small / 1024:.1f} MiB ({a.events // 50} events), "
               f"{rss_big / 1024:.1f} MiB ({a.events} events)")
+        for fmt, (small, big) in show_rss.items():
+            print(f"peak RSS show --format {fmt}: {small / 1024:.1f} MiB ({a.events // 50} events), "
+                  f"{big / 1024:.1f} MiB ({a.events} events)")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,13 @@
 //      written must verify under the same limits, with the same event count, run id and run
 //      root (the writer refuses what the verifier would reject), and the DOM path must write
 //      the same bytes.
+// In modes 0 and 1 the same bytes are also shown (inspect/show.hpp), as a table and as JSON,
+// verified and not: a verified show fails exactly when verification does, with its code, and
+// shows as many events; every JSON output is strict JSON, verified or not.
 // Any broken property aborts.
 #include "assay/evidence/archive.hpp"
+#include "assay/inspect/show.hpp"
+#include "assay/json/document.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "assay/json/ndjson.hpp"
@@ -23,6 +28,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ev = assay::evidence;
@@ -61,6 +67,58 @@ void check_accepted(const assay::result<ev::verified_bundle>& r, const ev::bundl
     fail("more events than the limit accepted");
   if (r->bundle_id.size() != 71 || r->bundle_id.compare(0, 7, "sha256:") != 0)
     fail("an accepted bundle id that is not a sha256 digest", r->bundle_id);
+}
+
+// What show_bundle writes for `bytes` with `o`, and its outcome.
+std::pair<assay::result<assay::inspect::show_summary>, std::string> shown(std::string_view bytes,
+                                                                        const assay::inspect::show_options& o) {
+  char* buf = nullptr;
+  std::size_t len = 0;
+  std::FILE* f = open_memstream(&buf, &len);
+  if (f == nullptr)
+    fail("open_memstream failed");
+  ev::byte_source src(bytes);
+  auto r = assay::inspect::show_bundle(src, o, f);
+  std::fclose(f);
+  std::string out(buf, len);
+  std::free(buf);
+  return {std::move(r), std::move(out)};
+}
+
+void check_shown(std::string_view bytes, const assay::result<ev::verified_bundle>& verified,
+                 const ev::bundle_limits& lim) {
+  for (bool verify : {true, false}) {
+    for (auto fmt : {assay::inspect::show_options::format::table, assay::inspect::show_options::format::json}) {
+      assay::inspect::show_options o;
+      o.verify = verify;
+      o.fmt = fmt;
+      o.limits = lim;
+      o.width = 60;
+      o.spool_memory = 256;  // the temporary file is used as soon as anything is gathered
+      auto [r, out] = shown(bytes, o);
+      if (verify) {
+        if (r.has_value() != verified.has_value())
+          fail("show and verify disagree on whether the bundle verifies");
+        if (!r) {
+          if (r.error().code != verified.error().code)
+            fail("show failed with another code than verify", assay::name(r.error().code));
+          if (!out.empty())
+            fail("a bundle that failed was shown", out);
+          continue;
+        }
+        if (r->events != verified->event_count)
+          fail("show shows another number of events than verify counted");
+      }
+      if (r && fmt == assay::inspect::show_options::format::json) {
+        if (out.empty() || out.back() != '\n')
+          fail("show's JSON does not end in a newline", out);
+        if (auto d = assay::json::document::parse(std::string_view(out).substr(0, out.size() - 1)); !d)
+          fail("show wrote JSON that does not parse", d.error().message);
+      }
+      if (!r && r.error().message.empty())
+        fail("a show error without a message", assay::name(r.error().code));
+    }
+  }
 }
 
 void verify_written(std::string_view ndjson) {
@@ -111,14 +169,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
   const ev::bundle_limits lim = small_limits();
   switch (data[0] % 3) {
-    case 0:
-      check_accepted(ev::verify_bundle_bytes(body, lim), lim);
+    case 0: {
+      const auto r = ev::verify_bundle_bytes(body, lim);
+      check_accepted(r, lim);
+      check_shown(body, r, lim);
       break;
+    }
     case 1: {
       auto gz = ev::gzip(body, 1);
       if (!gz)
         fail("gzip failed", gz.error().message);
-      check_accepted(ev::verify_bundle_bytes(*gz, lim), lim);
+      const auto r = ev::verify_bundle_bytes(*gz, lim);
+      check_accepted(r, lim);
+      check_shown(*gz, r, lim);
       break;
     }
     default:

@@ -61,8 +61,13 @@ struct manifest_facts {
 
 }  // namespace detail
 
-// The in-toto Statement v1 of a bundle (its .tar.gz bytes), after verifying it (SPEC §7).
-inline result<contracts::intoto_statement> statement_for(std::string_view bundle, const attest_options& o = {}) {
+namespace detail {
+
+// The statement of a bundle, after verifying it; with the artifacts member when `artifacts` (the
+// packs and closure digest of `o` then go with it). The one place the facts of a statement are
+// gathered: attesting writes it, verifying an attestation compares against it.
+inline result<contracts::intoto_statement> statement_with(std::string_view bundle, const attest_options& o,
+                                                          bool artifacts) {
   detail::manifest_facts facts;
   auto v = evidence::verify_bundle_bytes(bundle, o.limits, facts);
   if (!v)
@@ -83,7 +88,7 @@ inline result<contracts::intoto_statement> statement_for(std::string_view bundle
   p.run.producer.git = v->producer.git.value_or("");
   text(p.run.time_window.start, v->time_start);
   text(p.run.time_window.end, v->time_end);
-  if (!o.packs.empty() || o.closure_report_digest) {
+  if (artifacts) {
     auto& a = p.artifacts.emplace();
     text(a.manifest, "sha256:" + hash::digest_bytes<hash::sha256>(v->manifest).hex());
     text(a.events, facts.events_sha256);
@@ -100,6 +105,13 @@ inline result<contracts::intoto_statement> statement_for(std::string_view bundle
       text(p.closure_report_digest.emplace(), *o.closure_report_digest);
   }
   return st;
+}
+
+}  // namespace detail
+
+// The in-toto Statement v1 of a bundle (its .tar.gz bytes), after verifying it (SPEC §7).
+inline result<contracts::intoto_statement> statement_for(std::string_view bundle, const attest_options& o = {}) {
+  return detail::statement_with(bundle, o, !o.packs.empty() || o.closure_report_digest.has_value());
 }
 
 // The bundle attested: its statement as JCS in a DSSE envelope signed by `key`.
@@ -239,60 +251,44 @@ inline verification verify_attestation(std::string_view bundle, std::string_view
     return failed(out, "Subject", "the subject must have exactly one digest, sha256");
   const json::value* name = detail::member(subject, "name");
 
-  detail::manifest_facts facts;
-  auto v = evidence::verify_bundle_bytes(bundle, limits, facts);
-  if (!v)
-    return failed(out, "BundleInvalid", std::string(assay::name(v.error().code)) + ": " + v.error().message);
-  const std::string file_sha = hash::digest_bytes<hash::sha256>(bundle).hex();
+  // What the bundle's own statement says, gathered as attesting gathers it.
+  auto expected = detail::statement_with(bundle, {.limits = limits}, true);
+  if (!expected)
+    return failed(out, "BundleInvalid", std::string(assay::name(expected.error().code)) + ": " + expected.error().message);
+  const auto& own = expected->subject.front();
+  const std::string file_sha = own.digest.sha256;
   if (sha->as_string() != file_sha)
     return failed(out, "SubjectDigest",
                   "the subject's sha256 is " + detail::shown(sha) + ", the bundle file's is \"" + file_sha + "\"");
-  if (name == nullptr || !name->is_string() || name->as_string() != v->bundle_id)
+  if (name == nullptr || !name->is_string() || name->as_string() != std::string_view(own.name))
     return failed(out, "SubjectName",
-                  "the subject's name is " + detail::shown(name) + ", the bundle's id is \"" + v->bundle_id + "\"");
+                  "the subject's name is " + detail::shown(name) + ", the bundle's id is \"" + std::string(own.name) +
+                      "\"");
   out.subject_matched = true;
 
-  // The predicate against the verified bundle, member by member.
+  // The predicate against the bundle's own, member by member: every member the bundle fixes, and
+  // the artifacts when the envelope has them (packs, mappings and the closure digest are the
+  // attester's to give).
+  auto own_predicate = encode(expected->predicate);
+  if (!own_predicate)
+    return failed(out, "BundleInvalid", own_predicate.error().front().format());
+  const json::value want_predicate = json::parse(*own_predicate).value();
   const json::value* pred = detail::member(*st, "predicate");
-  struct expectation {
-    std::string_view pointer;
-    json::value want;
-  };
-  const std::vector<expectation> wants = {
-      {"/schema_version", json::value(1.0)},
-      {"/semantic_equivalence/algorithm", json::value(std::string("assay-run-root-v1"))},
-      {"/semantic_equivalence/value", json::value(facts.run_root)},
-      {"/run/run_id", json::value(v->run_id)},
-      {"/run/event_count", json::value(static_cast<double>(v->event_count))},
-      {"/run/producer/name", json::value(v->producer.name)},
-      {"/run/producer/version", json::value(v->producer.version)},
-      {"/run/producer/git", json::value(v->producer.git.value_or(""))},
-      {"/run/time_window/start", json::value(v->time_start)},
-      {"/run/time_window/end", json::value(v->time_end)},
-  };
-  for (const expectation& w : wants) {
-    const json::value* got = detail::at(pred, w.pointer);
-    if (got == nullptr || *got != w.want) {
+  std::vector<std::string_view> pointers = {
+      "/schema_version",       "/semantic_equivalence/algorithm", "/semantic_equivalence/value",
+      "/run/run_id",           "/run/event_count",                "/run/producer/name",
+      "/run/producer/version", "/run/producer/git",               "/run/time_window/start",
+      "/run/time_window/end"};
+  if (detail::at(pred, "/artifacts") != nullptr)
+    pointers.insert(pointers.end(), {"/artifacts/manifest", "/artifacts/events"});
+  for (const std::string_view pointer : pointers) {
+    const json::value* want = detail::at(&want_predicate, pointer);
+    const json::value* got = detail::at(pred, pointer);
+    if (got == nullptr || want == nullptr || *got != *want) {
       out.subject_matched = false;
       return failed(out, "Predicate",
-                    "predicate" + std::string(w.pointer) + " is " + detail::shown(got) + ", the bundle says " +
-                        detail::shown(&w.want));
-    }
-  }
-  if (const json::value* a = detail::at(pred, "/artifacts"); a != nullptr) {
-    const json::value* m = detail::at(a, "/manifest");
-    const std::string want = "sha256:" + hash::digest_bytes<hash::sha256>(v->manifest).hex();
-    if (m == nullptr || !m->is_string() || m->as_string() != want) {
-      out.subject_matched = false;
-      return failed(out, "Predicate",
-                    "predicate/artifacts/manifest is " + detail::shown(m) + ", the bundle's is \"" + want + "\"");
-    }
-    const json::value* e = detail::at(a, "/events");
-    if (e == nullptr || !e->is_string() || e->as_string() != facts.events_sha256) {
-      out.subject_matched = false;
-      return failed(
-          out, "Predicate",
-          "predicate/artifacts/events is " + detail::shown(e) + ", the bundle's is \"" + facts.events_sha256 + "\"");
+                    "predicate" + std::string(pointer) + " is " + detail::shown(got) + ", the bundle says " +
+                        detail::shown(want));
     }
   }
   return out;
