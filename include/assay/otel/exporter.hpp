@@ -392,8 +392,11 @@ class exporter {
         record_loss(loss_, id, ptr, "not a member of the evidence envelope (SPEC §4): no mapping");
         continue;
       }
-      if (name == "tracestate" && doc.nodes()[j + 1].kind == json::kind::string) {
-        s.trace_state = std::string(doc.string_at(j + 1));
+      if (name == "tracestate") {
+        if (doc.nodes()[j + 1].kind == json::kind::string)
+          s.trace_state = std::string(doc.string_at(j + 1));
+        else
+          record_loss(loss_, id, ptr, "a tracestate that is not a string has no traceState form");
         continue;
       }
       if (rule->key.empty())
