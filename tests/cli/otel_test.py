@@ -16,7 +16,7 @@ events = [
     event(2, "assay.tool.call", {"tool": "read_file", "arguments": {"path": "a"}, "x": None}),
     event(3, "vendor.thing", {"a": 1}),
 ]
-b = bundle_of(events)
+b = bundle_of(events, "--unchecked-payloads")
 
 
 def export(*extra):
@@ -57,7 +57,7 @@ os.unlink(target)
 rep = tmpfile(b"")
 os.unlink(rep)
 expect("--max-spans refuses", ["evidence", "export-otel", b, "--out", target, "--report", rep, "--max-spans", "2"],
-       rc=1, err=b"assay evidence export-otel: the export would hold more than 2 spans (the limit max_spans, "
+       rc=1, err=b"assay evidence export-otel: line 3 of events.ndjson: the export would hold more than 2 spans (the limit max_spans, "
                  b"--max-spans): nothing was written\n")
 check("no spans file after the refusal", not os.path.exists(target))
 check("no report after the refusal", not os.path.exists(rep))

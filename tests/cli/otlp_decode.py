@@ -58,7 +58,7 @@ mapped = [
                                         "sandbox_degradation_count": 0}),
 ]
 mapped[2]["traceparent"] = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
-inputs.append(bundle_of(mapped))
+inputs.append(bundle_of(mapped, "--unchecked-payloads"))
 for f in sorted(glob.glob(os.path.join(CONF, "assay-upstream", "ndjson", "*.ndjson"))):
     out = tmpfile(b"")
     code, _, e = run(["evidence", "bundle", "--events", f, "--out", out, "--unchecked-payloads"])

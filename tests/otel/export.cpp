@@ -74,8 +74,7 @@ exported export_bundle(const std::string& bytes, otel::export_options o = {}) {
 const json::value& span_of(const exported& e, std::string_view id) {
   for (const auto& s : e.spans)
     for (const auto& kv : s.find("attributes")->as_array())
-      if (kv.find("key")->as_string() == "assay.event.id" &&
-          kv.find("value")->find("stringValue")->as_string() == id)
+      if (kv.find("key")->as_string() == "assay.event.id" && kv.find("value")->find("stringValue")->as_string() == id)
         return s;
   FAIL("no span for " << id);
   return e.spans.front();
@@ -103,12 +102,14 @@ std::string span_id(std::string_view content_hash, std::string_view id) {
 std::vector<json::value> mapped_events() {
   return {
       event(0, "assay.profile.started", R"({"profile_name":"ci","profile_version":"2","total_runs_aggregated":1})"),
-      event(1, "assay.tool.decision",
-            R"j({"tool":"read_file","decision":"allow","reason_code":"policy.allow","tool_definition_digest":"sha256:ab",)j"
-            R"j("tool_definition_digest_alg":"sha256","tool_definition_canonicalization":"jcs:mcp_tool_definition.v1",)j"
-            R"j("tool_definition_schema":"assay.mcp.tool-definition.snapshot.v1","tool_definition_source":"mcp.tools/list"})j"),
-      event(2, "assay.tool.call",
-            R"j({"tool":"read_file","call_id":"c-7","arguments":{"path":"a.txt"},"result":"hello","nondeterministic":false})j"),
+      event(
+          1, "assay.tool.decision",
+          R"j({"tool":"read_file","decision":"allow","reason_code":"policy.allow","tool_definition_digest":"sha256:ab",)j"
+          R"j("tool_definition_digest_alg":"sha256","tool_definition_canonicalization":"jcs:mcp_tool_definition.v1",)j"
+          R"j("tool_definition_schema":"assay.mcp.tool-definition.snapshot.v1","tool_definition_source":"mcp.tools/list"})j"),
+      event(
+          2, "assay.tool.call",
+          R"j({"tool":"read_file","call_id":"c-7","arguments":{"path":"a.txt"},"result":"hello","nondeterministic":false})j"),
       event(3, "assay.model.invoked", R"({"model":"gpt-4o","provider":"openai","operation":"chat"})"),
       event(4, "assay.profile.finished",
             R"({"files_count":1,"network_count":0,"processes_count":2,"sandbox_degradation_count":0})"),
@@ -125,9 +126,8 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
   std::vector<std::string> hashes;
   for (auto v : events)
     hashes.push_back(assay::evidence::content_hash(v).value());
-  const std::string trace = assay::hash::digest_bytes<assay::hash::sha256>(std::string("assay-otel-trace\nrun-1"))
-                                .hex()
-                                .substr(0, 32);
+  const std::string trace =
+      assay::hash::digest_bytes<assay::hash::sha256>(std::string("assay-otel-trace\nrun-1")).hex().substr(0, 32);
   const std::string root_id = span_id(hashes[0], "run-1:0");
 
   const auto& root = e.spans[0];
@@ -139,14 +139,15 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
   // 2026-01-02T03:04:00.25Z .. 03:04:04.25Z + 1 µs
   CHECK(str(root, "startTimeUnixNano") == "1767323040250000000");
   CHECK(str(root, "endTimeUnixNano") == "1767323044250001000");
-  CHECK(attrs(root) ==
-        R"({"assay.content_hash":{"stringValue":")" + hashes[0] +
-            R"("},"assay.event.datacontenttype":{"stringValue":"application/json"},"assay.event.id":{"stringValue":"run-1:0"},)"
-            R"("assay.event.seq":{"intValue":"0"},"assay.git":{"stringValue":"unknown"},"assay.pii":{"boolValue":false},)"
-            R"("assay.profile.name":{"stringValue":"ci"},"assay.profile.total_runs_aggregated":{"intValue":"1"},)"
-            R"("assay.profile.version":{"stringValue":"2"},"assay.run.id":{"stringValue":"run-1"},"assay.secrets":{"boolValue":false},)"
-            R"("cloudevents.event_source":{"stringValue":"urn:assay:test"},"cloudevents.event_spec_version":{"stringValue":"1.0"},)"
-            R"("cloudevents.event_type":{"stringValue":"assay.profile.started"}})");
+  CHECK(
+      attrs(root) ==
+      R"({"assay.content_hash":{"stringValue":")" + hashes[0] +
+          R"("},"assay.event.datacontenttype":{"stringValue":"application/json"},"assay.event.id":{"stringValue":"run-1:0"},)"
+          R"("assay.event.seq":{"intValue":"0"},"assay.git":{"stringValue":"unknown"},"assay.pii":{"boolValue":false},)"
+          R"("assay.profile.name":{"stringValue":"ci"},"assay.profile.total_runs_aggregated":{"intValue":"1"},)"
+          R"("assay.profile.version":{"stringValue":"2"},"assay.run.id":{"stringValue":"run-1"},"assay.secrets":{"boolValue":false},)"
+          R"("cloudevents.event_source":{"stringValue":"urn:assay:test"},"cloudevents.event_spec_version":{"stringValue":"1.0"},)"
+          R"("cloudevents.event_type":{"stringValue":"assay.profile.started"}})");
   // profile.finished: a span event on the root
   const auto& ev = root.find("events")->as_array();
   REQUIRE(ev.size() == 1);
@@ -164,12 +165,12 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
   CHECK(str(decision, "startTimeUnixNano") == "1767323041250000000");
   CHECK(str(decision, "endTimeUnixNano") == "1767323041250001000");
   const std::string da = attrs(decision);
-  for (std::string_view kv : {R"("gen_ai.operation.name":{"stringValue":"execute_tool"})",
-                              R"("gen_ai.tool.name":{"stringValue":"read_file"})",
-                              R"("assay.decision":{"stringValue":"allow"})",
-                              R"("assay.decision.reason_code":{"stringValue":"policy.allow"})",
-                              R"("assay.decision.tool_definition_source":{"stringValue":"mcp.tools/list"})",
-                              R"("mcp.method.name":{"stringValue":"tools/call"})"})
+  for (std::string_view kv :
+       {R"("gen_ai.operation.name":{"stringValue":"execute_tool"})",
+        R"("gen_ai.tool.name":{"stringValue":"read_file"})", R"("assay.decision":{"stringValue":"allow"})",
+        R"("assay.decision.reason_code":{"stringValue":"policy.allow"})",
+        R"("assay.decision.tool_definition_source":{"stringValue":"mcp.tools/list"})",
+        R"("mcp.method.name":{"stringValue":"tools/call"})"})
     CHECK_MESSAGE(da.find(kv) != std::string::npos, kv);
 
   const auto& call = e.spans[2];
@@ -178,7 +179,8 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
   const std::string ca = attrs(call);
   for (std::string_view kv :
        {R"("gen_ai.tool.call.id":{"stringValue":"c-7"})", R"("assay.tool.nondeterministic":{"boolValue":false})",
-        R"("mcp.method.name":{"stringValue":"tools/call"})", R"("gen_ai.operation.name":{"stringValue":"execute_tool"})"})
+        R"("mcp.method.name":{"stringValue":"tools/call"})",
+        R"("gen_ai.operation.name":{"stringValue":"execute_tool"})"})
     CHECK_MESSAGE(ca.find(kv) != std::string::npos, kv);
   CHECK(ca.find("gen_ai.tool.call.arguments") == std::string::npos);  // sensitive: not by default
 
@@ -187,9 +189,9 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
   CHECK(model.find("kind")->as_number() == 3);
   CHECK(str(model, "parentSpanId") == root_id);
   const std::string ma = attrs(model);
-  for (std::string_view kv : {R"("gen_ai.provider.name":{"stringValue":"openai"})",
-                              R"("gen_ai.request.model":{"stringValue":"gpt-4o"})",
-                              R"("gen_ai.operation.name":{"stringValue":"chat"})"})
+  for (std::string_view kv :
+       {R"("gen_ai.provider.name":{"stringValue":"openai"})", R"("gen_ai.request.model":{"stringValue":"gpt-4o"})",
+        R"("gen_ai.operation.name":{"stringValue":"chat"})"})
     CHECK_MESSAGE(ma.find(kv) != std::string::npos, kv);
 
   // The line's frame: the resource is the producer, the scope assay, the schema URL pinned.
@@ -201,11 +203,13 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
   CHECK(rs.find("schemaUrl")->as_string() == "https://opentelemetry.io/schemas/1.37.0");
   const auto& ss = rs.find("scopeSpans")->as_array().at(0);
   CHECK(json::to_canonical(*ss.find("scope")).value() == R"({"name":"assay","version":"0.1.0"})");
-  CHECK(e.report == R"({"events_read":5,"mapping_loss":{"dropped_attributes":[)"
-                    R"({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"},)"
-                    R"({"event_id":"run-1:2","member":"/data/result","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"}],)"
-                    R"("totals":{"dropped_attributes":2,"unmapped_events":0},"unmapped_events":{}},)"
-                    R"("schema_version":"otel-export-report-v1","semconv_version":"1.37.0","spans_written":4})");
+  CHECK(
+      e.report ==
+      R"({"events_read":5,"mapping_loss":{"dropped_attributes":[)"
+      R"j({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"},)j"
+      R"j({"event_id":"run-1:2","member":"/data/result","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"}],)j"
+      R"("totals":{"dropped_attributes":2,"unmapped_events":0},"unmapped_events":{}},)"
+      R"("schema_version":"otel-export-report-v1","semconv_version":"1.37.0","spans_written":4})");
 
   // With sensitive members asked for: the arguments and result as canonical JSON text.
   const auto s = export_bundle(assay_test::bundle(lines), {.include_sensitive = true});
@@ -243,7 +247,8 @@ TEST_CASE("traceId from traceparent; a root without profile.started; another tra
   const auto& decision = e.spans[1];
   CHECK(str(decision, "traceId") == "4bf92f3577b34da6a3ce929d0e0e4736");
   CHECK(str(decision, "parentSpanId") == root_id);
-  CHECK(attrs(decision).find(R"("assay.traceparent":{"stringValue":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"})") !=
+  CHECK(attrs(decision).find(
+            R"("assay.traceparent":{"stringValue":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"})") !=
         std::string::npos);
   const auto& call = e.spans[2];
   CHECK(str(call, "traceId") == "0af7651916cd43dd8448eb211c80319c");
@@ -270,21 +275,23 @@ TEST_CASE("the loss report: unknown types, members with no attribute form, unkno
   events.push_back(event(5, "vendor.thing", R"({"a":1})"));
   events.push_back(event(6, "vendor.thing", R"({"a":2})"));
   events.push_back(event(7, "other.kind", "{}"));
-  events.push_back(event(8, "assay.tool.call",
-                         R"j({"tool":"t","extra":null,"mixed":[1,"x"],"nested":[[1]],"empty":{},"list":["a","b"],"obj":{"k":{"z":1.5}}})j"));
+  events.push_back(event(
+      8, "assay.tool.call",
+      R"j({"tool":"t","extra":null,"mixed":[1,"x"],"nested":[[1]],"empty":{},"list":["a","b"],"obj":{"k":{"z":1.5}}})j"));
   events.back().set("vendorext", "v");
   const auto e = export_bundle(bundle_of(events));
-  CHECK(e.report ==
-        R"({"events_read":9,"mapping_loss":{"dropped_attributes":[)"
-        R"({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"},)"
-        R"({"event_id":"run-1:2","member":"/data/result","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"},)"
-        R"({"event_id":"run-1:8","member":"/vendorext","reason":"not a member of the evidence envelope (SPEC §4): no mapping"},)"
-        R"({"event_id":"run-1:8","member":"/data/empty","reason":"an empty object has no attribute form"},)"
-        R"({"event_id":"run-1:8","member":"/data/extra","reason":"null has no OpenTelemetry attribute form"},)"
-        R"({"event_id":"run-1:8","member":"/data/mixed","reason":"an attribute array holds primitives of one type only (strings, integers, doubles or booleans)"},)"
-        R"({"event_id":"run-1:8","member":"/data/nested","reason":"an attribute array holds primitives of one type only (strings, integers, doubles or booleans)"}],)"
-        R"("totals":{"dropped_attributes":7,"unmapped_events":3},"unmapped_events":{"other.kind":1,"vendor.thing":2}},)"
-        R"("schema_version":"otel-export-report-v1","semconv_version":"1.37.0","spans_written":5})");
+  CHECK(
+      e.report ==
+      R"({"events_read":9,"mapping_loss":{"dropped_attributes":[)"
+      R"j({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"},)j"
+      R"j({"event_id":"run-1:2","member":"/data/result","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"},)j"
+      R"({"event_id":"run-1:8","member":"/vendorext","reason":"not a member of the evidence envelope (SPEC §4): no mapping"},)"
+      R"({"event_id":"run-1:8","member":"/data/empty","reason":"an empty object has no attribute form"},)"
+      R"({"event_id":"run-1:8","member":"/data/extra","reason":"null has no OpenTelemetry attribute form"},)"
+      R"j({"event_id":"run-1:8","member":"/data/mixed","reason":"an attribute array holds primitives of one type only (strings, integers, doubles or booleans)"},)j"
+      R"j({"event_id":"run-1:8","member":"/data/nested","reason":"an attribute array holds primitives of one type only (strings, integers, doubles or booleans)"}],)j"
+      R"("totals":{"dropped_attributes":7,"unmapped_events":3},"unmapped_events":{"other.kind":1,"vendor.thing":2}},)"
+      R"("schema_version":"otel-export-report-v1","semconv_version":"1.37.0","spans_written":5})");
   const std::string a = attrs(span_of(e, "run-1:8"));
   CHECK(a.find(R"("assay.tool.list":{"arrayValue":{"values":[{"stringValue":"a"},{"stringValue":"b"}]}})") !=
         std::string::npos);
@@ -341,8 +348,9 @@ bool holds(const json::value& a, const json::value& v) {
 TEST_CASE("every member of every event is exported or listed as lost") {
   auto events = mapped_events();
   events.push_back(event(5, "vendor.thing", R"({"a":1})"));
-  events.push_back(event(6, "assay.model.invoked",
-                         R"j({"model":{"alg":"sha256","digest":"sha256:00","size_bytes":3},"n":[true,false],"x":null,"e":{}})j"));
+  events.push_back(
+      event(6, "assay.model.invoked",
+            R"j({"model":{"alg":"sha256","digest":"sha256:00","size_bytes":3},"n":[true,false],"x":null,"e":{}})j"));
   events.back().set("subject", "s");
   events.back().set("assaypolicyid", "p-1");
   events.back().set("custom", 1);
@@ -407,7 +415,7 @@ TEST_CASE("max_spans: the export is refused, nothing is produced") {
   CHECK(v.error().code == assay::errc::above_maximum);
   CHECK(v.error().message.find("the export would hold more than 3 spans (the limit max_spans, --max-spans)") !=
         std::string::npos);
-  otel::exporter lib({"p", "1"}, {.max_spans = 0});
+  otel::exporter lib({"p", "1", std::nullopt}, {.max_spans = 0});
   std::string line = assay_test::lines_of({event(0, "vendor.x")});
   line.pop_back();
   const auto r = lib.add(line);
@@ -415,7 +423,8 @@ TEST_CASE("max_spans: the export is refused, nothing is produced") {
   CHECK(r.error().code == assay::errc::above_maximum);
 }
 
-TEST_CASE("every upstream ndjson stream exports, with a report whose totals add up" * doctest::test_suite("conformance")) {
+TEST_CASE("every upstream ndjson stream exports, with a report whose totals add up" *
+          doctest::test_suite("conformance")) {
   const auto dir = assay_test::conformance_dir();
   if (dir.empty())
     return;
@@ -439,7 +448,10 @@ TEST_CASE("every upstream ndjson stream exports, with a report whose totals add 
         lines.push_back(std::string_view(text).substr(at, nl - at));
       at = nl + 1;
     }
-    auto gz = assay::evidence::write_bundle(lines, {.threads = 1, .check_payloads = false});
+    assay::evidence::bundle_options bo;
+    bo.threads = 1;
+    bo.check_payloads = false;
+    auto gz = assay::evidence::write_bundle(lines, bo);
     REQUIRE_MESSAGE(gz.has_value(), (gz ? std::string() : gz.error().front().format()));
     const auto e = export_bundle(*gz);
     const auto& loss = e.r.mapping_loss;

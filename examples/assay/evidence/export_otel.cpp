@@ -74,8 +74,7 @@ void add_evidence_export_otel(CLI::App& evidence, dispatcher& d) {
   auto* sub = evidence.add_subcommand("export-otel", "The bundle as OpenTelemetry spans, OTLP/JSON (SPEC §16)");
   auto a = std::make_shared<export_args>();
   sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
-  sub->add_option("--out", a->out, "Write the TracesData lines (JSON Lines) here; - for standard output")
-      ->required();
+  sub->add_option("--out", a->out, "Write the TracesData lines (JSON Lines) here; - for standard output")->required();
   sub->add_option("--report", a->report, "Write the otel-export-report-v1 JSON here")->required();
   sub->add_option("--max-spans", a->max_spans,
                   "Refuse (exit 1, nothing written) an export of more than N spans (default 100000)");

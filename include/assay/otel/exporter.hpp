@@ -142,7 +142,7 @@ inline constexpr envelope_rule envelope_rules[] = {
     {"tracestate", ""},  // the span's traceState
     {"assayrunid", "assay.run.id"},
     {"assayseq", "assay.event.seq"},
-    {"assayproducer", "assay.producer.name"},             // unless it is the resource's service.name
+    {"assayproducer", "assay.producer.name"},            // unless it is the resource's service.name
     {"assayproducerversion", "assay.producer.version"},  // unless it is the resource's service.version
     {"assaygit", "assay.git"},
     {"assaypolicyid", "assay.policy.id"},
