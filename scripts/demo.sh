@@ -55,6 +55,10 @@ say "assay evidence closure: which signals the session captured, and how replaya
 "$assay" evidence closure "$work/session.tar.gz" --pack replay-readiness --report "$work/closure.json"
 "$assay" evidence closure "$work/session.tar.gz" --explain closure.score
 
+say "assay evidence export-otel: the session as OpenTelemetry spans (OTLP/JSON) and what the mapping lost"
+"$assay" evidence export-otel "$work/session.tar.gz" --out "$work/spans.jsonl" --report "$work/otel.json"
+head -c 400 "$work/spans.jsonl"; echo " ..."
+
 say "assay evidence attest: sign the session with an Ed25519 key (OpenSSL made it), then verify offline"
 openssl genpkey -algorithm ed25519 -out "$work/signing.pem" 2>/dev/null
 openssl pkey -in "$work/signing.pem" -pubout -out "$work/signing.pub.pem"

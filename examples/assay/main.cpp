@@ -115,13 +115,15 @@ int main(int argc, char** argv) {
   assay_cli::add_schema(app, d);
   assay_cli::add_validate(app, d);
 
-  auto* evidence = add_group(app, "evidence", "Evidence bundles: write, verify, lint, closure, attest, redact");
+  auto* evidence =
+      add_group(app, "evidence", "Evidence bundles: write, verify, lint, closure, attest, export-otel, redact");
   assay_cli::add_evidence_bundle(*evidence, d);
   assay_cli::add_evidence_verify(*evidence, d);
   assay_cli::add_evidence_lint(*evidence, d);
   assay_cli::add_evidence_closure(*evidence, d);
   assay_cli::add_evidence_attest(*evidence, d);
   assay_cli::add_evidence_verify_attestation(*evidence, d);
+  assay_cli::add_evidence_export_otel(*evidence, d);
   assay_cli::add_evidence_redact(*evidence, d);
   assay_cli::add_evidence_show(*evidence, d);
   assay_cli::add_evidence_diff(*evidence, d);

@@ -23,6 +23,7 @@ void add_evidence_attest(CLI::App& evidence, dispatcher& d);
 void add_evidence_verify_attestation(CLI::App& evidence, dispatcher& d);
 void add_evidence_show(CLI::App& evidence, dispatcher& d);
 void add_evidence_diff(CLI::App& evidence, dispatcher& d);
+void add_evidence_export_otel(CLI::App& evidence, dispatcher& d);
 
 // `assay sim ...`: sim/<verb>.cpp.
 void add_sim_soak(CLI::App& sim, dispatcher& d);

@@ -103,6 +103,8 @@
 #include "assay/lint/resolve.hpp"
 #include "assay/lint/signals.hpp"
 
+#include "assay/otel/attributes.hpp"
+#include "assay/otel/exporter.hpp"
 #include "assay/soak/engine.hpp"
 #include "assay/soak/targets.hpp"
 #include "assay/inspect/diff.hpp"

@@ -1,0 +1,87 @@
+// assay evidence export-otel B --out spans.jsonl --report R [--max-spans N] [--spans-per-line N]
+// [--include-sensitive] — the bundle's events as OTLP/JSON TracesData lines and the
+// otel-export-report-v1 of what the mapping lost (SPEC §16), in the one verification pass.
+#include "../cli.hpp"
+#include "../report.hpp"
+#include "../verbs.hpp"
+
+#include "assay/evidence/verify.hpp"
+#include "assay/otel/exporter.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace assay_cli {
+
+namespace {
+
+struct export_args {
+  std::string bundle;
+  std::string out;
+  std::string report;
+  std::uint64_t max_spans = assay::otel::export_options{}.max_spans;
+  std::size_t spans_per_line = assay::otel::export_options{}.spans_per_line;
+  bool include_sensitive = false;
+};
+
+std::string summary(const assay::otel::export_output& o) {
+  const auto& r = o.report;
+  const auto& loss = r.mapping_loss;
+  std::string out = "exported " + std::to_string(r.events_read.value()) + " event(s) as " +
+                    std::to_string(r.spans_written.value()) + " span(s) in " + std::to_string(o.line_count) +
+                    " line(s) (semantic conventions " + std::string(r.semconv_version) + ")\n";
+  out += "mapping loss: " + std::to_string(loss.totals.dropped_attributes.value()) + " attribute(s) dropped, " +
+         std::to_string(loss.totals.unmapped_events.value()) + " event(s) without a mapping\n";
+  for (const auto& [type, n] : loss.unmapped_events)
+    out += "  unmapped " + type + ": " + std::to_string(n.value()) + "\n";
+  return out;
+}
+
+int run_export(const export_args& a) {
+  constexpr std::string_view command = "evidence export-otel";
+  if (a.spans_per_line == 0) {
+    print_error(command, "--spans-per-line must be at least 1");
+    return exit_usage;
+  }
+  assay::otel::bundle_exporter x(
+      {.max_spans = a.max_spans, .spans_per_line = a.spans_per_line, .include_sensitive = a.include_sensitive});
+  assay::evidence::bundle_limits limits;
+  auto in = input::open(a.bundle, limits.max_bundle_bytes, input::over_limit::pass);
+  if (!in)
+    return fail(command, in.error());
+  auto verified = assay::evidence::verify_bundle_bytes(in->bytes(), limits, x);
+  if (!verified) {
+    if (verified.error().code == assay::errc::above_maximum)  // --max-spans: nothing written
+      return fail(command, verified.error());
+    return fail_bundle(command, verified.error());
+  }
+  const auto out = x.finish();
+  if (auto w = write_file(a.out, out.lines); !w)
+    return fail(command, w.error());
+  if (auto w = write_report(out.report, a.report); !w)
+    return fail(command, w.error());
+  if (is_std_stream(a.out))
+    return exit_ok;
+  return finish(command, write_file("-", printable_lines(summary(out))));
+}
+
+}  // namespace
+
+void add_evidence_export_otel(CLI::App& evidence, dispatcher& d) {
+  auto* sub = evidence.add_subcommand("export-otel", "The bundle as OpenTelemetry spans, OTLP/JSON (SPEC §16)");
+  auto a = std::make_shared<export_args>();
+  sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
+  sub->add_option("--out", a->out, "Write the TracesData lines (JSON Lines) here; - for standard output")->required();
+  sub->add_option("--report", a->report, "Write the otel-export-report-v1 JSON here")->required();
+  sub->add_option("--max-spans", a->max_spans,
+                  "Refuse (exit 1, nothing written) an export of more than N spans (default 100000)");
+  sub->add_option("--spans-per-line", a->spans_per_line, "Spans in one TracesData line (default 512)");
+  sub->add_flag("--include-sensitive", a->include_sensitive,
+                "Also export the payload members SPEC §9 calls sensitive (tool arguments and results)");
+  d.on(sub, [a] { return run_export(*a); });
+}
+
+}  // namespace assay_cli

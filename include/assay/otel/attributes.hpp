@@ -1,0 +1,212 @@
+// assay/otel/attributes.hpp — OTLP/JSON attribute values (SPEC §16) built from the nodes of a
+// parsed event, and the record of what could not be built.
+//
+//   assay::otel::attribute_set attrs;
+//   attrs.add_node("gen_ai.tool.name", doc, node, "/data/tool", "e:3", loss);   // typed AnyValue
+//   json::value list = attrs.to_json();                                          // [{"key","value"}]
+//
+// The OTLP JSON encoding of an AnyValue: {"stringValue": s}, {"intValue": "<decimal>"} (64-bit
+// integers as strings), {"boolValue": b}, {"doubleValue": d}, {"arrayValue": {"values": [...]}}.
+// An attribute is a primitive or a homogeneous array of primitives; so a JSON object becomes one
+// attribute per member, its keys joined with '.' (`gen_ai.tool.name.digest` for a redacted name),
+// and what has no attribute form is recorded as lost with its JSON Pointer and the reason: null,
+// an empty object, an array of mixed or non-primitive items, a key already taken.
+#pragma once
+
+#include "assay/contracts/otel_export_report.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/document.hpp"
+#include "assay/json/value.hpp"
+
+#include <charconv>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace assay::otel {
+
+// What a mapping dropped: one entry per member left out (the report's dropped_attributes).
+using loss_list = std::vector<contracts::otel_v1::dropped_attribute>;
+
+inline void record_loss(loss_list& loss, std::string_view event_id, std::string member, std::string reason) {
+  contracts::otel_v1::dropped_attribute d;
+  d.event_id = std::string(event_id);
+  d.member = std::move(member);
+  d.reason = std::move(reason);
+  loss.push_back(std::move(d));
+}
+
+// A JSON Pointer one level below `parent`: its member `name`, escaped (RFC 6901).
+inline std::string child_pointer(std::string_view parent, std::string_view name) {
+  std::string out(parent);
+  out += '/';
+  for (char c : name) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+namespace detail {
+
+inline json::value typed(std::string_view key, json::value v) {
+  json::value o = json::object{};
+  o.set(key, std::move(v));
+  return o;
+}
+
+// The canonical text of the node at `i` (numbers: their shortest ECMAScript form).
+inline std::string canonical_text(const json::document& doc, std::size_t i) {
+  std::string out;
+  json::string_writer w{&out};
+  doc.write_canonical(w, i);
+  return out;
+}
+
+// A number's AnyValue: intValue when it is written as an integer that fits 64 bits (its
+// decimal text), else doubleValue.
+inline json::value number_value(const json::document& doc, std::size_t i) {
+  if (doc.integer_token_at(i)) {
+    const std::string text = canonical_text(doc, i);
+    const bool digits = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos;
+    if (digits) {
+      std::int64_t n = 0;
+      const auto r = std::from_chars(text.data(), text.data() + text.size(), n);
+      if (r.ec == std::errc() && r.ptr == text.data() + text.size())
+        return typed("intValue", std::to_string(n));
+    }
+  }
+  return typed("doubleValue", doc.number_at(i));
+}
+
+// The kind of a primitive AnyValue a node gives ("" for null, an array or an object).
+inline std::string_view primitive_kind(const json::document& doc, std::size_t i) {
+  switch (doc.nodes()[i].kind) {
+    case json::kind::string:
+      return "stringValue";
+    case json::kind::boolean:
+      return "boolValue";
+    case json::kind::number:
+      return number_value(doc, i).as_object().front().name;
+    default:
+      return "";
+  }
+}
+
+}  // namespace detail
+
+// The AnyValue of a primitive node (string, boolean, number); nullopt for anything else.
+inline std::optional<json::value> primitive_value(const json::document& doc, std::size_t i) {
+  const auto& n = doc.nodes()[i];
+  switch (n.kind) {
+    case json::kind::string:
+      return detail::typed("stringValue", std::string(doc.string_at(i)));
+    case json::kind::boolean:
+      return detail::typed("boolValue", n.payload != 0);
+    case json::kind::number:
+      return detail::number_value(doc, i);
+    default:
+      return std::nullopt;
+  }
+}
+
+inline json::value string_value(std::string_view s) {
+  return detail::typed("stringValue", std::string(s));
+}
+inline json::value int_value(std::int64_t n) {
+  return detail::typed("intValue", std::to_string(n));
+}
+
+// The attributes of one span (or span event, or resource): key -> AnyValue, in key order.
+class attribute_set {
+ public:
+  // Sets `key` to `v` unless the key is taken; false when it was.
+  bool set(std::string_view key, json::value v) { return attrs_.emplace(std::string(key), std::move(v)).second; }
+
+  bool contains(std::string_view key) const { return attrs_.find(std::string(key)) != attrs_.end(); }
+  const json::value* find(std::string_view key) const {
+    const auto it = attrs_.find(std::string(key));
+    return it == attrs_.end() ? nullptr : &it->second;
+  }
+
+  // Adds the node `i` of `doc` (found at `pointer` of the event `event_id`) under `key`: a
+  // primitive as itself, an array of primitives of one kind as an arrayValue, an object as one
+  // attribute per member (key.member, recursively). Anything else is recorded in `loss`.
+  void add_node(std::string_view key, const json::document& doc, std::size_t i, std::string_view pointer,
+                std::string_view event_id, loss_list& loss) {
+    const auto& n = doc.nodes()[i];
+    if (n.kind == json::kind::object) {
+      if (n.count == 0) {
+        record_loss(loss, event_id, std::string(pointer), "an empty object has no attribute form");
+        return;
+      }
+      for (std::size_t j = i + 1; j < n.payload; j = doc.next(j + 1)) {
+        const std::string_view name = doc.string_at(j);
+        add_node(std::string(key) + "." + std::string(name), doc, j + 1, child_pointer(pointer, name), event_id, loss);
+      }
+      return;
+    }
+    if (n.kind == json::kind::null) {
+      record_loss(loss, event_id, std::string(pointer), "null has no OpenTelemetry attribute form");
+      return;
+    }
+    std::optional<json::value> v;
+    if (n.kind == json::kind::array) {
+      v = array_value(doc, i);
+      if (!v) {
+        record_loss(loss, event_id, std::string(pointer),
+                    "an attribute array holds primitives of one type only (strings, integers, doubles or booleans)");
+        return;
+      }
+    } else {
+      v = primitive_value(doc, i);
+    }
+    if (!set(key, std::move(*v)))
+      record_loss(loss, event_id, std::string(pointer), "attribute key " + std::string(key) + " already used");
+  }
+
+  // [{"key": k, "value": AnyValue}...] in key order.
+  json::value to_json() const {
+    json::array out;
+    out.reserve(attrs_.size());
+    for (const auto& [k, v] : attrs_) {
+      json::value kv = json::object{};
+      kv.set("key", k);
+      kv.set("value", v);
+      out.push_back(std::move(kv));
+    }
+    return out;
+  }
+
+  std::size_t size() const noexcept { return attrs_.size(); }
+
+ private:
+  // An arrayValue of the array at `i` when its items are primitives of one kind (or none).
+  static std::optional<json::value> array_value(const json::document& doc, std::size_t i) {
+    const auto& n = doc.nodes()[i];
+    json::array values;
+    std::string_view kind;
+    for (std::size_t j = i + 1; j < n.payload; j = doc.next(j)) {
+      const std::string_view k = detail::primitive_kind(doc, j);
+      if (k.empty() || (!kind.empty() && k != kind))
+        return std::nullopt;
+      kind = k;
+      values.push_back(*primitive_value(doc, j));
+    }
+    json::value inner = json::object{};
+    inner.set("values", std::move(values));
+    return detail::typed("arrayValue", std::move(inner));
+  }
+
+  std::map<std::string, json::value> attrs_;
+};
+
+}  // namespace assay::otel

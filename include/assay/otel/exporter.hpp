@@ -1,0 +1,551 @@
+// assay/otel/exporter.hpp — evidence events as OpenTelemetry spans: OTLP/JSON TracesData, one
+// object per line, and the otel-export-report-v1 that says what the mapping lost (SPEC §16).
+//
+//   assay::otel::exporter x({.name = "my-agent", .version = "1.2.0"});   // the resource
+//   for (std::string_view line : my_events) if (auto r = x.add(line); !r) ...;   // a runtime's events
+//   auto out = x.finish();   // out->lines: TracesData lines; out->report: the report
+//
+// or, over a bundle, as a visitor of the one verification pass (bundle_exporter, below).
+//
+// The mapping (GenAI and MCP semantic conventions 1.37.0):
+//   assay.tool.decision, assay.tool.call -> span "execute_tool {tool}", kind INTERNAL,
+//       gen_ai.operation.name=execute_tool, gen_ai.tool.name; a decision's members under
+//       assay.decision*; mcp.method.name=tools/call for a tool whose definition came from MCP
+//       tools/list (its decisions and its calls in the run)
+//   assay.model.invoked -> span "{operation} {model}", kind CLIENT, gen_ai.operation.name,
+//       gen_ai.request.model, gen_ai.provider.name
+//   assay.profile.started -> the run's root span "assay.run"; every other span of the run is its
+//       child. A run without one still has a root span, made from its first event's identity.
+//   assay.profile.finished (and any later profile.started) -> a span event on the root span
+//   anything else -> no span: counted by type in mapping_loss.unmapped_events
+// Every span carries its event's envelope: assay.event.id, assay.content_hash, assay.run.id,
+// assay.event.seq, cloudevents.event_{type,source,spec_version,subject}, ...; payload members
+// without a semantic convention keep their names under the type's assay.* prefix. Whatever has
+// no attribute form (attributes.hpp), and sensitive members (SPEC §9) unless include_sensitive,
+// is listed in mapping_loss.dropped_attributes with its pointer and the reason.
+//
+// Ids: the run's traceId is the trace id of the first traceparent in the run, else 16 bytes of
+// sha256 over the run id; a spanId is 8 bytes of sha256 over the event's content hash and id.
+// An event whose traceparent names another trace keeps that trace and the traceparent's span as
+// its parent, with a link to the run's root. Times: the event time in Unix nanoseconds; an event
+// span lasts 1 µs; the root span lasts from the run's first event to 1 µs after its last.
+//
+// Lines: one TracesData per line, one resource (service.name, service.version: the producer), one
+// scope (assay, the library version), at most spans_per_line spans, all of one run, the root
+// first. Spans are held until finish() (at most max_spans of them): the output is bounded.
+#pragma once
+
+#include "assay/contracts/otel_export_report.hpp"
+#include "assay/error.hpp"
+#include "assay/evidence/bundle.hpp"
+#include "assay/hash/hash.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/document.hpp"
+#include "assay/json/time.hpp"
+#include "assay/otel/attributes.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace assay::otel {
+
+inline constexpr std::string_view semconv_version = "1.37.0";
+inline constexpr std::string_view schema_url = "https://opentelemetry.io/schemas/1.37.0";
+inline constexpr std::string_view scope_name = "assay";
+inline constexpr std::string_view library_version = "0.1.0";  // the project's version (meson.build)
+
+// OTLP SpanKind.
+enum class span_kind : int { internal = 1, server = 2, client = 3, producer = 4, consumer = 5 };
+
+struct export_options {
+  std::uint64_t max_spans = 100000;  // more: add() fails (errc::above_maximum), nothing is written
+  std::size_t spans_per_line = 512;  // spans in one TracesData line (at least 1)
+  bool include_sensitive = false;    // export the payload members SPEC §9 calls sensitive
+};
+
+struct export_output {
+  std::string lines;  // TracesData objects, canonical JSON, one per line, each ending in '\n'
+  std::uint64_t line_count = 0;
+  contracts::otel_export_report report;
+};
+
+namespace detail {
+
+// How a payload member maps: to `key` (a dotted prefix for an object), or as the canonical JSON
+// text of its value (json_text), or not unless sensitive members are asked for.
+struct member_rule {
+  std::string_view member;
+  std::string_view key;
+  bool sensitive = false;
+  bool json_text = false;
+};
+
+enum class role { tool, inference, root, root_event };
+
+struct type_rule {
+  std::string_view type;
+  role what;
+  std::string_view prefix;  // the key prefix of members without a rule
+  std::span<const member_rule> members;
+};
+
+inline constexpr member_rule decision_members[] = {
+    {"tool", "gen_ai.tool.name"}, {"decision", "assay.decision"}, {"reason_code", "assay.decision.reason_code"}};
+inline constexpr member_rule call_members[] = {
+    {"tool", "gen_ai.tool.name"},
+    {"call_id", "gen_ai.tool.call.id"},
+    {"arguments", "gen_ai.tool.call.arguments", true, true},
+    {"result", "gen_ai.tool.call.result", true, true},
+};
+inline constexpr member_rule model_members[] = {
+    {"model", "gen_ai.request.model"}, {"provider", "gen_ai.provider.name"}, {"operation", "gen_ai.operation.name"}};
+inline constexpr member_rule started_members[] = {{"profile_name", "assay.profile.name"},
+                                                  {"profile_version", "assay.profile.version"}};
+
+inline constexpr type_rule type_rules[] = {
+    {"assay.tool.decision", role::tool, "assay.decision.", decision_members},
+    {"assay.tool.call", role::tool, "assay.tool.", call_members},
+    {"assay.model.invoked", role::inference, "assay.model.", model_members},
+    {"assay.profile.started", role::root, "assay.profile.", started_members},
+    {"assay.profile.finished", role::root_event, "assay.profile.", {}},
+};
+
+inline const type_rule* rule_for(std::string_view type) noexcept {
+  for (const type_rule& r : type_rules)
+    if (r.type == type)
+      return &r;
+  return nullptr;
+}
+
+// Envelope members (SPEC §4) and their attribute keys; "" for those the span itself carries.
+struct envelope_rule {
+  std::string_view member, key;
+};
+inline constexpr envelope_rule envelope_rules[] = {
+    {"specversion", "cloudevents.event_spec_version"},
+    {"type", "cloudevents.event_type"},
+    {"source", "cloudevents.event_source"},
+    {"id", "assay.event.id"},
+    {"subject", "cloudevents.event_subject"},
+    {"time", ""},  // the span's start time
+    {"datacontenttype", "assay.event.datacontenttype"},
+    {"traceparent", "assay.traceparent"},
+    {"tracestate", ""},  // the span's traceState
+    {"assayrunid", "assay.run.id"},
+    {"assayseq", "assay.event.seq"},
+    {"assayproducer", "assay.producer.name"},            // unless it is the resource's service.name
+    {"assayproducerversion", "assay.producer.version"},  // unless it is the resource's service.version
+    {"assaygit", "assay.git"},
+    {"assaypolicyid", "assay.policy.id"},
+    {"assaypii", "assay.pii"},
+    {"assaysecrets", "assay.secrets"},
+    {"assaycontenthash", "assay.content_hash"},
+    {"assaysemanticdigest", "assay.semantic_digest"},
+    {"assaydigestprofile", "assay.digest_profile"},
+    {"data", ""},  // by the type's rule
+};
+
+inline std::string hex_prefix(std::string_view bytes, std::size_t n) {
+  std::string h = hash::digest_bytes<hash::sha256>(bytes).hex().substr(0, 2 * n);
+  if (h.find_first_not_of('0') == std::string::npos)
+    h.back() = '1';  // never all zero (OTLP)
+  return h;
+}
+
+// Unix nanoseconds of an RFC 3339 time; nullopt before 1970 or past 2554.
+inline std::optional<std::uint64_t> unix_nanos(std::string_view time) {
+  const auto t = json::parse_instant(time);
+  if (!t || t->seconds < 0)
+    return std::nullopt;
+  std::string frac(t->fraction.substr(0, 9));
+  frac.resize(9, '0');
+  const auto s = static_cast<std::uint64_t>(t->seconds);
+  const std::uint64_t f = std::stoull(frac);
+  if (s > (std::numeric_limits<std::uint64_t>::max() - f) / 1000000000u)
+    return std::nullopt;
+  return s * 1000000000u + f;
+}
+
+inline std::optional<std::string_view> string_member(const json::document& d, std::size_t obj, std::string_view name) {
+  const std::size_t i = d.find_member(obj, name);
+  if (i == 0 || d.nodes()[i].kind != json::kind::string)
+    return std::nullopt;
+  return d.string_at(i);
+}
+
+// A traceparent's trace id and parent id, when it is one (version 00, neither id all zero).
+struct trace_context {
+  std::string trace_id, parent_id;
+};
+inline std::optional<trace_context> parse_traceparent(std::string_view tp) {
+  const auto hex = [](std::string_view s) {
+    return s.find_first_not_of("0123456789abcdef") == std::string_view::npos && s.find_first_not_of('0') != s.npos;
+  };
+  if (tp.size() != 55 || tp.substr(0, 3) != "00-" || tp[35] != '-' || tp[52] != '-')
+    return std::nullopt;
+  if (!hex(tp.substr(3, 32)) || !hex(tp.substr(36, 16)))
+    return std::nullopt;
+  return trace_context{std::string(tp.substr(3, 32)), std::string(tp.substr(36, 16))};
+}
+
+struct span_record {
+  std::string span_id, name, trace_state;
+  std::optional<trace_context> foreign;  // the event's traceparent names another trace
+  span_kind kind = span_kind::internal;
+  std::uint64_t start = 0;
+  attribute_set attrs;
+  std::vector<json::value> events;  // span events (the root's)
+};
+
+struct run_state {
+  std::string run_id;
+  std::optional<trace_context> context;  // from the run's first traceparent
+  std::optional<span_record> root;       // from assay.profile.started
+  std::string first_id, first_hash;      // the run's first event, for a root made without one
+  std::vector<json::value> root_events;
+  std::vector<span_record> spans;
+  std::set<std::string> mcp_tools;
+  std::uint64_t first_ns = std::numeric_limits<std::uint64_t>::max(), last_ns = 0;
+};
+
+}  // namespace detail
+
+class exporter {
+ public:
+  explicit exporter(evidence::producer_info service = {}, export_options o = {})
+      : service_(std::move(service)), opt_(o) {
+    if (opt_.spans_per_line == 0)
+      opt_.spans_per_line = 1;
+  }
+
+  // The resource's service.name / service.version (before the first event).
+  void set_service(evidence::producer_info service) { service_ = std::move(service); }
+
+  // One event's JSON text, read strictly.
+  result<void> add(std::string_view event_json) {
+    auto doc = json::document::parse(event_json);
+    if (!doc)
+      return doc.error();
+    return add(*doc);
+  }
+
+  // One event, parsed (its root the event object). Needs type, id, time, assayrunid and
+  // assaycontenthash as strings; fails with errc::above_maximum past max_spans.
+  result<void> add(const json::document& doc) {
+    if (doc.root().kind != json::kind::object)
+      return make_error(errc::type_mismatch, "an event is a JSON object");
+    std::string_view f[5];
+    static constexpr std::string_view required[] = {"type", "id", "time", "assayrunid", "assaycontenthash"};
+    for (std::size_t k = 0; k < 5; ++k) {
+      const auto s = detail::string_member(doc, 0, required[k]);
+      if (!s)
+        return make_error(errc::missing_member, "an event needs a string member " + std::string(required[k]),
+                          "/" + std::string(required[k]));
+      f[k] = *s;
+    }
+    const std::string_view type = f[0], id = f[1], time = f[2], run_id = f[3], hash = f[4];
+    ++events_read_;
+    detail::run_state& run = run_of(run_id, id, hash);
+    if (!run_seen_.contains(std::string(run_id)))
+      return make_error(errc::above_maximum, over_limit());
+    const auto ns = detail::unix_nanos(time);
+    if (ns) {
+      run.first_ns = std::min(run.first_ns, *ns);
+      run.last_ns = std::max(run.last_ns, *ns);
+    }
+    const auto tp = detail::string_member(doc, 0, "traceparent");
+    const auto ctx = tp ? detail::parse_traceparent(*tp) : std::nullopt;
+    if (ctx && !run.context)
+      run.context = ctx;
+
+    const detail::type_rule* rule = detail::rule_for(type);
+    if (rule == nullptr) {
+      ++unmapped_[std::string(type)];
+      return {};
+    }
+    const bool new_span = rule->what == detail::role::tool || rule->what == detail::role::inference ||
+                          (rule->what == detail::role::root && !run.root);
+    if (new_span && rule->what != detail::role::root && spans_ + 1 > opt_.max_spans)
+      return make_error(errc::above_maximum, over_limit());
+
+    detail::span_record s;
+    s.span_id = detail::hex_prefix(std::string(hash) + "\n" + std::string(id), 8);
+    s.start = ns.value_or(0);
+    if (!ns)
+      record_loss(loss_, id, "/time", "a time before 1970 or after 2554 has no Unix-nanosecond form");
+    if (ctx && run.context && ctx->trace_id != run.context->trace_id)
+      s.foreign = ctx;
+    map_envelope(doc, id, s);
+    map_payload(doc, *rule, id, s);
+
+    if (rule->what == detail::role::tool) {
+      s.kind = span_kind::internal;
+      s.attrs.set("gen_ai.operation.name", string_value("execute_tool"));
+      const auto tool = attr_string(s.attrs, "gen_ai.tool.name");
+      s.name = tool ? "execute_tool " + *tool : std::string("execute_tool");
+      const std::size_t data = doc.find_member(0, "data");
+      const auto source = data != 0 ? detail::string_member(doc, data, "tool_definition_source") : std::nullopt;
+      if (tool && source && *source == "mcp.tools/list")
+        run.mcp_tools.insert(*tool);
+    } else if (rule->what == detail::role::inference) {
+      s.kind = span_kind::client;
+      const auto op = attr_string(s.attrs, "gen_ai.operation.name");
+      const auto model = attr_string(s.attrs, "gen_ai.request.model");
+      s.name = op && model ? *op + " " + *model : op ? *op : model ? *model : std::string("gen_ai.inference");
+    } else if (rule->what == detail::role::root && !run.root) {
+      s.kind = span_kind::internal;
+      s.name = "assay.run";
+      run.root = std::move(s);
+      return {};
+    } else {  // a span event on the root span
+      json::value ev = json::object{};
+      ev.set("name", std::string(type));
+      ev.set("timeUnixNano", std::to_string(s.start));
+      ev.set("attributes", s.attrs.to_json());
+      run.root_events.push_back(std::move(ev));
+      return {};
+    }
+    ++spans_;
+    run.spans.push_back(std::move(s));
+    return {};
+  }
+
+  // The TracesData lines and the report. The exporter is empty afterwards.
+  export_output finish() {
+    export_output out;
+    std::uint64_t written = 0;
+    for (detail::run_state& run : runs_) {
+      std::vector<json::value> spans = spans_of(run);
+      written += spans.size();
+      for (std::size_t at = 0; at < spans.size(); at += opt_.spans_per_line) {
+        const std::size_t end = std::min(spans.size(), at + opt_.spans_per_line);
+        json::array chunk(std::make_move_iterator(spans.begin() + static_cast<std::ptrdiff_t>(at)),
+                          std::make_move_iterator(spans.begin() + static_cast<std::ptrdiff_t>(end)));
+        out.lines += json::to_canonical(traces_data(std::move(chunk))).value();
+        out.lines += '\n';
+        ++out.line_count;
+      }
+    }
+    auto& r = out.report;
+    r.semconv_version = std::string(semconv_version);
+    r.events_read = static_cast<std::int64_t>(events_read_);
+    r.spans_written = static_cast<std::int64_t>(written);
+    auto& loss = r.mapping_loss;
+    loss.dropped_attributes = std::move(loss_);
+    for (const auto& [type, n] : unmapped_)
+      loss.unmapped_events.emplace(type, static_cast<std::int64_t>(n));
+    loss.totals.dropped_attributes = static_cast<std::int64_t>(loss.dropped_attributes.size());
+    loss.totals.unmapped_events = loss.unmapped_sum();
+    *this = exporter(service_, opt_);
+    return out;
+  }
+
+ private:
+  std::string over_limit() const {
+    return "the export would hold more than " + std::to_string(opt_.max_spans) +
+           " spans (the limit max_spans, --max-spans): nothing was written";
+  }
+
+  static std::optional<std::string> attr_string(const attribute_set& a, std::string_view key) {
+    const json::value* v = a.find(key);
+    if (v == nullptr)
+      return std::nullopt;
+    const json::value* s = v->find("stringValue");
+    return s != nullptr ? std::optional<std::string>(s->as_string()) : std::nullopt;
+  }
+
+  // The run of `run_id`, made on its first event (and its root span counted, when it fits).
+  detail::run_state& run_of(std::string_view run_id, std::string_view id, std::string_view hash) {
+    const auto it = run_index_.find(std::string(run_id));
+    if (it != run_index_.end())
+      return runs_[it->second];
+    run_index_.emplace(std::string(run_id), runs_.size());
+    detail::run_state r;
+    r.run_id = std::string(run_id);
+    r.first_id = std::string(id);
+    r.first_hash = std::string(hash);
+    runs_.push_back(std::move(r));
+    if (spans_ + 1 <= opt_.max_spans) {  // its root span
+      ++spans_;
+      run_seen_.insert(std::string(run_id));
+    }
+    return runs_.back();
+  }
+
+  void map_envelope(const json::document& doc, std::string_view id, detail::span_record& s) {
+    const auto& root = doc.root();
+    for (std::size_t j = 1; j < root.payload; j = doc.next(j + 1)) {
+      const std::string_view name = doc.string_at(j);
+      const std::string ptr = child_pointer("", name);
+      const auto rule = std::find_if(std::begin(detail::envelope_rules), std::end(detail::envelope_rules),
+                                     [&](const detail::envelope_rule& r) { return r.member == name; });
+      if (rule == std::end(detail::envelope_rules)) {
+        record_loss(loss_, id, ptr, "not a member of the evidence envelope (SPEC §4): no mapping");
+        continue;
+      }
+      if (name == "tracestate") {
+        if (doc.nodes()[j + 1].kind == json::kind::string)
+          s.trace_state = std::string(doc.string_at(j + 1));
+        else
+          record_loss(loss_, id, ptr, "a tracestate that is not a string has no traceState form");
+        continue;
+      }
+      if (rule->key.empty())
+        continue;
+      const bool is_string = doc.nodes()[j + 1].kind == json::kind::string;
+      if (is_string && ((name == "assayproducer" && doc.string_at(j + 1) == service_.name) ||
+                        (name == "assayproducerversion" && doc.string_at(j + 1) == service_.version)))
+        continue;  // the resource says it
+      s.attrs.add_node(rule->key, doc, j + 1, ptr, id, loss_);
+    }
+  }
+
+  void map_payload(const json::document& doc, const detail::type_rule& rule, std::string_view id,
+                   detail::span_record& s) {
+    const std::size_t data = doc.find_member(0, "data");
+    if (data == 0)
+      return;
+    const auto& d = doc.nodes()[data];
+    if (d.kind != json::kind::object) {
+      std::string key(rule.prefix);
+      key.pop_back();
+      s.attrs.add_node(key, doc, data, "/data", id, loss_);
+      return;
+    }
+    for (std::size_t j = data + 1; j < d.payload; j = doc.next(j + 1)) {
+      const std::string_view name = doc.string_at(j);
+      const std::string ptr = child_pointer("/data", name);
+      const auto m = std::find_if(rule.members.begin(), rule.members.end(),
+                                  [&](const detail::member_rule& r) { return r.member == name; });
+      if (m == rule.members.end()) {
+        s.attrs.add_node(std::string(rule.prefix) + std::string(name), doc, j + 1, ptr, id, loss_);
+      } else if (m->sensitive && !opt_.include_sensitive) {
+        record_loss(loss_, id, ptr,
+                    "sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)");
+      } else if (m->json_text) {
+        if (!s.attrs.set(m->key, string_value(detail::canonical_text(doc, j + 1))))
+          record_loss(loss_, id, ptr, "attribute key " + std::string(m->key) + " already used");
+      } else {
+        s.attrs.add_node(m->key, doc, j + 1, ptr, id, loss_);
+      }
+    }
+  }
+
+  static json::value span_json(const detail::span_record& s, const std::string& trace_id, const std::string& parent,
+                               std::uint64_t end) {
+    json::value o = json::object{};
+    o.set("traceId", trace_id);
+    o.set("spanId", s.span_id);
+    if (!parent.empty())
+      o.set("parentSpanId", parent);
+    if (!s.trace_state.empty())
+      o.set("traceState", s.trace_state);
+    o.set("name", s.name);
+    o.set("kind", static_cast<int>(s.kind));
+    o.set("startTimeUnixNano", std::to_string(s.start));
+    o.set("endTimeUnixNano", std::to_string(end));
+    o.set("attributes", s.attrs.to_json());
+    return o;
+  }
+
+  // The run's spans as OTLP/JSON, the root first.
+  std::vector<json::value> spans_of(detail::run_state& run) const {
+    const std::string trace_id =
+        run.context ? run.context->trace_id : detail::hex_prefix("assay-otel-trace\n" + run.run_id, 16);
+    detail::span_record root;
+    if (run.root) {
+      root = std::move(*run.root);
+    } else {  // no assay.profile.started: the root is made from the run's first event
+      root.name = "assay.run";
+      root.span_id = detail::hex_prefix("assay-otel-root\n" + run.run_id, 8);
+      root.attrs.set("assay.event.id", string_value(run.first_id));
+      root.attrs.set("assay.content_hash", string_value(run.first_hash));
+      root.attrs.set("assay.run.id", string_value(run.run_id));
+    }
+    const std::uint64_t start = run.first_ns == std::numeric_limits<std::uint64_t>::max() ? 0 : run.first_ns;
+    root.start = start;
+    std::vector<json::value> out;
+    json::value r = span_json(root, trace_id, run.context ? run.context->parent_id : "", run.last_ns + 1000);
+    if (!run.root_events.empty())
+      r.set("events", json::array(run.root_events));
+    out.push_back(std::move(r));
+    for (detail::span_record& s : run.spans) {
+      const auto tool = attr_string(s.attrs, "gen_ai.tool.name");
+      if (tool && run.mcp_tools.contains(*tool))
+        s.attrs.set("mcp.method.name", string_value("tools/call"));
+      json::value o = span_json(s, s.foreign ? s.foreign->trace_id : trace_id,
+                                s.foreign ? s.foreign->parent_id : root.span_id, s.start + 1000);
+      if (s.foreign) {
+        json::value link = json::object{};
+        link.set("traceId", trace_id);
+        link.set("spanId", root.span_id);
+        o.set("links", json::array{std::move(link)});
+      }
+      out.push_back(std::move(o));
+    }
+    return out;
+  }
+
+  json::value traces_data(json::array spans) const {
+    attribute_set res;
+    res.set("service.name", string_value(service_.name));
+    res.set("service.version", string_value(service_.version));
+    json::value resource = json::object{};
+    resource.set("attributes", res.to_json());
+    json::value scope = json::object{};
+    scope.set("name", std::string(scope_name));
+    scope.set("version", std::string(library_version));
+    json::value ss = json::object{};
+    ss.set("scope", std::move(scope));
+    ss.set("spans", std::move(spans));
+    ss.set("schemaUrl", std::string(schema_url));
+    json::value rs = json::object{};
+    rs.set("resource", std::move(resource));
+    rs.set("scopeSpans", json::array{std::move(ss)});
+    rs.set("schemaUrl", std::string(schema_url));
+    json::value td = json::object{};
+    td.set("resourceSpans", json::array{std::move(rs)});
+    return td;
+  }
+
+  evidence::producer_info service_;
+  export_options opt_;
+  std::vector<detail::run_state> runs_;
+  std::map<std::string, std::size_t> run_index_;
+  std::set<std::string> run_seen_;  // runs whose root span fitted under max_spans
+  std::map<std::string, std::uint64_t> unmapped_;
+  loss_list loss_;
+  std::uint64_t events_read_ = 0, spans_ = 0;
+};
+
+// The exporter as a visitor of the one verification pass: the resource is the bundle's producer
+// (manifest.json). An event past max_spans fails the pass there with errc::above_maximum.
+class bundle_exporter {
+ public:
+  explicit bundle_exporter(export_options o = {}) : x_({}, o) {}
+
+  void on_manifest(const evidence::bundle_manifest& m) {
+    x_.set_service({m.fields.producer.name, m.fields.producer.version, m.fields.producer.git});
+  }
+  std::optional<error> on_event(const evidence::verified_event& e) {
+    if (auto r = x_.add(e.doc); !r)
+      return r.error();
+    return std::nullopt;
+  }
+
+  export_output finish() { return x_.finish(); }
+
+ private:
+  exporter x_;
+};
+
+}  // namespace assay::otel
