@@ -101,3 +101,7 @@
 
 #include "assay/soak/engine.hpp"
 #include "assay/soak/targets.hpp"
+
+// findings/: the finding computed from a trial ledger, and its review packets.
+#include "assay/findings/render.hpp"
+#include "assay/findings/stats.hpp"
