@@ -405,9 +405,9 @@ TEST_CASE("exact Markdown for a fixed ledger") {
         "| direct | 0 | 0 | 0.0% | [0.0%, 100.0%] |\n"
         "| laundered | 1 | 1 | 100.0% | [20.7%, 100.0%] |\n\n"
         "## Trial ledger\n\n"
-        "| # | route | succeeded | framing | probe | technique | mutation | oracle | observed | transcript |\n"
-        "|---:|---|---|---|---|---|---|---|---|---|\n"
-        "| 0 | laundered | yes |  |  |  |  | file\\_tripwire | secret read | "
+        "| # | route | succeeded | oracle | observed | transcript |\n"
+        "|---:|---|---|---|---|---|\n"
+        "| 0 | laundered | yes | file\\_tripwire | secret read | "
         "`sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa` |\n\n");
   // The full ledger's packet: framings, techniques, mutations, matrix, robustness.
   const auto full = findings::compute_json(docs::ledger_full).value();

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -156,6 +157,44 @@ inline std::string binding_text(const contracts::finding_v1::binding& b) {
   return parts.empty() ? out : out + ")";
 }
 
+// The columns of the trial ledger: the labels only when some trial has one.
+enum class cell_kind { text, long_text, number, code };
+struct ledger_column {
+  std::string_view header;
+  cell_kind kind;
+  std::string (*cell)(const trial_result&);
+  std::optional<assay::non_empty> trial_result::*label;  // an optional label's member, or null
+};
+
+inline std::vector<ledger_column> ledger_columns(const std::vector<trial_result>& trials) {
+  static constexpr ledger_column all[] = {
+      {"#", cell_kind::number, [](const trial_result& t) { return std::to_string(t.trial_index.value()); }, nullptr},
+      {"route", cell_kind::text, [](const trial_result& t) { return std::string(t.route.value()); }, nullptr},
+      {"succeeded", cell_kind::text, [](const trial_result& t) { return std::string(t.succeeded ? "yes" : "no"); },
+       nullptr},
+      {"framing", cell_kind::text, [](const trial_result& t) { return optional_label(t.framing); },
+       &trial_result::framing},
+      {"probe", cell_kind::text, [](const trial_result& t) { return optional_label(t.probe_id); },
+       &trial_result::probe_id},
+      {"technique", cell_kind::text, [](const trial_result& t) { return optional_label(t.technique_id); },
+       &trial_result::technique_id},
+      {"mutation", cell_kind::text, [](const trial_result& t) { return optional_label(t.mutation_id); },
+       &trial_result::mutation_id},
+      {"oracle", cell_kind::text, [](const trial_result& t) { return std::string(t.evidence.oracle); }, nullptr},
+      {"observed", cell_kind::long_text, [](const trial_result& t) { return t.evidence.observed; }, nullptr},
+      {"transcript", cell_kind::code, [](const trial_result& t) { return std::string(t.transcript_ref); }, nullptr},
+  };
+  std::vector<ledger_column> out;
+  for (const auto& c : all) {
+    bool shown = c.label == nullptr;
+    for (const auto& t : trials)
+      shown = shown || (t.*c.label).has_value();
+    if (shown)
+      out.push_back(c);
+  }
+  return out;
+}
+
 inline std::string verdict_words(const contracts::finding& f) {
   return f.method.delta_confirmed ? "delta confirmed" : "delta not confirmed";
 }
@@ -242,13 +281,21 @@ inline std::string render_markdown(const contracts::finding& f) {
   }
 
   o += "## Trial ledger\n\n";
-  o += "| # | route | succeeded | framing | probe | technique | mutation | oracle | observed | transcript |\n";
-  o += "|---:|---|---|---|---|---|---|---|---|---|\n";
+  const auto columns = ledger_columns(f.method.trial_results);
+  std::string rule;
+  o += "|";
+  for (const auto& c : columns) {
+    o += " " + std::string(c.header) + " |";
+    rule += c.kind == cell_kind::number ? "---:|" : "---|";
+  }
+  o += "\n|" + rule + "\n";
   for (const trial_result& t : f.method.trial_results) {
-    o += "| " + std::to_string(t.trial_index.value()) + " | " + std::string(t.route.value()) + " | " +
-         (t.succeeded ? "yes" : "no") + " | " + md(optional_label(t.framing)) + " | " + md(optional_label(t.probe_id)) +
-         " | " + md(optional_label(t.technique_id)) + " | " + md(optional_label(t.mutation_id)) + " | " +
-         md(t.evidence.oracle) + " | " + md(t.evidence.observed) + " | `" + std::string(t.transcript_ref) + "` |\n";
+    o += "|";
+    for (const auto& c : columns) {
+      const std::string v = c.cell(t);
+      o += " " + (c.kind == cell_kind::code ? "`" + v + "`" : c.kind == cell_kind::number ? v : md(v)) + " |";
+    }
+    o += "\n";
   }
   o += "\n";
   return o;
@@ -262,6 +309,18 @@ inline std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", v);
   return buf;
+}
+
+// At most `max` code points of `s`, and "…" when some were left out.
+inline std::string shortened(std::string_view s, std::size_t max) {
+  std::size_t points = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80)
+      continue;  // a continuation byte
+    if (points++ == max - 1)
+      return std::string(s.substr(0, i)) + "\u2026";
+  }
+  return std::string(s);
 }
 
 // One bar of the chart: a label, the rate, its interval.
@@ -282,13 +341,13 @@ inline std::string chart_svg(const contracts::finding& f) {
       const auto it = f.stats.by_framing->find(fr);
       if (it == f.stats.by_framing->end())
         continue;
-      bars.push_back({"framing " + std::string(fr), "direct", &it->second.direct});
-      bars.push_back({"framing " + std::string(fr), "laundered", &it->second.laundered});
+      bars.push_back({std::string(fr), "direct", &it->second.direct});
+      bars.push_back({std::string(fr), "laundered", &it->second.laundered});
     }
   }
   const double left = 250, width = 420, row = 26, top = 30;
   const double height = top + row * static_cast<double>(bars.size()) + 30;
-  std::string o = "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 700 " + num(height) +
+  std::string o = "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 780 " + num(height) +
                   "\" role=\"img\" aria-labelledby=\"chart-title\">\n<title id=\"chart-title\">Success rate by "
                   "route, with 95% Wilson intervals</title>\n";
   for (int tick = 0; tick <= 100; tick += 25) {
@@ -307,18 +366,22 @@ inline std::string chart_svg(const contracts::finding& f) {
     const double rate = b.s->success_rate.value();
     const double low = left + width * b.s->ci_low.value();
     const double high = left + width * b.s->ci_high.value();
-    const std::string label = i % 2 == 0 ? html_text(b.group) : std::string();
+    // The group's name once, above its two rows, shortened to its column (the whole name as a tooltip).
+    const bool first = i % 2 == 0;
     o += "<g class=\"" + std::string(b.route) + "\">";
-    if (!label.empty())
-      o += "<text class=\"group\" x=\"8\" y=\"" + num(mid + 4) + "\">" + label + "</text>";
+    if (first) {
+      o += "<text class=\"group\" x=\"8\" y=\"" + num(mid + 4) + "\"><title>" + html_text(b.group) + "</title>" +
+           html_text(shortened(b.group, 22)) + "</text>";
+    }
     o += "<text class=\"route\" x=\"" + num(left - 8) + "\" y=\"" + num(mid + 4) + "\" text-anchor=\"end\">" +
          std::string(b.route) + "</text>";
     o += "<rect x=\"" + num(left) + "\" y=\"" + num(y + 4) + "\" width=\"" + num(width * rate) + "\" height=\"" +
          num(row - 12) + "\"/>";
     o += "<path class=\"whisker\" d=\"M" + num(low) + " " + num(mid) + "H" + num(high) + "M" + num(low) + " " +
          num(mid - 5) + "V" + num(mid + 5) + "M" + num(high) + " " + num(mid - 5) + "V" + num(mid + 5) + "\"/>";
+    o += "<circle cx=\"" + num(left + width * rate) + "\" cy=\"" + num(mid) + "\" r=\"3.5\"/>";
     o += "<text class=\"value\" x=\"" + num(left + width + 6) + "\" y=\"" + num(mid + 4) + "\">" + fraction(*b.s) +
-         " " + percent(rate) + "</text></g>\n";
+         (b.s->trials.value() == 0 ? std::string(" no trials") : " " + percent(rate)) + "</text></g>\n";
   }
   o += "</svg>\n";
   return o;
@@ -340,20 +403,27 @@ h2 { font-size: 1.15em; margin: 1.6em 0 .5em; border-bottom: 1px solid var(--rul
 .verdict p { margin: .3em 0 0; }
 table { border-collapse: collapse; width: 100%; margin: .4em 0 1em; font-size: .92em; }
 th, td { border: 1px solid var(--rule); padding: 4px 8px; text-align: left; vertical-align: top;
-  overflow-wrap: anywhere; }
+  overflow-wrap: break-word; }
+td.long, table.facts td { overflow-wrap: anywhere; }
+td.long { min-width: 11em; }
+.ledger td.long { min-width: 7em; }
+@media (max-width: 760px) { .ledger th { white-space: normal; } }
+.ledger th { white-space: nowrap; }
 th { background: #eef0f3; font-weight: 600; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.v { white-space: nowrap; overflow-wrap: normal; }
 td.ok { color: #8a2c19; font-weight: 600; }
 table.facts th { width: 14em; }
 .ledger { font-size: .84em; }
 .ledger code { font-size: .95em; }
 code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; overflow-wrap: anywhere; }
-.chart { width: 100%; max-width: 700px; height: auto; display: block; margin: .5em 0 1em; }
+.chart { width: 100%; max-width: 780px; height: auto; display: block; margin: .5em 0 1em; }
 .chart text { font: 12px system-ui, sans-serif; fill: #1d2330; }
 .chart .tick { fill: #5b6472; }
 .chart .grid { stroke: var(--rule); stroke-width: 1; }
-.chart .direct rect, .chart tspan.direct { fill: var(--direct); }
-.chart .laundered rect, .chart tspan.laundered { fill: var(--laundered); }
+.chart .direct rect, .chart .direct circle, .chart tspan.direct { fill: var(--direct); }
+.chart .laundered rect, .chart .laundered circle, .chart tspan.laundered { fill: var(--laundered); }
+.chart circle { stroke: #fff; stroke-width: 1; }
 .chart .whisker { stroke: #1d2330; stroke-width: 1.6; fill: none; }
 .chart .group { font-weight: 600; }
 footer { margin-top: 2em; color: #5b6472; font-size: .85em; }
@@ -365,6 +435,7 @@ footer { margin-top: 2em; color: #5b6472; font-size: .85em; }
   tr, .chart, .verdict { break-inside: avoid; }
   thead { display: table-header-group; }
   .ledger { font-size: 8pt; }
+  .ledger th { white-space: normal; }
 }
 )";
 
@@ -412,11 +483,11 @@ inline std::string render_html(const contracts::finding& f) {
         continue;
       const bool yes = confirmed(it->second);
       o += "<tr><td>" + h(label) + "</td><td class=\"n\">" + cell_text(it->second.direct) + "</td><td class=\"n\">" +
-           cell_text(it->second.laundered) + "</td><td" + (yes ? " class=\"ok\">confirmed" : ">not confirmed") +
-           "</td>";
+           cell_text(it->second.laundered) + "</td><td" +
+           (yes ? " class=\"v ok\">confirmed" : " class=\"v\">not confirmed") + "</td>";
       if (observed) {
         const auto seen = f.evidence.by_framing->find(label);
-        o += "<td>" + (seen == f.evidence.by_framing->end() ? std::string() : h(seen->second)) + "</td>";
+        o += "<td class=\"long\">" + (seen == f.evidence.by_framing->end() ? std::string() : h(seen->second)) + "</td>";
       }
       o += "</tr>\n";
     }
@@ -453,15 +524,31 @@ inline std::string render_html(const contracts::finding& f) {
     o += "</tbody>\n</table>\n";
   }
 
-  o += "<h2>Trial ledger</h2>\n<table class=\"ledger\">\n<thead><tr><th>#</th><th>route</th><th>succeeded</th>"
-       "<th>framing</th><th>probe</th><th>technique</th><th>mutation</th><th>oracle</th><th>observed</th>"
-       "<th>transcript</th></tr></thead>\n<tbody>\n";
+  o += "<h2>Trial ledger</h2>\n<table class=\"ledger\">\n<thead><tr>";
+  const auto columns = ledger_columns(f.method.trial_results);
+  for (const auto& c : columns)
+    o += "<th>" + std::string(c.header) + "</th>";
+  o += "</tr></thead>\n<tbody>\n";
   for (const trial_result& t : f.method.trial_results) {
-    o += "<tr><td class=\"n\">" + std::to_string(t.trial_index.value()) + "</td><td>" + std::string(t.route.value()) +
-         "</td><td>" + (t.succeeded ? "yes" : "no") + "</td><td>" + h(optional_label(t.framing)) + "</td><td>" +
-         h(optional_label(t.probe_id)) + "</td><td>" + h(optional_label(t.technique_id)) + "</td><td>" +
-         h(optional_label(t.mutation_id)) + "</td><td>" + h(t.evidence.oracle) + "</td><td>" + h(t.evidence.observed) +
-         "</td><td><code>" + h(t.transcript_ref) + "</code></td></tr>\n";
+    o += "<tr>";
+    for (const auto& c : columns) {
+      const std::string v = h(c.cell(t));
+      switch (c.kind) {
+        case cell_kind::number:
+          o += "<td class=\"n\">" + v + "</td>";
+          break;
+        case cell_kind::code:
+          o += "<td class=\"long\"><code>" + v + "</code></td>";
+          break;
+        case cell_kind::long_text:
+          o += "<td class=\"long\">" + v + "</td>";
+          break;
+        case cell_kind::text:
+          o += "<td>" + v + "</td>";
+          break;
+      }
+    }
+    o += "</tr>\n";
   }
   o += "</tbody>\n</table>\n";
   o += "<footer>finding-v1 review packet. Intervals are 95% Wilson score intervals; no trials gives [0%, "
