@@ -387,6 +387,12 @@ inline std::string chart_svg(const contracts::finding& f) {
   return o;
 }
 
+// cell_text() for a page: it may break between the rate and the interval, nowhere else.
+inline std::string html_cell(const route_stats& s) {
+  return "<span class=\"nw\">" + fraction(s) + ", " + percent(s.success_rate.value()) + "</span> <span class=\"nw\">" +
+         interval_text(s) + "</span>";
+}
+
 inline constexpr std::string_view page_style = R"(
 :root { color-scheme: light; --direct: #4a6fa5; --laundered: #c8553d; --rule: #d0d4da; }
 * { box-sizing: border-box; }
@@ -411,6 +417,7 @@ td.long { min-width: 11em; }
 .ledger th { white-space: nowrap; }
 th { background: #eef0f3; font-weight: 600; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.nw { white-space: nowrap; }
 td.v { white-space: nowrap; overflow-wrap: normal; }
 td.ok { color: #8a2c19; font-weight: 600; }
 table.facts th { width: 14em; }
@@ -482,8 +489,8 @@ inline std::string render_html(const contracts::finding& f) {
       if (it == t.cells->end())
         continue;
       const bool yes = confirmed(it->second);
-      o += "<tr><td>" + h(label) + "</td><td class=\"n\">" + cell_text(it->second.direct) + "</td><td class=\"n\">" +
-           cell_text(it->second.laundered) + "</td><td" +
+      o += "<tr><td>" + h(label) + "</td><td class=\"n\">" + html_cell(it->second.direct) + "</td><td class=\"n\">" +
+           html_cell(it->second.laundered) + "</td><td" +
            (yes ? " class=\"v ok\">confirmed" : " class=\"v\">not confirmed") + "</td>";
       if (observed) {
         const auto seen = f.evidence.by_framing->find(label);
