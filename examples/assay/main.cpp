@@ -131,6 +131,10 @@ int main(int argc, char** argv) {
   auto* sim = add_group(app, "sim", "Simulation: soak (pass^k over real runs)");
   assay_cli::add_sim_soak(*sim, d);
 
+  auto* finding = add_group(app, "finding", "Findings: statistics from a trial ledger, review packets");
+  assay_cli::add_finding_stats(*finding, d);
+  assay_cli::add_finding_render(*finding, d);
+
   auto* pack = add_group(app, "pack", "Packs: check and show");
   assay_cli::add_pack_check(*pack, d);
   assay_cli::add_pack_show(*pack, d);

@@ -28,6 +28,10 @@ void add_evidence_export_otel(CLI::App& evidence, dispatcher& d);
 // `assay sim ...`: sim/<verb>.cpp.
 void add_sim_soak(CLI::App& sim, dispatcher& d);
 
+// `assay finding ...`: finding/<verb>.cpp.
+void add_finding_stats(CLI::App& finding, dispatcher& d);
+void add_finding_render(CLI::App& finding, dispatcher& d);
+
 // `assay pack ...`: pack.cpp.
 void add_pack_check(CLI::App& pack, dispatcher& d);
 void add_pack_show(CLI::App& pack, dispatcher& d);

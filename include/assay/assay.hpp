@@ -111,3 +111,7 @@
 #include "assay/inspect/show.hpp"
 #include "assay/inspect/spool.hpp"
 #include "assay/inspect/text.hpp"
+
+// findings/: the finding computed from a trial ledger, and its review packets.
+#include "assay/findings/render.hpp"
+#include "assay/findings/stats.hpp"

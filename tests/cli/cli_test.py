@@ -401,13 +401,13 @@ expect("misspelt verb", ["evidence", "verfy", "x"], b"", 2, b"",
        b"assay evidence: unknown command 'verfy'; did you mean 'verify'?\n")
 expect("swapped letters", ["jsc"], b"", 2, b"", b"assay: unknown command 'jsc'; did you mean 'jcs'?\n")
 expect("nothing near", ["frobnicate"], b"", 2, b"",
-       b"assay: unknown command 'frobnicate' (commands: digest, evidence, jcs, pack, schema, sim, validate)\n")
+       b"assay: unknown command 'frobnicate' (commands: digest, evidence, finding, jcs, pack, schema, sim, validate)\n")
 
 # Untrusted bytes in messages: control bytes and invalid UTF-8 escaped, echoes capped, one line each.
 expect("escaped path", ["jcs", b"/nonexistent/\x1b[2J\r\xff.json"], b"", 3, b"",
        b"assay jcs: cannot open /nonexistent/\\x1b[2J\\x0d\\xff.json: No such file or directory\n")
 expect("escaped and capped unknown command", ["\x1b]0;pwned\x07" + "x" * 300], b"", 2, b"",
-       ("assay: unknown command '\\x1b]0;pwned\\x07" + "x" * (120 - 10) + "\u2026' (commands: digest, evidence, jcs, pack, "
+       ("assay: unknown command '\\x1b]0;pwned\\x07" + "x" * (120 - 10) + "\u2026' (commands: digest, evidence, finding, jcs, pack, "
         "schema, sim, validate)\n").encode())
 expect("one line per error", ["schema", "a\nb\u202ec"], b"", 2, b"",
        err_contains=b'unknown contract "a\\x0ab\\u202ec" (contracts: ')

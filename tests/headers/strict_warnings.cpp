@@ -4,7 +4,7 @@
 // enough, as most of the library is templates that warn only when instantiated, so this program
 // instantiates the main paths: every contract's decoder and schema (through the registry), the
 // recorder, the writer and the verifier with a visitor, redaction, digests of both kinds, packs,
-// and the intervals.
+// the intervals, and a finding computed from a ledger and rendered.
 #include "assay/assay.hpp"
 
 #include <cstdio>
@@ -68,7 +68,12 @@ int run() {
   auto back = assay::decode<c::soak_report>(text ? *text : std::string());
   const auto w = assay::stats::wilson(17, 20);
   const auto j = assay::stats::jeffreys(17, 20);
-  std::printf("%d %f %f\n", back.has_value(), w.low, j.high);
+  assay::findings::accumulator acc("intent");
+  acc.append(c::finding_v1::trial_result{});
+  auto finding = acc.finding();
+  const std::string packet =
+      finding ? assay::findings::render_html(*finding) + assay::findings::render_markdown(*finding) : std::string();
+  std::printf("%d %f %f %zu\n", back.has_value(), w.low, j.high, packet.size());
   return 0;
 }
 
