@@ -3,7 +3,8 @@
 
   verify  `assay evidence verify B`      vs  `gzip -dc B | sha256sum`   (inflate + one hash pass)
   write   `assay evidence bundle ...`    vs  `gzip -9` of the same events bytes
-  memory  peak RSS of verify, and of `evidence show` (table and JSON), on a bundle and on one 50x larger
+  memory  peak RSS of verify, of `evidence show` (table and JSON) and of `evidence export-otel`, on a
+          bundle and on one 50x larger
 
 usage: bench/bundle_bench.py [ASSAY_BINARY] [--events N] [--repeat K]
 """
@@ -89,6 +90,10 @@ def main():
         subprocess.run([a.assay, "evidence", "bundle", "--events", small_ev, "--out", small_b], check=True)
         rss_small = peak_rss_kib([a.assay, "evidence", "verify", small_b])
         rss_big = peak_rss_kib([a.assay, "evidence", "verify", b])
+        otel = [a.assay, "evidence", "export-otel", "--out", os.path.join(d, "spans.jsonl"), "--report",
+                os.path.join(d, "otel.json")]
+        rss_otel = (peak_rss_kib(otel + [small_b]), peak_rss_kib(otel + [b]))
+        t_otel = timed(otel + [b], a.repeat)
         show_rss = {fmt: (peak_rss_kib([a.assay, "evidence", "show", "--format", fmt, small_b]),
                           peak_rss_kib([a.assay, "evidence", "show", "--format", fmt, b])) for fmt in ("table", "json")}
 
@@ -101,6 +106,8 @@ def main():
         print(f"ratio    {t_write / t_gzip:8.2f}x  (goal <= 1.2x)")
         print(f"peak RSS verify: {rss_small / 1024:.1f} MiB ({a.events // 50} events), "
               f"{rss_big / 1024:.1f} MiB ({a.events} events)")
+        print(f"export-otel {t_otel * 1000:5.0f} ms; peak RSS {rss_otel[0] / 1024:.1f} MiB ({a.events // 50} events), "
+              f"{rss_otel[1] / 1024:.1f} MiB ({a.events} events)")
         for fmt, (small, big) in show_rss.items():
             print(f"peak RSS show --format {fmt}: {small / 1024:.1f} MiB ({a.events // 50} events), "
                   f"{big / 1024:.1f} MiB ({a.events} events)")

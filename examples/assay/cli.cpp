@@ -175,44 +175,39 @@ assay::result<input> input::open(const std::string& path, std::uint64_t max_byte
   return in;
 }
 
-assay::result<void> write_file(const std::string& path, std::string_view bytes) {
-  if (is_std_stream(path)) {
-    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout) != 0)
-      return io_error("cannot write to standard output: " + reason(errno));
-    return {};
-  }
+assay::result<output_file> output_file::open(const std::string& path) {
+  output_file out;
+  out.path_ = path;
+  if (is_std_stream(path))
+    return out;
   const auto cannot = [&path](int err) { return io_error("cannot write " + path + ": " + reason(err)); };
   // Through a symbolic link to the file it names (the link stays).
-  std::string target = path;
+  out.target_ = path;
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
     if (char* real = ::realpath(path.c_str(), nullptr)) {
-      target = real;
+      out.target_ = real;
       std::free(real);
     }
   }
+  const std::string& target = out.target_;
   const bool exists = ::stat(target.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode))
     return cannot(EISDIR);
   if (exists && !S_ISREG(st.st_mode)) {  // a device, a FIFO: nothing to replace
-    const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
+    out.fd_ = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (out.fd_ < 0)
       return cannot(errno);
-    const bool ok = write_all(fd, bytes);
-    const int err = errno;
-    if (::close(fd) != 0 && ok)
-      return cannot(errno);
-    return ok ? assay::result<void>() : cannot(err);
+    return out;
   }
   const std::size_t slash = target.rfind('/');
-  const std::string dir = slash == std::string::npos ? std::string(".")
-                          : slash == 0               ? std::string("/")
-                                                     : target.substr(0, slash);
-  std::string temp = (slash == std::string::npos ? std::string() : target.substr(0, slash + 1)) + "." +
-                     target.substr(slash == std::string::npos ? 0 : slash + 1) + ".tmp-XXXXXX";
-  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0)
+  out.dir_ = slash == std::string::npos ? std::string(".") : slash == 0 ? std::string("/") : target.substr(0, slash);
+  out.temp_ = (slash == std::string::npos ? std::string() : target.substr(0, slash + 1)) + "." +
+              target.substr(slash == std::string::npos ? 0 : slash + 1) + ".tmp-XXXXXX";
+  out.fd_ = ::mkostemp(out.temp_.data(), O_CLOEXEC);
+  if (out.fd_ < 0)
     return cannot(errno);
+  out.replace_ = true;
   // The new file gets the old one's permissions, or those a new file gets.
   mode_t perms = st.st_mode & 07777;
   if (!exists) {
@@ -220,24 +215,88 @@ assay::result<void> write_file(const std::string& path, std::string_view bytes) 
     ::umask(mask);
     perms = 0666 & ~mask;
   }
-  int err = 0;
-  if (::fchmod(fd, perms) != 0 || !write_all(fd, bytes) || ::fsync(fd) != 0)
-    err = errno;
-  if (::close(fd) != 0 && err == 0)
-    err = errno;
-  if (err == 0 && ::rename(temp.c_str(), target.c_str()) != 0)
-    err = errno;
-  if (err != 0) {
-    ::unlink(temp.c_str());
-    return cannot(err);
+  if (::fchmod(out.fd_, perms) != 0)
+    out.err_ = errno;
+  return out;
+}
+
+output_file::output_file(output_file&& o) noexcept
+    : path_(std::move(o.path_)),
+      target_(std::move(o.target_)),
+      temp_(std::move(o.temp_)),
+      dir_(std::move(o.dir_)),
+      fd_(o.fd_),
+      replace_(o.replace_),
+      done_(o.done_),
+      err_(o.err_) {
+  o.fd_ = -1;
+  o.replace_ = false;
+  o.done_ = true;
+}
+
+output_file::~output_file() {
+  if (fd_ >= 0)
+    ::close(fd_);
+  if (replace_ && !done_)
+    ::unlink(temp_.c_str());
+}
+
+bool output_file::write(std::string_view bytes) {
+  if (err_ != 0 || done_)
+    return false;
+  if (fd_ < 0) {
+    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size())
+      err_ = errno != 0 ? errno : EIO;
+  } else if (!write_all(fd_, bytes)) {
+    err_ = errno;
   }
+  return err_ == 0;
+}
+
+assay::result<void> output_file::commit() {
+  if (fd_ < 0 && !replace_ && target_.empty()) {  // standard output
+    done_ = true;
+    if (err_ == 0 && std::fflush(stdout) != 0)
+      err_ = errno;
+    if (err_ != 0)
+      return io_error("cannot write to standard output: " + reason(err_));
+    return {};
+  }
+  const auto cannot = [this](int err) { return io_error("cannot write " + path_ + ": " + reason(err)); };
+  if (!replace_) {  // a device or FIFO, written in place
+    done_ = true;
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0 && err_ == 0)
+      err_ = errno;
+    return err_ == 0 ? assay::result<void>() : cannot(err_);
+  }
+  if (err_ == 0 && ::fsync(fd_) != 0)
+    err_ = errno;
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0 && err_ == 0)
+    err_ = errno;
+  if (err_ == 0 && ::rename(temp_.c_str(), target_.c_str()) != 0)
+    err_ = errno;
+  if (err_ != 0)
+    return cannot(err_);  // the destructor removes the temporary
+  done_ = true;
   // The rename itself made durable (best effort: some file systems cannot sync a directory).
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int dfd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     ::fsync(dfd);
     ::close(dfd);
   }
   return {};
+}
+
+assay::result<void> write_file(const std::string& path, std::string_view bytes) {
+  auto out = output_file::open(path);
+  if (!out)
+    return out.error();
+  out->write(bytes);
+  return out->commit();
 }
 
 }  // namespace assay_cli

@@ -205,10 +205,30 @@ class input {
 
 // --- output ----------------------------------------------------------------------------------
 
-// Writes `bytes` to `path` ("-": standard output). A regular file is replaced atomically: the
-// bytes go to a temporary file beside it, which is synced and renamed over it; on any failure
-// the temporary is removed and the target left as it was. A device or FIFO is written in place.
-// The error names the path and the reason ("No space left on device").
+// An output written in pieces to `path` ("-": standard output). A regular file is replaced
+// atomically: the pieces go to a temporary file beside it, which commit() syncs and renames over
+// it; on any failure, or when the object is destroyed without a commit, the temporary is removed
+// and the target left as it was. A device or FIFO is written in place. Errors name the path and
+// the reason ("No space left on device"); after one, writes do nothing and commit() returns it.
+class output_file {
+ public:
+  static assay::result<output_file> open(const std::string& path);
+  output_file(output_file&& o) noexcept;
+  output_file& operator=(output_file&&) = delete;
+  ~output_file();
+
+  bool write(std::string_view bytes);  // false once anything failed
+  assay::result<void> commit();
+
+ private:
+  output_file() = default;
+  std::string path_, target_, temp_, dir_;
+  int fd_ = -1;  // -1: standard output
+  bool replace_ = false, done_ = false;
+  int err_ = 0;
+};
+
+// Writes `bytes` to `path` as one output_file.
 assay::result<void> write_file(const std::string& path, std::string_view bytes);
 
 }  // namespace assay_cli

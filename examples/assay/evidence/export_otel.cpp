@@ -27,11 +27,10 @@ struct export_args {
   bool include_sensitive = false;
 };
 
-std::string summary(const assay::otel::export_output& o) {
-  const auto& r = o.report;
+std::string summary(const assay::contracts::otel_export_report& r, std::uint64_t line_count) {
   const auto& loss = r.mapping_loss;
   std::string out = "exported " + std::to_string(r.events_read.value()) + " event(s) as " +
-                    std::to_string(r.spans_written.value()) + " span(s) in " + std::to_string(o.line_count) +
+                    std::to_string(r.spans_written.value()) + " span(s) in " + std::to_string(line_count) +
                     " line(s) (semantic conventions " + std::string(r.semconv_version) + ")\n";
   out += "mapping loss: " + std::to_string(loss.totals.dropped_attributes.value()) + " attribute(s) dropped, " +
          std::to_string(loss.totals.unmapped_events.value()) + " event(s) without a mapping\n";
@@ -58,14 +57,23 @@ int run_export(const export_args& a) {
       return fail(command, verified.error());
     return fail_bundle(command, verified.error());
   }
-  const auto out = x.finish();
-  if (auto w = write_file(a.out, out.lines); !w)
+  // The lines go to the file as they are made (one line in memory at a time); the file appears,
+  // whole, only once the last is written.
+  auto file = output_file::open(a.out);
+  if (!file)
+    return fail(command, file.error());
+  std::uint64_t lines = 0;
+  auto report = x.finish_to([&](std::string_view line) {
+    ++lines;
+    return file->write(line);
+  });
+  if (auto w = file->commit(); !w)
     return fail(command, w.error());
-  if (auto w = write_report(out.report, a.report); !w)
+  if (auto w = write_report(*report, a.report); !w)
     return fail(command, w.error());
   if (is_std_stream(a.out))
     return exit_ok;
-  return finish(command, write_file("-", printable_lines(summary(out))));
+  return finish(command, write_file("-", printable_lines(summary(*report, lines))));
 }
 
 }  // namespace

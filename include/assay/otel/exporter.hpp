@@ -202,7 +202,9 @@ struct span_record {
   std::optional<trace_context> foreign;  // the event's traceparent names another trace
   span_kind kind = span_kind::internal;
   std::uint64_t start = 0;
-  attribute_set attrs;
+  attribute_set attrs;              // while the span is built (and the root's, until the end)
+  std::string attributes;           // a finished span's attributes, canonical JSON: compact to hold
+  std::optional<std::string> tool;  // a finished span's gen_ai.tool.name
   std::vector<json::value> events;  // span events (the root's)
 };
 
@@ -314,28 +316,28 @@ class exporter {
       run.root_events.push_back(std::move(ev));
       return {};
     }
+    // Held as canonical text until finish(), not as a tree: a tenth of the memory.
+    s.tool = attr_string(s.attrs, "gen_ai.tool.name");
+    s.attributes = json::to_canonical(s.attrs.to_json()).value();
+    s.attrs = attribute_set{};
     ++spans_;
     run.spans.push_back(std::move(s));
     return {};
   }
 
-  // The TracesData lines and the report. The exporter is empty afterwards.
-  export_output finish() {
-    export_output out;
-    std::uint64_t written = 0;
+  // The TracesData lines, each handed to `sink(std::string_view line)` (with its newline) as it
+  // is made, so that only one line is built at a time; then the report. A sink that returns false
+  // stops the export: the result is then an I/O error. The exporter is empty afterwards.
+  template <class Sink>
+  result<contracts::otel_export_report> finish_to(Sink&& sink) {
+    std::uint64_t written = 0, lines = 0;
+    bool ok = true;
     for (detail::run_state& run : runs_) {
-      std::vector<json::value> spans = spans_of(run);
-      written += spans.size();
-      for (std::size_t at = 0; at < spans.size(); at += opt_.spans_per_line) {
-        const std::size_t end = std::min(spans.size(), at + opt_.spans_per_line);
-        json::array chunk(std::make_move_iterator(spans.begin() + static_cast<std::ptrdiff_t>(at)),
-                          std::make_move_iterator(spans.begin() + static_cast<std::ptrdiff_t>(end)));
-        out.lines += json::to_canonical(traces_data(std::move(chunk))).value();
-        out.lines += '\n';
-        ++out.line_count;
-      }
+      if (ok)
+        ok = emit_run(run, sink, written, lines);
+      run = detail::run_state{};  // freed as soon as written
     }
-    auto& r = out.report;
+    contracts::otel_export_report r;
     r.semconv_version = std::string(semconv_version);
     r.events_read = static_cast<std::int64_t>(events_read_);
     r.spans_written = static_cast<std::int64_t>(written);
@@ -346,6 +348,20 @@ class exporter {
     loss.totals.dropped_attributes = static_cast<std::int64_t>(loss.dropped_attributes.size());
     loss.totals.unmapped_events = loss.unmapped_sum();
     *this = exporter(service_, opt_);
+    if (!ok)
+      return make_error(errc::io_error, "the TracesData lines could not be written");
+    return r;
+  }
+
+  // finish_to() into one string.
+  export_output finish() {
+    export_output out;
+    auto r = finish_to([&out](std::string_view line) {
+      out.lines += line;
+      ++out.line_count;
+      return true;
+    });
+    out.report = std::move(*r);  // a string sink does not fail
     return out;
   }
 
@@ -440,8 +456,8 @@ class exporter {
     }
   }
 
-  static json::value span_json(const detail::span_record& s, const std::string& trace_id, const std::string& parent,
-                               std::uint64_t end) {
+  static json::value span_json(const detail::span_record& s, json::value attributes, const std::string& trace_id,
+                               const std::string& parent, std::uint64_t end) {
     json::value o = json::object{};
     o.set("traceId", trace_id);
     o.set("spanId", s.span_id);
@@ -453,12 +469,14 @@ class exporter {
     o.set("kind", static_cast<int>(s.kind));
     o.set("startTimeUnixNano", std::to_string(s.start));
     o.set("endTimeUnixNano", std::to_string(end));
-    o.set("attributes", s.attrs.to_json());
+    o.set("attributes", std::move(attributes));
     return o;
   }
 
-  // The run's spans as OTLP/JSON, the root first.
-  std::vector<json::value> spans_of(detail::run_state& run) const {
+  // The run's spans as OTLP/JSON TracesData lines, the root first, spans_per_line to a line; each
+  // line to `sink` as soon as it is made. False when the sink refused one.
+  template <class Sink>
+  bool emit_run(detail::run_state& run, Sink& sink, std::uint64_t& written, std::uint64_t& lines) const {
     const std::string trace_id =
         run.context ? run.context->trace_id : detail::hex_prefix("assay-otel-trace\n" + run.run_id, 16);
     detail::span_record root;
@@ -473,16 +491,39 @@ class exporter {
     }
     const std::uint64_t start = run.first_ns == std::numeric_limits<std::uint64_t>::max() ? 0 : run.first_ns;
     root.start = start;
-    std::vector<json::value> out;
-    json::value r = span_json(root, trace_id, run.context ? run.context->parent_id : "", run.last_ns + 1000);
+    json::array chunk;
+    auto flush = [&] {
+      if (chunk.empty())
+        return true;
+      written += chunk.size();
+      ++lines;
+      std::string line = json::to_canonical(traces_data(std::move(chunk))).value();
+      chunk = json::array{};
+      line += '\n';
+      return static_cast<bool>(sink(std::string_view(line)));
+    };
+    json::value r =
+        span_json(root, root.attrs.to_json(), trace_id, run.context ? run.context->parent_id : "", run.last_ns + 1000);
     if (!run.root_events.empty())
       r.set("events", json::array(run.root_events));
-    out.push_back(std::move(r));
+    chunk.push_back(std::move(r));
     for (detail::span_record& s : run.spans) {
-      const auto tool = attr_string(s.attrs, "gen_ai.tool.name");
-      if (tool && run.mcp_tools.contains(*tool))
-        s.attrs.set("mcp.method.name", string_value("tools/call"));
-      json::value o = span_json(s, s.foreign ? s.foreign->trace_id : trace_id,
+      if (chunk.size() >= opt_.spans_per_line && !flush())
+        return false;
+      json::value attributes = json::parse(s.attributes).value();
+      s.attributes = std::string();
+      if (s.tool && run.mcp_tools.contains(*s.tool)) {  // in key order, as the rest
+        json::value kv = json::object{};
+        kv.set("key", std::string("mcp.method.name"));
+        kv.set("value", string_value("tools/call"));
+        auto& list = attributes.as_array();
+        auto at = std::find_if(list.begin(), list.end(), [](const json::value& a) {
+          return a.find("key")->as_string().compare("mcp.method.name") >= 0;
+        });
+        if (at == list.end() || at->find("key")->as_string() != "mcp.method.name")
+          list.insert(at, std::move(kv));
+      }
+      json::value o = span_json(s, std::move(attributes), s.foreign ? s.foreign->trace_id : trace_id,
                                 s.foreign ? s.foreign->parent_id : root.span_id, s.start + 1000);
       if (s.foreign) {
         json::value link = json::object{};
@@ -490,9 +531,9 @@ class exporter {
         link.set("spanId", root.span_id);
         o.set("links", json::array{std::move(link)});
       }
-      out.push_back(std::move(o));
+      chunk.push_back(std::move(o));
     }
-    return out;
+    return flush();
   }
 
   json::value traces_data(json::array spans) const {
@@ -543,6 +584,10 @@ class bundle_exporter {
   }
 
   export_output finish() { return x_.finish(); }
+  template <class Sink>
+  result<contracts::otel_export_report> finish_to(Sink&& sink) {
+    return x_.finish_to(sink);
+  }
 
  private:
   exporter x_;
