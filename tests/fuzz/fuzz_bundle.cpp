@@ -71,7 +71,7 @@ void check_accepted(const assay::result<ev::verified_bundle>& r, const ev::bundl
 
 // What show_bundle writes for `bytes` with `o`, and its outcome.
 std::pair<assay::result<assay::inspect::show_summary>, std::string> shown(std::string_view bytes,
-                                                                        const assay::inspect::show_options& o) {
+                                                                          const assay::inspect::show_options& o) {
   char* buf = nullptr;
   std::size_t len = 0;
   std::FILE* f = open_memstream(&buf, &len);

@@ -253,8 +253,8 @@ TEST_CASE("show: the summary and a table, whole when it fits") {
 
 TEST_CASE("show: a narrow terminal shortens type and subject in the middle; colour only when asked") {
   auto events = baseline_events();
-  events[2] = with_subject(event(2, "assay.net.access", R"({"hits":1})"),
-                           "a-very-long-host-name.internal.example.com:8443");
+  events[2] =
+      with_subject(event(2, "assay.net.access", R"({"hits":1})"), "a-very-long-host-name.internal.example.com:8443");
   const std::string b = bundle_of(std::move(events));
   inspect::show_options o;
   o.width = 60;  // 3 + 20 + 6 = 29 fixed: 31 left, the type gets 15, the subject 16
@@ -350,8 +350,7 @@ TEST_CASE("show without verification: long lines, CRLF, other members, no manife
 TEST_CASE("show: rows spooled to a temporary file print the same as rows held in memory") {
   std::vector<json::value> events;
   for (std::size_t i = 0; i < 300; ++i)
-    events.push_back(
-        with_subject(event(i, "assay.fs.access", R"({"hits":1})"), "/data/file-" + std::to_string(i)));
+    events.push_back(with_subject(event(i, "assay.fs.access", R"({"hits":1})"), "/data/file-" + std::to_string(i)));
   for (std::size_t i = 0; i < events.size(); ++i)
     events[i].set("id", "run-1:" + std::to_string(i));
   const std::string b = assay_test::bundle(assay_test::lines_of(std::move(events)));

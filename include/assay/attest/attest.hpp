@@ -254,16 +254,17 @@ inline verification verify_attestation(std::string_view bundle, std::string_view
   // What the bundle's own statement says, gathered as attesting gathers it.
   auto expected = detail::statement_with(bundle, {.limits = limits}, true);
   if (!expected)
-    return failed(out, "BundleInvalid", std::string(assay::name(expected.error().code)) + ": " + expected.error().message);
+    return failed(out, "BundleInvalid",
+                  std::string(assay::name(expected.error().code)) + ": " + expected.error().message);
   const auto& own = expected->subject.front();
   const std::string file_sha = own.digest.sha256;
   if (sha->as_string() != file_sha)
     return failed(out, "SubjectDigest",
                   "the subject's sha256 is " + detail::shown(sha) + ", the bundle file's is \"" + file_sha + "\"");
   if (name == nullptr || !name->is_string() || name->as_string() != std::string_view(own.name))
-    return failed(out, "SubjectName",
-                  "the subject's name is " + detail::shown(name) + ", the bundle's id is \"" + std::string(own.name) +
-                      "\"");
+    return failed(
+        out, "SubjectName",
+        "the subject's name is " + detail::shown(name) + ", the bundle's id is \"" + std::string(own.name) + "\"");
   out.subject_matched = true;
 
   // The predicate against the bundle's own, member by member: every member the bundle fixes, and
@@ -274,11 +275,16 @@ inline verification verify_attestation(std::string_view bundle, std::string_view
     return failed(out, "BundleInvalid", own_predicate.error().front().format());
   const json::value want_predicate = json::parse(*own_predicate).value();
   const json::value* pred = detail::member(*st, "predicate");
-  std::vector<std::string_view> pointers = {
-      "/schema_version",       "/semantic_equivalence/algorithm", "/semantic_equivalence/value",
-      "/run/run_id",           "/run/event_count",                "/run/producer/name",
-      "/run/producer/version", "/run/producer/git",               "/run/time_window/start",
-      "/run/time_window/end"};
+  std::vector<std::string_view> pointers = {"/schema_version",
+                                            "/semantic_equivalence/algorithm",
+                                            "/semantic_equivalence/value",
+                                            "/run/run_id",
+                                            "/run/event_count",
+                                            "/run/producer/name",
+                                            "/run/producer/version",
+                                            "/run/producer/git",
+                                            "/run/time_window/start",
+                                            "/run/time_window/end"};
   if (detail::at(pred, "/artifacts") != nullptr)
     pointers.insert(pointers.end(), {"/artifacts/manifest", "/artifacts/events"});
   for (const std::string_view pointer : pointers) {
