@@ -140,8 +140,9 @@ inline constexpr errc no_result = errc::invalid_argument;
 // and do not stop the pass.
 inline constexpr std::size_t max_reported = 1000;
 
-inline void check_contract(std::string_view line, std::string_view type, std::size_t index, const bundle_limits& lim,
-                           bool check_payloads, errors& invalid) {
+template <class = void>  // compiled only where used: it holds every payload's decoder
+void check_contract(std::string_view line, std::string_view type, std::size_t index, const bundle_limits& lim,
+                    bool check_payloads, errors& invalid) {
   if (invalid.size() >= max_reported)
     return;
   auto r = contracts::validate_event(line, type, event_json_limits(lim), check_payloads);
@@ -160,8 +161,9 @@ inline void check_contract(std::string_view line, std::string_view type, std::si
   }
 }
 
-inline result<events_file> build_events(std::span<const std::string_view> events, std::span<const std::size_t> order,
-                                        const bundle_options& opt, bool optimistic, errors& invalid) {
+template <class = void>
+result<events_file> build_events(std::span<const std::string_view> events, std::span<const std::size_t> order,
+                                 const bundle_options& opt, bool optimistic, errors& invalid) {
   const bundle_limits& lim = opt.limits;
   invalid.items.clear();
   auto fail = [&](error e) -> result<events_file> {
@@ -316,8 +318,8 @@ inline result<std::string> write_manifest(const stream_facts& s, const producer_
 // element of `events` is one event's JSON text (canonical or not). Refused: the first event
 // that breaks a rule of the stream (the verifier's code), or else every violation of the
 // evidence-event-v1 contract (SPEC §4, §8), each with its pointer /<input index>/...
-inline results<bundle_files> build_bundle_files(std::span<const std::string_view> events,
-                                                const bundle_options& opt = {}) {
+template <class = void>
+results<bundle_files> build_bundle_files(std::span<const std::string_view> events, const bundle_options& opt = {}) {
   const bundle_limits& lim = opt.limits;
   if (auto e = detail::check_event_count(events.size(), lim))
     return *e;
@@ -359,8 +361,8 @@ inline results<bundle_files> build_bundle_files(std::span<const std::string_view
 }
 
 // build_bundle_files() for CloudEvents as DOM values (each is written in canonical form first).
-inline results<bundle_files> build_bundle_files(const std::vector<json::value>& events,
-                                                const bundle_options& opt = {}) {
+template <class = void>
+results<bundle_files> build_bundle_files(const std::vector<json::value>& events, const bundle_options& opt = {}) {
   auto texts = detail::event_texts(events);
   if (!texts)
     return texts.error();
@@ -392,7 +394,8 @@ inline result<std::string> pack_bundle(const bundle_files& files, const bundle_o
 
 // The .tar.gz bytes of a bundle of `events`: JSON texts, one event each. Refused as
 // build_bundle_files() refuses, or by a limit of the container.
-inline results<std::string> write_bundle(std::span<const std::string_view> events, const bundle_options& opt = {}) {
+template <class = void>
+results<std::string> write_bundle(std::span<const std::string_view> events, const bundle_options& opt = {}) {
   auto files = build_bundle_files(events, opt);
   if (!files)
     return files.error();
@@ -403,7 +406,8 @@ inline results<std::string> write_bundle(std::span<const std::string_view> event
 }
 
 // The .tar.gz bytes of a bundle of `events`: CloudEvents as DOM values.
-inline results<std::string> write_bundle(const std::vector<json::value>& events, const bundle_options& opt = {}) {
+template <class = void>
+results<std::string> write_bundle(const std::vector<json::value>& events, const bundle_options& opt = {}) {
   auto files = build_bundle_files(events, opt);
   if (!files)
     return files.error();
