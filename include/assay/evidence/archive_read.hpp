@@ -33,6 +33,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace assay::evidence {
@@ -76,6 +77,21 @@ class byte_source {
   std::optional<std::uint64_t> size_;
   bool failed_ = false;
 };
+
+// Calls `read(byte_source&)` with a source over the file at `path`, closed afterwards; an error
+// naming the path when it cannot be opened. `read` returns a result<...>.
+template <class F>
+auto read_file_source(const std::string& path, F&& read) -> decltype(read(std::declval<byte_source&>())) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr)
+    return make_error(errc::io_error, "cannot open " + path + ": " + std::strerror(errno));
+  struct closer {
+    std::FILE* f;
+    ~closer() { std::fclose(f); }
+  } c{f};
+  byte_source src(f);
+  return read(src);
+}
 
 // Inflates the source on a helper thread into a bounded ring of blocks.
 class inflater {

@@ -117,15 +117,7 @@ result<void> read_unverified(byte_source& source, const bundle_limits& lim, R& r
 // read_unverified() of the file at `path`.
 template <class R>
 result<void> read_unverified_file(const std::string& path, const bundle_limits& lim, R& reader) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr)
-    return make_error(errc::io_error, "cannot open " + path + ": " + std::strerror(errno));
-  struct closer {
-    std::FILE* f;
-    ~closer() { std::fclose(f); }
-  } c{f};
-  byte_source src(f);
-  return read_unverified(src, lim, reader);
+  return read_file_source(path, [&](byte_source& src) { return read_unverified(src, lim, reader); });
 }
 
 }  // namespace assay::evidence

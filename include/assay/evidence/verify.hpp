@@ -442,15 +442,7 @@ result<verified_bundle> verify_bundle_bytes(std::string_view bytes, const bundle
 
 template <bundle_visitor... V>
 result<verified_bundle> verify_bundle_file(const std::string& path, const bundle_limits& lim = {}, V&&... visitors) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr)
-    return make_error(errc::io_error, "cannot open " + path + ": " + std::strerror(errno));
-  struct closer {
-    std::FILE* f;
-    ~closer() { std::fclose(f); }
-  } c{f};
-  byte_source src(f);
-  return verify_bundle(src, lim, visitors...);
+  return read_file_source(path, [&](byte_source& src) { return verify_bundle(src, lim, visitors...); });
 }
 
 }  // namespace assay::evidence

@@ -98,6 +98,17 @@ inline std::string fraction(const route_stats& s) {
   return std::to_string(s.successes.value()) + "/" + std::to_string(s.trials.value());
 }
 
+// The laundered successes/trials of the technique x mutation cell (t, mu), or empty when the
+// matrix has no such cell.
+inline std::string matrix_cell(const contracts::finding& f, std::string_view t, std::string_view mu) {
+  const auto& matrix = *f.stats.technique_mutation_matrix;
+  const auto row = matrix.find(std::string(t));
+  if (row == matrix.end())
+    return {};
+  const auto c = row->second.find(std::string(mu));
+  return c == row->second.end() ? std::string() : fraction(c->second.laundered);
+}
+
 inline std::string interval_text(const route_stats& s) {
   return "[" + percent(s.ci_low.value()) + ", " + percent(s.ci_high.value()) + "]";
 }
@@ -258,15 +269,8 @@ inline std::string render_markdown(const contracts::finding& f) {
     o += "\n" + rule + "\n";
     for (const auto& t : *f.method.techniques) {
       o += "| " + md(t) + " |";
-      const auto row = f.stats.technique_mutation_matrix->find(t);
       for (const auto& mu : *f.method.mutations) {
-        std::string cell;
-        if (row != f.stats.technique_mutation_matrix->end()) {
-          const auto c = row->second.find(mu);
-          if (c != row->second.end())
-            cell = fraction(c->second.laundered);
-        }
-        o += " " + cell + " |";
+        o += " " + matrix_cell(f, t, mu) + " |";
       }
       o += "\n";
     }
@@ -509,15 +513,8 @@ inline std::string render_html(const contracts::finding& f) {
     o += "</tr></thead>\n<tbody>\n";
     for (const auto& t : *f.method.techniques) {
       o += "<tr><td>" + h(t) + "</td>";
-      const auto row = f.stats.technique_mutation_matrix->find(t);
       for (const auto& mu : *f.method.mutations) {
-        std::string cell;
-        if (row != f.stats.technique_mutation_matrix->end()) {
-          const auto c = row->second.find(mu);
-          if (c != row->second.end())
-            cell = fraction(c->second.laundered);
-        }
-        o += "<td class=\"n\">" + cell + "</td>";
+        o += "<td class=\"n\">" + detail::matrix_cell(f, t, mu) + "</td>";
       }
       o += "</tr>\n";
     }

@@ -332,15 +332,7 @@ result<show_summary> show_bundle(evidence::byte_source& source, const show_optio
 
 template <class = void>
 result<show_summary> show_bundle_file(const std::string& path, const show_options& o, std::FILE* out) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr)
-    return make_error(errc::io_error, "cannot open " + path + ": " + std::strerror(errno));
-  struct closer {
-    std::FILE* f;
-    ~closer() { std::fclose(f); }
-  } c{f};
-  evidence::byte_source src(f);
-  return show_bundle(src, o, out);
+  return evidence::read_file_source(path, [&](evidence::byte_source& src) { return show_bundle(src, o, out); });
 }
 
 }  // namespace assay::inspect
