@@ -3,8 +3,8 @@
 
   verify  `assay evidence verify B`      vs  `gzip -dc B | sha256sum`   (inflate + one hash pass)
   write   `assay evidence bundle ...`    vs  `gzip -9` of the same events bytes
-  memory  peak RSS of verify, of `evidence show` (table and JSON) and of `evidence export-otel`, on a
-          bundle and on one 50x larger
+  memory  peak RSS (the least of --repeat runs) of verify, of `evidence show` (table and JSON) and
+          of `evidence export-otel`, on a bundle and on one 50x larger
 
 usage: bench/bundle_bench.py [ASSAY_BINARY] [--events N] [--repeat K]
 """
@@ -56,12 +56,12 @@ def timed(cmd, repeat, shell=False):
     return best
 
 
-def peak_rss_kib(cmd):
-    """Peak RSS of one run of cmd, measured in a fresh child process."""
+def peak_rss_kib(cmd, repeat=1):
+    """The least peak RSS of `repeat` runs of cmd, each measured in a fresh child process."""
     code = ("import resource,subprocess,sys;subprocess.run(sys.argv[1:],check=True,stdout=subprocess.DEVNULL);"
             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", code] + cmd, check=True, capture_output=True, text=True)
-    return int(out.stdout.strip())
+    return min(int(subprocess.run([sys.executable, "-c", code] + cmd, check=True, capture_output=True,
+                                  text=True).stdout.strip()) for _ in range(repeat))
 
 
 def main():
@@ -88,14 +88,15 @@ def main():
         small_b = os.path.join(d, "small.tar.gz")
         make_events(small_ev, max(1, a.events // 50))
         subprocess.run([a.assay, "evidence", "bundle", "--events", small_ev, "--out", small_b], check=True)
-        rss_small = peak_rss_kib([a.assay, "evidence", "verify", small_b])
-        rss_big = peak_rss_kib([a.assay, "evidence", "verify", b])
+        rss_small = peak_rss_kib([a.assay, "evidence", "verify", small_b], a.repeat)
+        rss_big = peak_rss_kib([a.assay, "evidence", "verify", b], a.repeat)
         otel = [a.assay, "evidence", "export-otel", "--out", os.path.join(d, "spans.jsonl"), "--report",
                 os.path.join(d, "otel.json")]
-        rss_otel = (peak_rss_kib(otel + [small_b]), peak_rss_kib(otel + [b]))
+        rss_otel = (peak_rss_kib(otel + [small_b], a.repeat), peak_rss_kib(otel + [b], a.repeat))
         t_otel = timed(otel + [b], a.repeat)
-        show_rss = {fmt: (peak_rss_kib([a.assay, "evidence", "show", "--format", fmt, small_b]),
-                          peak_rss_kib([a.assay, "evidence", "show", "--format", fmt, b])) for fmt in ("table", "json")}
+        show = [a.assay, "evidence", "show", "--format"]
+        show_rss = {fmt: (peak_rss_kib(show + [fmt, small_b], a.repeat), peak_rss_kib(show + [fmt, b], a.repeat))
+                    for fmt in ("table", "json")}
 
         print(f"events: {a.events}, events.ndjson {mb:.1f} MB, bundle {os.path.getsize(b) / 1e6:.1f} MB")
         print(f"verify   {t_verify * 1000:8.0f} ms  ({a.events / t_verify:,.0f} events/s, {mb / t_verify:.0f} MB/s)")

@@ -13,10 +13,15 @@
 // In modes 0 and 1 the same bytes are also shown (inspect/show.hpp), as a table and as JSON,
 // verified and not: a verified show fails exactly when verification does, with its code, and
 // shows as many events; every JSON output is strict JSON, verified or not.
+// A bundle that verifies is also exported to OpenTelemetry (otel/exporter.hpp): the export
+// succeeds, its report keeps its contract (totals that add up, no more unmapped events than
+// read), every line is strict JSON, and the run's root span is written.
 // Any broken property aborts.
 #include "assay/evidence/archive.hpp"
 #include "assay/inspect/show.hpp"
 #include "assay/json/document.hpp"
+#include "assay/otel/exporter.hpp"
+#include "assay/reflect/codec.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "assay/json/ndjson.hpp"
@@ -121,6 +126,31 @@ void check_shown(std::string_view bytes, const assay::result<ev::verified_bundle
   }
 }
 
+void check_exported(std::string_view bytes, const assay::result<ev::verified_bundle>& verified,
+                    const ev::bundle_limits& lim) {
+  if (!verified)
+    return;
+  assay::otel::bundle_exporter x;
+  if (auto r = ev::verify_bundle_bytes(bytes, lim, x); !r)
+    fail("the export refused a bundle that verifies", assay::name(r.error().code));
+  const auto out = x.finish();
+  if (auto e = assay::encode(out.report); !e)
+    fail("the export report breaks its contract", e.error().front().format());
+  if (out.report.events_read.value() != static_cast<std::int64_t>(verified->event_count))
+    fail("the export read another number of events than verify counted");
+  if (out.report.spans_written.value() < 1 || out.line_count < 1)
+    fail("no root span written");
+  std::string_view rest = out.lines;
+  while (!rest.empty()) {
+    const std::size_t nl = rest.find('\n');
+    if (nl == std::string_view::npos)
+      fail("the last line has no newline");
+    if (auto d = assay::json::document::parse(rest.substr(0, nl)); !d)
+      fail("an exported line is not JSON", d.error().message);
+    rest.remove_prefix(nl + 1);
+  }
+}
+
 void verify_written(std::string_view ndjson) {
   const auto lines = assay::json::ndjson_lines(ndjson);
   if (lines.empty() || lines.size() > 200)
@@ -173,6 +203,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const auto r = ev::verify_bundle_bytes(body, lim);
       check_accepted(r, lim);
       check_shown(body, r, lim);
+      check_exported(body, r, lim);
       break;
     }
     case 1: {
@@ -182,6 +213,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const auto r = ev::verify_bundle_bytes(*gz, lim);
       check_accepted(r, lim);
       check_shown(*gz, r, lim);
+      check_exported(*gz, r, lim);
       break;
     }
     default:
