@@ -491,7 +491,7 @@ expect("evidence closure --explain of a rule: a usage error", ["evidence", "clos
 expect("evidence closure: a pack that is not there exits 3", ["evidence", "closure", signal_bundle, "--pack",
        "replay-readyness"], b"", 3, b"", err_contains=b'did you mean "replay-readiness"')
 expect("evidence closure: a bundle that does not verify", ["evidence", "closure", tmpfile(b"not a bundle")], b"", 1,
-       b"", b"IntegrityGzip: the gzip stream is invalid: incorrect header check\n")
+       b"", b"IntegrityGzip: the gzip stream is invalid: it does not start with the gzip magic bytes 1f 8b\n")
 
 # --- sim soak (SPEC §12, §17) ------------------------------------------------------------------
 soak_dir = tempfile.mkdtemp()
@@ -609,7 +609,7 @@ expect("evidence attest: a public key where the private key goes", ["evidence", 
        f'assay evidence attest: --key {pub_pem}: expected a PEM block "PRIVATE KEY", found "PUBLIC KEY"\n'.encode())
 expect("evidence attest: a bundle that does not verify is not attested", ["evidence", "attest",
        tmpfile(b"not a bundle"), "--key", key_pem, "--out", os.path.join(att_dir, "y.json")], b"", 1, b"",
-       b"IntegrityGzip: the gzip stream is invalid: incorrect header check\n")
+       b"IntegrityGzip: the gzip stream is invalid: it does not start with the gzip magic bytes 1f 8b\n")
 check("evidence attest: nothing written for a refused bundle", not os.path.exists(os.path.join(att_dir, "y.json")))
 code, out, err = run(["evidence", "attest", signal_bundle, "--key", key_pem, "--out", os.path.join(att_dir, "p.json"),
                       "--pack", "replay-readiness", "--closure", closure_report])

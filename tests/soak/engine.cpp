@@ -235,7 +235,8 @@ TEST_CASE("soak: commands — failures every fourth seed, an invalid bundle, a h
   const soak::outcome g = run_ok(garbage, {.iterations = 1}, packs);
   REQUIRE(g.runs[0].error.has_value());
   CHECK(g.runs[0].error->kind == "bundle_invalid");
-  CHECK(g.runs[0].error->message == "IntegrityGzip: the gzip stream is invalid: incorrect header check");
+  CHECK(g.runs[0].error->message ==
+        "IntegrityGzip: the gzip stream is invalid: it does not start with the gzip magic bytes 1f 8b");
   soak::command_target nothing("true", d.path.string());
   const soak::outcome n = run_ok(nothing, {.iterations = 1}, packs);
   CHECK(n.runs[0].error->kind == "bundle_invalid");

@@ -16,9 +16,8 @@
 #include "assay/error.hpp"
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/codes.hpp"
+#include "assay/evidence/gunzip.hpp"
 #include "assay/json/lex.hpp"
-
-#include <zlib.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -99,8 +98,16 @@ class inflater {
   static constexpr std::size_t block_size = 256 << 10;
   static constexpr std::size_t blocks_in_flight = 4;
 
-  inflater(byte_source& src, const bundle_limits& lim) : src_(src), lim_(lim) {
-    worker_ = std::thread([this] { run(); });
+  inflater(byte_source& src, const bundle_limits& lim, gzip_backend backend = default_gzip_backend)
+      : src_(src), lim_(lim) {
+#if defined(ASSAY_WITH_ISAL)
+    if (backend == gzip_backend::isal) {
+      worker_ = std::thread([this] { run<detail::isal_raw>(); });
+      return;
+    }
+#endif
+    (void)backend;
+    worker_ = std::thread([this] { run<detail::zlib_raw>(); });
   }
   ~inflater() {
     {
@@ -174,30 +181,29 @@ class inflater {
     cv_.notify_all();
   }
 
+  template <class Raw>
   void run() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       for (std::size_t i = 0; i < blocks_in_flight; ++i)
         free_.push_back(std::make_unique<block>());
     }
-    z_stream z{};
-    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+    detail::gunzip<Raw> gz;
+    if (!gz.ready()) {
       finish(make_error(code::IntegrityGzip, "cannot initialise the gzip decoder"));
       return;
     }
-    struct guard {
-      z_stream* z;
-      ~guard() { inflateEnd(z); }
-    } g{&z};
     std::vector<unsigned char> in(64 << 10);
+    const unsigned char* next_in = in.data();
+    std::size_t avail_in = 0;
     std::uint64_t source_bytes = 0;
     std::uint64_t decoded = 0;
-    bool ended = false;  // the gzip member is complete (CRC and length checked by zlib)
+    bool ended = false;  // the gzip member is complete (CRC and length checked)
     auto out = take_free();
     if (!out)
       return finish(std::nullopt);
     for (;;) {
-      if (z.avail_in == 0) {
+      if (avail_in == 0) {
         const std::size_t n = src_.read(in.data(), in.size());
         if (src_.failed())
           return finish(make_error(code::IntegrityGzip, "cannot read the bundle"));
@@ -212,28 +218,24 @@ class inflater {
             return finish(make_error(code::IntegrityGzip, "the gzip stream is truncated"));
           break;
         }
-        z.next_in = in.data();
-        z.avail_in = static_cast<uInt>(n);
+        next_in = in.data();
+        avail_in = n;
       }
       if (ended)
-        return finish(make_error(code::IntegrityGzip, "unexpected bytes after the end of the gzip stream"));
-      z.next_out = reinterpret_cast<Bytef*>(out->data.data() + out->size);
-      z.avail_out = static_cast<uInt>(block_size - out->size);
-      const uInt before = z.avail_out;
-      const int rc = inflate(&z, Z_NO_FLUSH);
-      const std::size_t produced = before - z.avail_out;
-      out->size += produced;
-      decoded += produced;
+        return finish(make_error(code::IntegrityGzip, gzip_trailing_bytes));
+      auto* room = reinterpret_cast<unsigned char*>(out->data.data() + out->size);
+      const auto st = gz.step(next_in, avail_in, room, block_size - out->size);
+      next_in += st.consumed;
+      avail_in -= st.consumed;
+      out->size += st.produced;
+      decoded += st.produced;
       if (decoded > lim_.max_decode_bytes) {
         return finish(make_error(code::LimitDecodeBytes, "the bundle decompresses to more than the limit of " +
                                                              std::to_string(lim_.max_decode_bytes.value()) + " bytes"));
       }
-      if (rc == Z_STREAM_END) {
-        ended = true;
-      } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && z.avail_in == 0)) {
-        const char* why = z.msg != nullptr ? z.msg : "corrupt data";
-        return finish(make_error(code::IntegrityGzip, std::string("the gzip stream is invalid: ") + why));
-      }
+      if (st.failure != nullptr)
+        return finish(make_error(code::IntegrityGzip, st.failure));
+      ended = st.end;
       if (out->size == block_size) {
         publish(std::move(out));
         out = take_free();
