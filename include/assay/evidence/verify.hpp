@@ -276,12 +276,9 @@ class event_checker {
   bundle_limits lim_;
   event_stream stream_;
   visit_hooks hooks_;
-  // The raw file's sha256 moves to a helper thread when the inflater leaves a core free for it:
-  // with ISA-L it does (igzip takes a fraction of what parsing the lines takes); zlib's inflate
-  // keeps the second core busy, and a third thread would only contend with both.
-  hash::hash_sink<hash::sha256> raw_{default_gzip_backend == gzip_backend::isal
-                                         ? hash::sink_options{}
-                                         : hash::sink_options{static_cast<std::size_t>(-1)}};
+  // Hashed on this thread: on two shared cores a third thread for it cost more than it saved
+  // (verify of 90,000 events took twice as long under load), even with igzip's light inflate.
+  hash::hash_sink<hash::sha256> raw_{hash::sink_options{static_cast<std::size_t>(-1)}};
   run_root_builder root_;
   std::string carry_;
   std::uint64_t bytes_ = 0, lines_ = 0;
