@@ -85,7 +85,7 @@ struct options {
   evidence::bundle_limits limits{};
   ci_method ci = ci_method::wilson;
   // The interval of pass_rate_ci95: stats::wilson by default; the CLI passes stats::jeffreys<>
-  // (assay/stats/jeffreys.hpp, Boost.Math) for ci_method::jeffreys.
+  // (assay/stats/jeffreys.hpp) for ci_method::jeffreys.
   stats::interval (*interval)(std::int64_t successes, std::int64_t trials) = &stats::wilson;
   std::function<void(const progress&)> on_progress{};  // after each run, one call at a time
 };
