@@ -6,7 +6,7 @@
 // validation) return an `assay::errors`, a list of the same type.
 #pragma once
 
-#include <boost/system/result.hpp>
+#include "assay/result.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -256,15 +256,15 @@ class exception : public std::runtime_error {
 };
 
 template <class T>
-using result = boost::system::result<T, error>;
+using result = basic_result<T, error>;
 template <class T>
-using results = boost::system::result<T, errors>;
+using results = basic_result<T, errors>;
 
-// Found by boost::system::result<T, E>::value() through argument-dependent lookup.
-[[noreturn]] inline void throw_exception_from_error(const error& e, const boost::source_location&) {
+// Found by basic_result<T, E>::value() through argument-dependent lookup.
+[[noreturn]] inline void throw_exception_from_error(const error& e) {
   throw exception(errors(e));
 }
-[[noreturn]] inline void throw_exception_from_error(const errors& e, const boost::source_location&) {
+[[noreturn]] inline void throw_exception_from_error(const errors& e) {
   throw exception(e);
 }
 

@@ -47,9 +47,13 @@ int bundle(const bundle_args& a) {
   events.reserve(lines.size());
   for (const auto& line : lines)
     events.push_back(line.text);
-  assay::evidence::bundle_options opt;
-  opt.check_payloads = !a.unchecked_payloads;
-  auto gz = assay::evidence::write_bundle(events, opt);
+  // The options in their own scope: a local that lives to every return below made g++ 12 -O3
+  // warn (-Wmaybe-uninitialized, spuriously) about destroying its producer on the early exits.
+  auto gz = [&] {
+    assay::evidence::bundle_options opt;
+    opt.check_payloads = !a.unchecked_payloads;
+    return assay::evidence::write_bundle(events, opt);
+  }();
   if (!gz) {
     const std::string name = input_name(a.events);
     const assay::errors all = gz.error();

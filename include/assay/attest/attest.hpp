@@ -66,8 +66,8 @@ namespace detail {
 // The statement of a bundle, after verifying it; with the artifacts member when `artifacts` (the
 // packs and closure digest of `o` then go with it). The one place the facts of a statement are
 // gathered: attesting writes it, verifying an attestation compares against it.
-inline result<contracts::intoto_statement> statement_with(std::string_view bundle, const attest_options& o,
-                                                          bool artifacts) {
+template <class = void>
+result<contracts::intoto_statement> statement_with(std::string_view bundle, const attest_options& o, bool artifacts) {
   detail::manifest_facts facts;
   auto v = evidence::verify_bundle_bytes(bundle, o.limits, facts);
   if (!v)
@@ -110,13 +110,15 @@ inline result<contracts::intoto_statement> statement_with(std::string_view bundl
 }  // namespace detail
 
 // The in-toto Statement v1 of a bundle (its .tar.gz bytes), after verifying it (SPEC §7).
-inline result<contracts::intoto_statement> statement_for(std::string_view bundle, const attest_options& o = {}) {
+template <class = void>
+result<contracts::intoto_statement> statement_for(std::string_view bundle, const attest_options& o = {}) {
   return detail::statement_with(bundle, o, !o.packs.empty() || o.closure_report_digest.has_value());
 }
 
 // The bundle attested: its statement as JCS in a DSSE envelope signed by `key`.
-inline result<contracts::dsse_envelope> attest_bundle(std::string_view bundle, const private_key& key,
-                                                      const attest_options& o = {}) {
+template <class = void>
+result<contracts::dsse_envelope> attest_bundle(std::string_view bundle, const private_key& key,
+                                               const attest_options& o = {}) {
   auto st = statement_for(bundle, o);
   if (!st)
     return st.error();
@@ -127,7 +129,8 @@ inline result<contracts::dsse_envelope> attest_bundle(std::string_view bundle, c
 }
 
 // The envelope as written (SPEC §15): JSON with payload, payloadType and signatures, canonical.
-inline result<std::string> envelope_json(const contracts::dsse_envelope& env) {
+template <class = void>
+result<std::string> envelope_json(const contracts::dsse_envelope& env) {
   auto out = encode(env);
   if (!out)
     return out.error().front();
@@ -176,8 +179,9 @@ inline std::string shown(const json::value* v) {
 }  // namespace detail
 
 // Every check of SPEC §15, in its order; the first that fails is the result's failure.
-inline verification verify_attestation(std::string_view bundle, std::string_view envelope_text, const public_key& key,
-                                       const evidence::bundle_limits& limits = {}) {
+template <class = void>
+verification verify_attestation(std::string_view bundle, std::string_view envelope_text, const public_key& key,
+                                const evidence::bundle_limits& limits = {}) {
   using detail::failed;
   verification out;
   out.keyid = key.keyid();

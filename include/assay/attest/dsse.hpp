@@ -53,8 +53,9 @@ inline bool verify_signature(std::string_view message, std::string_view sig, con
 
 // An envelope of `payload` (its bytes) of type `type`, signed by `key`: standard padded base64,
 // the key's keyid.
-inline contracts::dsse_envelope sign_envelope(std::string_view payload, const private_key& key,
-                                              std::string_view type = intoto_payload_type) {
+template <class = void>
+contracts::dsse_envelope sign_envelope(std::string_view payload, const private_key& key,
+                                       std::string_view type = intoto_payload_type) {
   contracts::dsse_envelope env;
   static_cast<std::string&>(env.payload) = base64_encode(payload);
   static_cast<std::string&>(env.payloadType) = std::string(type);

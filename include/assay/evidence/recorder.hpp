@@ -252,6 +252,7 @@ class recorder {
   }
 
   // The bundle of everything recorded so far.
+  template <class = void>  // compiled only where used: it writes the manifest
   result<std::string> finish(bundle_options o = {}) const {
     if (!o.producer)
       o.producer = opt_.producer;

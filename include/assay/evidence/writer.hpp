@@ -273,8 +273,8 @@ struct stream_facts {
 
 // manifest.json, through its contract type: encoding checks it (digest patterns, the x-assay
 // kinds) and writes it in canonical form; the verifier's limits hold for it.
-inline result<std::string> write_manifest(const stream_facts& s, const producer_info& producer,
-                                          const bundle_options& opt) {
+template <class = void>  // compiled only where used: it holds the manifest's encoder
+result<std::string> write_manifest(const stream_facts& s, const producer_info& producer, const bundle_options& opt) {
   const bundle_limits& lim = opt.limits;
   contracts::manifest m;
   m.bundle_id = std::string(s.run_root);

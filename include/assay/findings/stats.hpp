@@ -167,7 +167,8 @@ inline errors evidence_violations(const trial_ledger& ledger) {
 }
 
 // The finding of `ledger`, or every violation of its contract and of the evidence rules.
-inline results<finding> compute(const trial_ledger& ledger) {
+template <class = void>
+results<finding> compute(const trial_ledger& ledger) {
   errors bad;
   if (auto ok = assay::validate(ledger); !ok)
     bad = ok.error();
@@ -250,7 +251,8 @@ inline results<finding> compute(const trial_ledger& ledger) {
 
 // The finding of a ledger given as JSON: every violation of the ledger (a document that is not
 // JSON gives its one syntax error), or the finding.
-inline results<finding> compute_json(std::string_view ledger_text, const json::limits& lim = {}) {
+template <class = void>
+results<finding> compute_json(std::string_view ledger_text, const json::limits& lim = {}) {
   auto ledger = assay::decode<trial_ledger>(ledger_text, lim);
   if (!ledger)
     return ledger.error();
@@ -278,7 +280,10 @@ class accumulator {
   std::size_t size() const noexcept { return ledger_.trial_results.size(); }
 
   // The finding of the trials so far (no trials yet: the ledger's too_few_items violation).
-  results<contracts::finding> finding() const { return compute(ledger_); }
+  template <class = void>
+  results<contracts::finding> finding() const {
+    return compute(ledger_);
+  }
 
  private:
   trial_ledger ledger_;

@@ -386,7 +386,8 @@ inline error pack_error(const pack_source& src, const pack_node& tree, error e) 
 }  // namespace detail
 
 // Loads a pack from its tree (as a reader made it).
-inline results<loaded_pack> load_pack(const pack_node& tree, pack_source source, const pack_options& opts = {}) {
+template <class = void>
+results<loaded_pack> load_pack(const pack_node& tree, pack_source source, const pack_options& opts = {}) {
   errors errs;
   auto fail = [&](error e) { errs.items.push_back(detail::pack_error(source, tree, std::move(e))); };
 
@@ -451,7 +452,8 @@ inline results<loaded_pack> load_pack(const pack_node& tree, pack_source source,
 }
 
 // Loads a pack from its text: JSON, or YAML with pack_yaml.hpp's reader in `opts`.
-inline results<loaded_pack> load_pack(std::string_view text, pack_source source = {}, const pack_options& opts = {}) {
+template <class = void>
+results<loaded_pack> load_pack(std::string_view text, pack_source source = {}, const pack_options& opts = {}) {
   auto tree = (opts.reader != nullptr ? opts.reader : &json_pack_reader)(text);
   if (!tree) {
     error e = std::move(tree).error();

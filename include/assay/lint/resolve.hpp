@@ -104,8 +104,9 @@ inline results<std::vector<std::string>> split_pack_refs(std::span<const std::st
 }
 
 // Loads a pack file (JSON, or YAML with pack_yaml.hpp's reader in `opts`).
-inline results<loaded_pack> load_pack_file(const std::filesystem::path& path, const pack_options& opts = {},
-                                           std::string shown_as = {}) {
+template <class = void>
+results<loaded_pack> load_pack_file(const std::filesystem::path& path, const pack_options& opts = {},
+                                    std::string shown_as = {}) {
   if (shown_as.empty())
     shown_as = path.string();
   std::ifstream in(path, std::ios::binary);
@@ -160,7 +161,8 @@ inline std::string not_found_message(std::string_view ref, const std::optional<s
 }  // namespace detail
 
 // Resolves and loads one reference (not a comma list).
-inline results<loaded_pack> load_pack_ref(std::string_view ref, const pack_options& opts = {}) {
+template <class = void>
+results<loaded_pack> load_pack_ref(std::string_view ref, const pack_options& opts = {}) {
   std::error_code ec;
   const std::filesystem::path path{std::string(ref)};
   if (!ref.empty() && std::filesystem::exists(path, ec)) {
@@ -204,8 +206,8 @@ inline results<loaded_pack> load_pack_ref(std::string_view ref, const pack_optio
 
 // Resolves and loads the packs of --pack values (comma lists allowed), in order; no value at all
 // means the default pack. Every reference is tried; all errors are returned together.
-inline results<std::vector<loaded_pack>> load_packs(std::span<const std::string> values,
-                                                    const pack_options& opts = {}) {
+template <class = void>
+results<std::vector<loaded_pack>> load_packs(std::span<const std::string> values, const pack_options& opts = {}) {
   const std::string fallback(default_pack_name);
   auto refs =
       values.empty() ? results<std::vector<std::string>>(std::vector<std::string>{fallback}) : split_pack_refs(values);

@@ -56,7 +56,8 @@ inline std::string ecma_to_boost(std::string_view pattern) {
 }
 
 // The ECMA-262 regular expression `pattern` compiled for Boost.Regex (throws as Boost does).
-inline boost::regex boost_regex_of(std::string_view pattern) {
+template <class = void>
+boost::regex boost_regex_of(std::string_view pattern) {
   return boost::regex(ecma_to_boost(pattern), boost::regex::ECMAScript | boost::regex::no_mod_m);
 }
 
@@ -64,7 +65,8 @@ inline boost::regex boost_regex_of(std::string_view pattern) {
 // the one without match_results searches with match_any, and Boost 1.74 then misses matches
 // ([^a-c]{2,4}/?$ found nothing in a subject ending "4}/?", and matched the same subject less
 // its first byte, whatever spelling of '$' it was given). Throws when the match is too costly.
-inline bool boost_search(const boost::regex& re, std::string_view s) {
+template <class = void>
+bool boost_search(const boost::regex& re, std::string_view s) {
   boost::match_results<const char*> m;
   return boost::regex_search(s.data(), s.data() + s.size(), m, re, boost::match_not_dot_newline);
 }

@@ -85,7 +85,7 @@ struct options {
   evidence::bundle_limits limits{};
   ci_method ci = ci_method::wilson;
   // The interval of pass_rate_ci95: stats::wilson by default; the CLI passes stats::jeffreys<>
-  // (assay/stats/jeffreys.hpp, Boost.Math) for ci_method::jeffreys.
+  // (assay/stats/jeffreys.hpp) for ci_method::jeffreys.
   stats::interval (*interval)(std::int64_t successes, std::int64_t trials) = &stats::wilson;
   std::function<void(const progress&)> on_progress{};  // after each run, one call at a time
 };
@@ -117,7 +117,8 @@ struct outcome {
 };
 
 // Judges one produced bundle: verified and linted in one pass.
-inline run_record judge(std::span<const lint::loaded_pack> packs, const produced& p, const options& o) {
+template <class = void>  // compiled only where used: it holds the verifier and the linter
+run_record judge(std::span<const lint::loaded_pack> packs, const produced& p, const options& o) {
   run_record r;
   if (p.error) {
     r.status = run_status::infra_error;
@@ -151,7 +152,8 @@ inline run_record judge(std::span<const lint::loaded_pack> packs, const produced
 
 // Runs the soak. The packs must be able to run together (lint::linter::create); the error says
 // why when they cannot.
-inline result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const options& o) {
+template <class = void>
+result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const options& o) {
   if (auto l = lint::linter::create(packs); !l)
     return l.error();
   if (o.iterations == 0)

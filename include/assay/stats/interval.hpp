@@ -1,11 +1,11 @@
 // assay/stats/interval.hpp — 95% confidence intervals for a success rate (SPEC §12, §14).
 //
 //   auto w = assay::stats::wilson(17, 20);     // {0.6396..., 0.9476...}
-//   auto j = assay::stats::jeffreys(17, 20);   // assay/stats/jeffreys.hpp (Boost.Math)
+//   auto j = assay::stats::jeffreys(17, 20);   // assay/stats/jeffreys.hpp
 //
 // The Wilson score interval is the default of soak reports and the one of findings; the
 // Jeffreys interval (an equal-tailed Beta posterior) is the documented alternative and lives in
-// its own header, so that only its users compile Boost.Math. Both give [0, 1] for no trials.
+// its own header (the incomplete beta function and its inverse). Both give [0, 1] for no trials.
 // This header needs nothing but std.
 #pragma once
 
