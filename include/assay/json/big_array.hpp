@@ -21,6 +21,15 @@
 #include <sys/mman.h>
 #endif
 
+// As in lex.hpp: for the tape's append, which the compiler otherwise leaves as a call.
+#ifndef ASSAY_ALWAYS_INLINE
+#if defined(__GNUC__)
+#define ASSAY_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ASSAY_ALWAYS_INLINE
+#endif
+#endif
+
 namespace assay::json {
 
 namespace detail {
@@ -130,7 +139,7 @@ class big_vector {
 
   void reserve(std::size_t n) { buf_.reserve(n, size_); }
   // Appends `v` and returns its index.
-  std::size_t push_back(const T& v) {
+  ASSAY_ALWAYS_INLINE std::size_t push_back(const T& v) {
     if (size_ == buf_.capacity()) [[unlikely]]
       grow(1);
     buf_[size_] = v;
@@ -143,6 +152,7 @@ class big_vector {
       std::memcpy(static_cast<void*>(buf_.data() + size_), p, n * sizeof(T));
     size_ += n;
   }
+  void clear() noexcept { size_ = 0; }
   std::size_t size() const noexcept { return size_; }
   std::size_t capacity() const noexcept { return buf_.capacity(); }
   T* data() noexcept { return buf_.data(); }

@@ -13,6 +13,7 @@
 
 #include "assay/error.hpp"
 
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cstddef>
@@ -344,9 +345,99 @@ ASSAY_ALWAYS_INLINE inline bool utf8_run(const char*& p, const char* end, bool r
 // Where scan_plain() stopped.
 enum class stop : std::uint8_t { quote, backslash, fault };
 
+// UTF-8 validation as a table-driven automaton with no branch per byte (the "shift DFA"):
+// state is a bit offset (a multiple of 6) into the 64-bit row of the next byte, which holds the
+// next state of every state. x86-64 masks a 64-bit shift count to 6 bits, so a step is one load
+// and one shift; the state's own value is its low 6 bits. Same rules as decode_utf8().
+namespace utf8_dfa {
+inline constexpr unsigned accept = 0, error = 6, need1 = 12, need2 = 18, need3 = 24, after_e0 = 30, after_ed = 36,
+                          after_f0 = 42, after_f4 = 48;
+constexpr std::array<std::uint64_t, 256> make_table() {
+  std::array<std::uint64_t, 256> t{};
+  for (unsigned b = 0; b < 256; ++b) {
+    auto to = [&](unsigned from, unsigned next) { t[b] |= std::uint64_t{next} << from; };
+    const bool cont = b >= 0x80 && b <= 0xBF;
+    unsigned lead = error;
+    if (b < 0x80)
+      lead = accept;
+    else if (b >= 0xC2 && b <= 0xDF)
+      lead = need1;
+    else if (b == 0xE0)
+      lead = after_e0;
+    else if (b == 0xED)
+      lead = after_ed;
+    else if (b >= 0xE1 && b <= 0xEF)
+      lead = need2;
+    else if (b == 0xF0)
+      lead = after_f0;
+    else if (b >= 0xF1 && b <= 0xF3)
+      lead = need3;
+    else if (b == 0xF4)
+      lead = after_f4;
+    to(accept, lead);
+    to(error, error);
+    to(need1, cont ? accept : error);
+    to(need2, cont ? need1 : error);
+    to(need3, cont ? need2 : error);
+    to(after_e0, b >= 0xA0 && b <= 0xBF ? need1 : error);
+    to(after_ed, b >= 0x80 && b <= 0x9F ? need1 : error);
+    to(after_f0, b >= 0x90 && b <= 0xBF ? need2 : error);
+    to(after_f4, b >= 0x80 && b <= 0x8F ? need2 : error);
+  }
+  return t;
+}
+inline constexpr std::array<std::uint64_t, 256> table = make_table();
+// One byte; `state` keeps garbage above its low 6 bits (see above).
+ASSAY_ALWAYS_INLINE inline std::uint64_t step(std::uint64_t state, unsigned char b) noexcept {
+  return table[b] >> (state & 63);
+}
+}  // namespace utf8_dfa
+
 // Inside a string: moves p over the characters that need no decoding (validating them) to the
 // closing quote or the first backslash, which it leaves at p.
+//
+// 16 bytes at a time, non-ASCII text included: the block's quotes, backslashes and control
+// characters are found with SSE2, and its bytes up to the first of them go through the UTF-8
+// automaton (only when the block has bytes >= 0x80 or a sequence is open). What the automaton
+// refuses, a sequence cut short by a stop, a noncharacter check, and the input's last 15
+// bytes are left to the exact scan below, which runs again from the start and says what is
+// wrong and where.
 ASSAY_ALWAYS_INLINE inline stop scan_plain(const char*& p, const char* end, bool reject_noncharacters, problem& e) {
+#if defined(__SSE2__)
+  if (!reject_noncharacters) {
+    const char* q = p;
+    std::uint64_t state = utf8_dfa::accept;
+    while (end - q >= 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+      const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
+      const __m128i stops = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))), control);
+      const auto stop_bits = static_cast<unsigned>(_mm_movemask_epi8(stops));
+      const unsigned n = stop_bits != 0 ? static_cast<unsigned>(__builtin_ctz(stop_bits)) : 16;
+      unsigned high = static_cast<unsigned>(_mm_movemask_epi8(v)) & ((1u << n) - 1);
+      if ((state & 63) != utf8_dfa::accept)
+        high |= 1;  // a sequence is open: from the block's first byte
+      if (high != 0)
+        for (unsigned i = static_cast<unsigned>(__builtin_ctz(high)); i < n; ++i)
+          state = utf8_dfa::step(state, static_cast<unsigned char>(q[i]));
+      q += n;
+      if (n == 16)
+        continue;
+      if ((state & 63) != utf8_dfa::accept)
+        break;  // invalid UTF-8 before the stop: the exact scan locates it
+      p = q;
+      const auto c = static_cast<unsigned char>(*q);
+      if (c == '"')
+        return stop::quote;
+      if (c == '\\')
+        return stop::backslash;
+      e = problem{fault::control, q, c};
+      return stop::fault;
+    }
+    if ((state & 63) == utf8_dfa::accept)
+      p = q;  // else the exact scan starts again from the beginning
+  }
+#endif
   for (;;) {
     p += plain_run(p, end);
     if (p == end) {
