@@ -465,8 +465,10 @@ class document {
     // buffer and pushes its node.
     bool escaped_string(const char* start) {
       detail::char_buffer& side = d.side_;
-      if (side.capacity() < static_cast<std::size_t>(end - begin))  // true only while it is empty
-        side.reserve(static_cast<std::size_t>(end - begin));        // decoded text never outgrows the input
+      // Decoded text never outgrows the input; 16 bytes more let append_run() copy whole blocks.
+      // (Only the first escaped string of a parse finds less: the buffer is still empty.)
+      if (side.capacity() < static_cast<std::size_t>(end - begin) + 16)
+        side.reserve(static_cast<std::size_t>(end - begin) + 16);
       const std::size_t at = side.size();
       side.append(start, static_cast<std::size_t>(p - start));
       if (!lex::scan_escaped(p, end, lim.reject_noncharacters, side, problem))

@@ -128,7 +128,7 @@ inline std::string hex_code_point(std::uint32_t cp) {
 }
 
 template <class Out>  // std::string, or anything with += char
-void append_utf8(Out& out, std::uint32_t cp) {
+ASSAY_ALWAYS_INLINE inline void append_utf8(Out& out, std::uint32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
   } else if (cp < 0x800) {
@@ -521,35 +521,30 @@ ASSAY_ALWAYS_INLINE inline bool escape(const char*& p, const char* end, bool rej
     e = problem{fault::escape_end, p + 1, 0};
     return false;
   }
-  const char c = p[1];
+  const auto c = static_cast<unsigned char>(p[1]);
   p += 2;
-  switch (c) {
-    case '"':
-    case '\\':
-    case '/':
-      out += c;
-      return true;
-    case 'b':
-      out += '\b';
-      return true;
-    case 'f':
-      out += '\f';
-      return true;
-    case 'n':
-      out += '\n';
-      return true;
-    case 'r':
-      out += '\r';
-      return true;
-    case 't':
-      out += '\t';
-      return true;
-    case 'u':
-      return unicode_escape(p, end, at, reject_noncharacters, out, e);
-    default:
-      e = problem{fault::escape, at, 0};
-      return false;
+  // The character each one-letter escape stands for (0: not one), looked up rather than
+  // switched on: escapes come in no order a branch predictor could learn.
+  static constexpr std::array<char, 256> simple = [] {
+    std::array<char, 256> t{};
+    t['"'] = '"';
+    t['\\'] = '\\';
+    t['/'] = '/';
+    t['b'] = '\b';
+    t['f'] = '\f';
+    t['n'] = '\n';
+    t['r'] = '\r';
+    t['t'] = '\t';
+    return t;
+  }();
+  if (const char x = simple[c]; x != 0) [[likely]] {
+    out += x;
+    return true;
   }
+  if (c == 'u')
+    return unicode_escape(p, end, at, reject_noncharacters, out, e);
+  e = problem{fault::escape, at, 0};
+  return false;
 }
 
 // At a backslash inside a string: decodes the rest of the string into `out` (appended), up
@@ -561,7 +556,10 @@ bool scan_escaped(const char*& p, const char* end, bool reject_noncharacters, Ou
       return false;
     const char* run = p;
     const stop s = scan_plain(p, end, reject_noncharacters, e);
-    out.append(run, static_cast<std::size_t>(p - run));
+    if constexpr (requires { out.append_run(run, std::size_t{0}, end); })
+      out.append_run(run, static_cast<std::size_t>(p - run), end);
+    else
+      out.append(run, static_cast<std::size_t>(p - run));
     if (s != stop::backslash)
       return s == stop::quote;
   }
