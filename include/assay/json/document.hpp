@@ -269,7 +269,7 @@ class document {
   // The node array (on huge pages when large).
   using tape = detail::big_vector<node>;
 
-  std::size_t push(kind k, std::uint32_t count, std::uint64_t payload, bool flag = false) {
+  ASSAY_ALWAYS_INLINE std::size_t push(kind k, std::uint32_t count, std::uint64_t payload, bool flag = false) {
     return nodes_.push_back(node{k, flag, count, payload});
   }
 
@@ -447,7 +447,7 @@ class document {
     }
 
     // At an opening quote: validates the string and pushes its node.
-    bool string() {
+    ASSAY_ALWAYS_INLINE bool string() {
       const char* start = ++p;
       const lex::stop s = lex::scan_plain(p, end, lim.reject_noncharacters, problem);
       if (s == lex::stop::quote) [[likely]] {
