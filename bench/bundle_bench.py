@@ -6,7 +6,13 @@
   memory  peak RSS (the least of --repeat runs) of verify, of `evidence show` (table and JSON) and
           of `evidence export-otel`, on a bundle and on one 50x larger
 
-usage: bench/bundle_bench.py [ASSAY_BINARY] [--events N] [--repeat K]
+With --pigz, only the two rows of bench/speed_table.sh, against pigz (runs alternate, least
+wall time of --repeat runs each; peak RSS of each side):
+  verify  `assay evidence verify B`      vs  `pigz -dc B > /dev/null`   (zlib inflate alone)
+  bundle  `assay evidence bundle ...`    vs  `pigz -9 -p2` of B's own tar, decompressed
+and one machine-readable line per row: ROW name assay_s baseline_s ratio assay_rss_kib base_rss_kib
+
+usage: bench/bundle_bench.py [ASSAY_BINARY] [--events N] [--repeat K] [--pigz]
 """
 import argparse
 import hashlib
@@ -56,6 +62,36 @@ def timed(cmd, repeat, shell=False):
     return best
 
 
+def timed_pair(a, b, repeat):
+    """Least wall times of shell commands a and b, run alternately `repeat` times each."""
+    best = [None, None]
+    for r in range(repeat):
+        for k in ((0, 1) if r % 2 == 0 else (1, 0)):
+            t0 = time.perf_counter()
+            subprocess.run((a, b)[k], shell=True, check=True, stdout=subprocess.DEVNULL)
+            dt = time.perf_counter() - t0
+            best[k] = dt if best[k] is None else min(best[k], dt)
+    return best
+
+
+def pigz_rows(a, d, ev, b):
+    """The verify and bundle rows of bench/speed_table.sh, against pigz."""
+    tar = os.path.join(d, "bundle.tar")
+    subprocess.run(f"pigz -dc {b} > {tar}", shell=True, check=True)
+    out = os.path.join(d, "again.tar.gz")
+    rows = [("verify", f"{a.assay} evidence verify {b}", f"pigz -dc {b}",
+             [a.assay, "evidence", "verify", b], ["pigz", "-dc", b]),
+            ("bundle", f"{a.assay} evidence bundle --events {ev} --out {out}", f"pigz -9 -p2 -c {tar}",
+             [a.assay, "evidence", "bundle", "--events", ev, "--out", out], ["pigz", "-9", "-p2", "-c", tar])]
+    print(f"events: {a.events}, bundle {os.path.getsize(b) / 1e6:.1f} MB, tar {os.path.getsize(tar) / 1e6:.1f} MB")
+    for name, cmd, base, cmd_argv, base_argv in rows:
+        t, t_base = timed_pair(cmd, base, a.repeat)
+        rss, rss_base = peak_rss_kib(cmd_argv, 1), peak_rss_kib(base_argv, 1)
+        print(f"{name:7s} assay {t * 1000:7.0f} ms  {base.split(' ' + d)[0]:12s} {t_base * 1000:7.0f} ms  "
+              f"ratio {t / t_base:5.2f}x  peak RSS {rss / 1024:.1f} MiB (pigz {rss_base / 1024:.1f} MiB)")
+        print(f"ROW {name} {t:.4f} {t_base:.4f} {t / t_base:.3f} {rss} {rss_base}")
+
+
 def peak_rss_kib(cmd, repeat=1):
     """The least peak RSS of `repeat` runs of cmd, each measured in a fresh child process."""
     code = ("import resource,subprocess,sys;subprocess.run(sys.argv[1:],check=True,stdout=subprocess.DEVNULL);"
@@ -69,12 +105,16 @@ def main():
     ap.add_argument("assay", nargs="?", default="build/examples/assay")
     ap.add_argument("--events", type=int, default=90000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--pigz", action="store_true", help="only the rows against pigz (bench/speed_table.sh)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         ev = os.path.join(d, "events.ndjson")
         b = os.path.join(d, "bundle.tar.gz")
         make_events(ev, a.events)
         subprocess.run([a.assay, "evidence", "bundle", "--events", ev, "--out", b], check=True)
+        if a.pigz:
+            pigz_rows(a, d, ev, b)
+            return
         canon = os.path.join(d, "events.canon")
         subprocess.run(f"tar -xzOf {b} events.ndjson > {canon}", shell=True, check=True)
         mb = os.path.getsize(canon) / 1e6

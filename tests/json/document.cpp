@@ -270,3 +270,25 @@ TEST_CASE("a large document's tape and side buffer (huge-page allocations) hold 
         "v\xc3\xa9"
         "299999");
 }
+
+TEST_CASE("document: parsing into a recycled document's buffers gives what a fresh parse gives") {
+  // A large first document with escapes, so that the tape and side buffer have grown.
+  std::string big = "[";
+  for (int i = 0; i < 5000; ++i)
+    big += (i ? ",\"" : "\"") + std::string("esc\\n\\u00e9 ") + std::to_string(i) + "\"";
+  big += "]";
+  auto first = json::document::parse(big);
+  REQUIRE(first.has_value());
+  CHECK(first->string_at(1) == "esc\n\xC3\xA9 0");
+  const std::string small = R"({"b":"x\ty","a":[1.50,"\ud83d\ude80"]})";
+  auto again = json::document::parse(small, {}, std::move(*first));
+  REQUIRE(again.has_value());
+  CHECK(again->nodes().size() == 7);
+  CHECK(again->canonical() == "{\"a\":[1.5,\"\xF0\x9F\x9A\x80\"],\"b\":\"x\\ty\"}");
+  CHECK(again->canonical() == json::document::parse(small).value().canonical());
+  // A refused input gives the same error through recycled buffers.
+  auto bad = json::document::parse(R"({"a":1,"a":2})", {}, std::move(*again));
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().code == errc::duplicate_member);
+  CHECK(bad.error().format() == json::document::parse(R"({"a":1,"a":2})").error().format());
+}

@@ -391,3 +391,65 @@ TEST_CASE("to_pretty and copies of nested values keep their shape") {
   const json::value copy = v;
   CHECK(json::to_canonical(copy).value() == json::to_canonical(v).value());
 }
+
+TEST_CASE("scan_plain: the 16-byte UTF-8 path and the exact scan agree wherever a sequence falls") {
+  // With reject_noncharacters the exact per-sequence scan runs; without, the block path (none
+  // of these pieces holds a noncharacter, so the two must give the same answer).
+  const std::vector<std::string> pieces = {"\xC3\xA9",
+                                           "\xE6\x97\xA5",
+                                           "\xF0\x9F\x98\x80",
+                                           "\xC0\x80",
+                                           "\xED\xA0\x80",
+                                           "\xE0\x9F\xBF",
+                                           "\xF0\x8F\xBF\xBF",
+                                           "\xF4\x90\x80\x80",
+                                           "\x80",
+                                           "\xFF",
+                                           "\xC3",
+                                           "\xE6\x97",
+                                           "\xF0\x9F\x98",
+                                           "\x01",
+                                           "\x1F",
+                                           "\\",
+                                           "\x7F",
+                                           "\xC3\xA9\xC3"};
+  std::size_t compared = 0;
+  for (const std::string& piece : pieces) {
+    for (std::size_t offset = 0; offset < 40; ++offset) {
+      for (const char* tail : {"\"", "xyz\"", "\xC3\xA9\"", ""}) {
+        const std::string text = std::string(offset, 'a') + piece + tail + std::string(20, 'b');
+        const char* b = text.data();
+        const char* e = b + text.size();
+        const char* fast = b;
+        const char* exact = b;
+        json::lex::problem pf, pe;
+        const json::lex::stop sf = json::lex::scan_plain(fast, e, false, pf);
+        const json::lex::stop se = json::lex::scan_plain(exact, e, true, pe);
+        INFO("piece " << json::quote_for_message(piece) << " at offset " << offset << ", tail " << tail);
+        CHECK(sf == se);
+        CHECK(fast - b == exact - b);
+        CHECK(pf.fault == pe.fault);
+        CHECK(pf.at == pe.at);
+        CHECK(pf.cp == pe.cp);
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared == pieces.size() * 40 * 4);
+  // And the answers themselves, at a block boundary (bytes 14..17 of the string).
+  const auto scan = [](const std::string& text, json::lex::problem& pr) {
+    const char* p = text.data();
+    const json::lex::stop s = json::lex::scan_plain(p, text.data() + text.size(), false, pr);
+    return std::pair{s, static_cast<std::size_t>(p - text.data())};
+  };
+  json::lex::problem pr;
+  const std::string pad(14, 'a'), after(32, 'z');
+  CHECK(scan(pad + "\xF0\x9F\x98\x80\"" + after, pr) == std::pair{json::lex::stop::quote, std::size_t{18}});
+  CHECK(scan(pad + "\xE6\x97\\" + after, pr).first == json::lex::stop::fault);
+  CHECK(pr.fault == json::lex::fault::utf8);
+  CHECK(scan(pad + "\xC3\xA9\x01" + after, pr).first == json::lex::stop::fault);
+  CHECK(pr.fault == json::lex::fault::control);
+  CHECK(pr.cp == 1);
+  CHECK(scan(pad + "\xED\xA0\x80\"" + after, pr).first == json::lex::stop::fault);
+  CHECK(pr.fault == json::lex::fault::utf8);
+}

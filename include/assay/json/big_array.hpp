@@ -21,6 +21,15 @@
 #include <sys/mman.h>
 #endif
 
+// As in lex.hpp: for the tape's append, which the compiler otherwise leaves as a call.
+#ifndef ASSAY_ALWAYS_INLINE
+#if defined(__GNUC__)
+#define ASSAY_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ASSAY_ALWAYS_INLINE
+#endif
+#endif
+
 namespace assay::json {
 
 namespace detail {
@@ -130,7 +139,7 @@ class big_vector {
 
   void reserve(std::size_t n) { buf_.reserve(n, size_); }
   // Appends `v` and returns its index.
-  std::size_t push_back(const T& v) {
+  ASSAY_ALWAYS_INLINE std::size_t push_back(const T& v) {
     if (size_ == buf_.capacity()) [[unlikely]]
       grow(1);
     buf_[size_] = v;
@@ -143,6 +152,9 @@ class big_vector {
       std::memcpy(static_cast<void*>(buf_.data() + size_), p, n * sizeof(T));
     size_ += n;
   }
+  void clear() noexcept { size_ = 0; }
+  // To n elements, which must not exceed capacity() (those added are uninitialized).
+  void resize_within(std::size_t n) noexcept { size_ = n; }
   std::size_t size() const noexcept { return size_; }
   std::size_t capacity() const noexcept { return buf_.capacity(); }
   T* data() noexcept { return buf_.data(); }
@@ -164,9 +176,19 @@ class char_buffer : public big_vector<char> {
  public:
   using big_vector<char>::append;
   void append(std::string_view s) { append(s.data(), s.size()); }
-  char_buffer& operator+=(char c) {
+  ASSAY_ALWAYS_INLINE char_buffer& operator+=(char c) {
     push_back(c);
     return *this;
+  }
+  // append(p, n) for the short runs between escapes: one fixed 16-byte copy instead of a call
+  // to memcpy, when 16 bytes can be read at p (before src_end) and written here.
+  ASSAY_ALWAYS_INLINE void append_run(const char* p, std::size_t n, const char* src_end) {
+    if (n <= 16 && src_end - p >= 16 && capacity() - size() >= 16) {
+      std::memcpy(data() + size(), p, 16);
+      resize_within(size() + n);
+    } else {
+      append(p, n);
+    }
   }
 };
 

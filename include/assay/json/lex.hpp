@@ -13,6 +13,7 @@
 
 #include "assay/error.hpp"
 
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cstddef>
@@ -127,7 +128,7 @@ inline std::string hex_code_point(std::uint32_t cp) {
 }
 
 template <class Out>  // std::string, or anything with += char
-void append_utf8(Out& out, std::uint32_t cp) {
+ASSAY_ALWAYS_INLINE inline void append_utf8(Out& out, std::uint32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
   } else if (cp < 0x800) {
@@ -344,9 +345,99 @@ ASSAY_ALWAYS_INLINE inline bool utf8_run(const char*& p, const char* end, bool r
 // Where scan_plain() stopped.
 enum class stop : std::uint8_t { quote, backslash, fault };
 
+// UTF-8 validation as a table-driven automaton with no branch per byte (the "shift DFA"):
+// state is a bit offset (a multiple of 6) into the 64-bit row of the next byte, which holds the
+// next state of every state. x86-64 masks a 64-bit shift count to 6 bits, so a step is one load
+// and one shift; the state's own value is its low 6 bits. Same rules as decode_utf8().
+namespace utf8_dfa {
+inline constexpr unsigned accept = 0, error = 6, need1 = 12, need2 = 18, need3 = 24, after_e0 = 30, after_ed = 36,
+                          after_f0 = 42, after_f4 = 48;
+constexpr std::array<std::uint64_t, 256> make_table() {
+  std::array<std::uint64_t, 256> t{};
+  for (unsigned b = 0; b < 256; ++b) {
+    auto to = [&](unsigned from, unsigned next) { t[b] |= std::uint64_t{next} << from; };
+    const bool cont = b >= 0x80 && b <= 0xBF;
+    unsigned lead = error;
+    if (b < 0x80)
+      lead = accept;
+    else if (b >= 0xC2 && b <= 0xDF)
+      lead = need1;
+    else if (b == 0xE0)
+      lead = after_e0;
+    else if (b == 0xED)
+      lead = after_ed;
+    else if (b >= 0xE1 && b <= 0xEF)
+      lead = need2;
+    else if (b == 0xF0)
+      lead = after_f0;
+    else if (b >= 0xF1 && b <= 0xF3)
+      lead = need3;
+    else if (b == 0xF4)
+      lead = after_f4;
+    to(accept, lead);
+    to(error, error);
+    to(need1, cont ? accept : error);
+    to(need2, cont ? need1 : error);
+    to(need3, cont ? need2 : error);
+    to(after_e0, b >= 0xA0 && b <= 0xBF ? need1 : error);
+    to(after_ed, b >= 0x80 && b <= 0x9F ? need1 : error);
+    to(after_f0, b >= 0x90 && b <= 0xBF ? need2 : error);
+    to(after_f4, b >= 0x80 && b <= 0x8F ? need2 : error);
+  }
+  return t;
+}
+inline constexpr std::array<std::uint64_t, 256> table = make_table();
+// One byte; `state` keeps garbage above its low 6 bits (see above).
+ASSAY_ALWAYS_INLINE inline std::uint64_t step(std::uint64_t state, unsigned char b) noexcept {
+  return table[b] >> (state & 63);
+}
+}  // namespace utf8_dfa
+
 // Inside a string: moves p over the characters that need no decoding (validating them) to the
 // closing quote or the first backslash, which it leaves at p.
+//
+// 16 bytes at a time, non-ASCII text included: the block's quotes, backslashes and control
+// characters are found with SSE2, and its bytes up to the first of them go through the UTF-8
+// automaton (only when the block has bytes >= 0x80 or a sequence is open). What the automaton
+// refuses, a sequence cut short by a stop, a noncharacter check, and the input's last 15
+// bytes are left to the exact scan below, which runs again from the start and says what is
+// wrong and where.
 ASSAY_ALWAYS_INLINE inline stop scan_plain(const char*& p, const char* end, bool reject_noncharacters, problem& e) {
+#if defined(__SSE2__)
+  if (!reject_noncharacters) {
+    const char* q = p;
+    std::uint64_t state = utf8_dfa::accept;
+    while (end - q >= 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+      const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
+      const __m128i stops = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))), control);
+      const auto stop_bits = static_cast<unsigned>(_mm_movemask_epi8(stops));
+      const unsigned n = stop_bits != 0 ? static_cast<unsigned>(__builtin_ctz(stop_bits)) : 16;
+      unsigned high = static_cast<unsigned>(_mm_movemask_epi8(v)) & ((1u << n) - 1);
+      if ((state & 63) != utf8_dfa::accept)
+        high |= 1;  // a sequence is open: from the block's first byte
+      if (high != 0)
+        for (unsigned i = static_cast<unsigned>(__builtin_ctz(high)); i < n; ++i)
+          state = utf8_dfa::step(state, static_cast<unsigned char>(q[i]));
+      q += n;
+      if (n == 16)
+        continue;
+      if ((state & 63) != utf8_dfa::accept)
+        break;  // invalid UTF-8 before the stop: the exact scan locates it
+      p = q;
+      const auto c = static_cast<unsigned char>(*q);
+      if (c == '"')
+        return stop::quote;
+      if (c == '\\')
+        return stop::backslash;
+      e = problem{fault::control, q, c};
+      return stop::fault;
+    }
+    if ((state & 63) == utf8_dfa::accept)
+      p = q;  // else the exact scan starts again from the beginning
+  }
+#endif
   for (;;) {
     p += plain_run(p, end);
     if (p == end) {
@@ -430,35 +521,30 @@ ASSAY_ALWAYS_INLINE inline bool escape(const char*& p, const char* end, bool rej
     e = problem{fault::escape_end, p + 1, 0};
     return false;
   }
-  const char c = p[1];
+  const auto c = static_cast<unsigned char>(p[1]);
   p += 2;
-  switch (c) {
-    case '"':
-    case '\\':
-    case '/':
-      out += c;
-      return true;
-    case 'b':
-      out += '\b';
-      return true;
-    case 'f':
-      out += '\f';
-      return true;
-    case 'n':
-      out += '\n';
-      return true;
-    case 'r':
-      out += '\r';
-      return true;
-    case 't':
-      out += '\t';
-      return true;
-    case 'u':
-      return unicode_escape(p, end, at, reject_noncharacters, out, e);
-    default:
-      e = problem{fault::escape, at, 0};
-      return false;
+  // The character each one-letter escape stands for (0: not one), looked up rather than
+  // switched on: escapes come in no order a branch predictor could learn.
+  static constexpr std::array<char, 256> simple = [] {
+    std::array<char, 256> t{};
+    t['"'] = '"';
+    t['\\'] = '\\';
+    t['/'] = '/';
+    t['b'] = '\b';
+    t['f'] = '\f';
+    t['n'] = '\n';
+    t['r'] = '\r';
+    t['t'] = '\t';
+    return t;
+  }();
+  if (const char x = simple[c]; x != 0) [[likely]] {
+    out += x;
+    return true;
   }
+  if (c == 'u')
+    return unicode_escape(p, end, at, reject_noncharacters, out, e);
+  e = problem{fault::escape, at, 0};
+  return false;
 }
 
 // At a backslash inside a string: decodes the rest of the string into `out` (appended), up
@@ -470,7 +556,10 @@ bool scan_escaped(const char*& p, const char* end, bool reject_noncharacters, Ou
       return false;
     const char* run = p;
     const stop s = scan_plain(p, end, reject_noncharacters, e);
-    out.append(run, static_cast<std::size_t>(p - run));
+    if constexpr (requires { out.append_run(run, std::size_t{0}, end); })
+      out.append_run(run, static_cast<std::size_t>(p - run), end);
+    else
+      out.append(run, static_cast<std::size_t>(p - run));
     if (s != stop::backslash)
       return s == stop::quote;
   }
@@ -491,6 +580,29 @@ struct number_shape {
   bool frac_trailing_zero = false;  // the fraction ends in 0
   const char* exponent = nullptr;   // the exponent's sign or first digit; nullptr without one
 };
+
+// Length of the run of ASCII digits at p (up to end), 8 bytes at a time: a number of 17
+// significant digits is three steps, not seventeen branches.
+ASSAY_ALWAYS_INLINE inline std::size_t digit_run(const char* p, const char* end) noexcept {
+  const char* start = p;
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t high = 0x8080808080808080ULL;
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    if constexpr (std::endian::native == std::endian::big)
+      w = __builtin_bswap64(w);
+    // The high bit of each byte above '9' (+0x46 reaches 0x80), below '0' (-0x30 borrows) or
+    // >= 0x80; carries and borrows only disturb the bytes after the first such byte.
+    const std::uint64_t bits = ((w + ones * 0x46) | (w - ones * 0x30) | w) & high;
+    if (bits != 0)
+      return static_cast<std::size_t>(p - start) + static_cast<std::size_t>(__builtin_ctzll(bits)) / 8;
+    p += 8;
+  }
+  while (p != end && *p >= '0' && *p <= '9')
+    ++p;
+  return static_cast<std::size_t>(p - start);
+}
 
 // At the first byte of a number (or of something that is not a value): checks the RFC 8259
 // grammar and moves p past the number. Problems are located at the number's first byte.
@@ -513,15 +625,13 @@ ASSAY_ALWAYS_INLINE inline bool scan_number(const char*& p, const char* end, num
     if (p != end && digit(*p))
       return bad(fault::leading_zero);
   } else {
-    while (p != end && digit(*p))
-      ++p;
+    p += digit_run(p, end);
   }
   n.int_digits = static_cast<std::size_t>(p - int_start);
   if (p != end && *p == '.') {
     ++p;
     const char* f = p;
-    while (p != end && digit(*p))
-      ++p;
+    p += digit_run(p, end);
     n.frac_digits = static_cast<std::size_t>(p - f);
     if (n.frac_digits == 0)
       return bad(fault::fraction_digit);
@@ -536,8 +646,7 @@ ASSAY_ALWAYS_INLINE inline bool scan_number(const char*& p, const char* end, num
       ++p;
     if (p == end || !digit(*p))
       return bad(fault::exponent_digit);
-    while (p != end && digit(*p))
-      ++p;
+    p += digit_run(p, end);
   }
   n.end = p;
   return true;
