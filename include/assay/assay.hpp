@@ -73,6 +73,7 @@
 #include "assay/evidence/content_hash.hpp"
 #include "assay/evidence/event_data.hpp"
 #include "assay/evidence/event_rules.hpp"
+#include "assay/evidence/gunzip.hpp"
 #include "assay/evidence/ids.hpp"
 #include "assay/evidence/payload_check.hpp"
 #include "assay/evidence/read_unverified.hpp"
