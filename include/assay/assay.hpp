@@ -12,6 +12,7 @@
 #include "assay/json/big_array.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/document.hpp"
+#include "assay/json/inline.hpp"
 #include "assay/json/lex.hpp"
 #include "assay/json/name_set.hpp"
 #include "assay/json/ndjson.hpp"

@@ -232,9 +232,8 @@ class gunzip {
       return used;
     switch (stage_) {
       case stage::fixed:
-        flags_ = buf_[3];
         header_crc(buf_, 10);
-        pending_ = flags_ & (fextra | fname | fcomment | fhcrc);
+        pending_ = buf_[3] & (fextra | fname | fcomment | fhcrc);
         next_header_field();
         break;
       case stage::extra_length:
@@ -303,7 +302,7 @@ class gunzip {
   stage stage_ = stage::fixed;
   unsigned char buf_[10] = {};
   std::size_t need_ = 10, have_ = 0;
-  std::uint8_t flags_ = 0, pending_ = 0;
+  std::uint8_t pending_ = 0;  // the optional header fields the flags announce, not yet read
   std::uint32_t hcrc_ = 0;
   std::uint64_t length_ = 0;
 };

@@ -8,6 +8,8 @@
 // when it declines, the memory behaves as usual).
 #pragma once
 
+#include "assay/json/inline.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -19,15 +21,6 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
-#endif
-
-// As in lex.hpp: for the tape's append, which the compiler otherwise leaves as a call.
-#ifndef ASSAY_ALWAYS_INLINE
-#if defined(__GNUC__)
-#define ASSAY_ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define ASSAY_ALWAYS_INLINE
-#endif
 #endif
 
 namespace assay::json {

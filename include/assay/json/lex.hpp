@@ -12,6 +12,7 @@
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/json/inline.hpp"
 
 #include <array>
 #include <bit>
@@ -26,17 +27,6 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
-
-// Small functions (and lambdas: the GNU spelling goes after a lambda's parameters too) on the
-// hot path of the parsers and serializers that the compiler, counting their bodies, might
-// otherwise leave as calls.
-#ifndef ASSAY_ALWAYS_INLINE
-#if defined(__GNUC__)
-#define ASSAY_ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define ASSAY_ALWAYS_INLINE
-#endif
 #endif
 
 namespace assay::json {
