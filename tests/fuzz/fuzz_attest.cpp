@@ -14,6 +14,7 @@
 //      library writes for the bundle must verify; any other that verifies must say the same
 //      (its predicate members equal the bundle's).
 // Any broken property aborts.
+#include "fuzz_fail.hpp"
 #include "assay/attest/attest.hpp"
 #include "assay/evidence/writer.hpp"
 #include "assay/json/canonical.hpp"
@@ -33,11 +34,7 @@ namespace json = assay::json;
 namespace {
 
 [[noreturn]] void fail(const char* what, std::string_view detail = {}) {
-  std::fprintf(stderr, "fuzz_attest: %s", what);
-  if (!detail.empty())
-    std::fprintf(stderr, ": %.*s", static_cast<int>(detail.size() > 400 ? 400 : detail.size()), detail.data());
-  std::fprintf(stderr, "\n");
-  std::abort();
+  fuzz::fail("fuzz_attest", what, detail);
 }
 
 struct fixture {

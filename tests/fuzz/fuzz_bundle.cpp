@@ -19,6 +19,7 @@
 // In mode 0, when the build has ISA-L, the gzip stream is also inflated by zlib and by ISA-L
 // (evidence/gunzip.hpp): both accept it with the same bytes, or both refuse it as IntegrityGzip.
 // Any broken property aborts.
+#include "fuzz_fail.hpp"
 #include "assay/evidence/archive.hpp"
 #include "assay/inspect/show.hpp"
 #include "assay/json/document.hpp"
@@ -43,11 +44,7 @@ namespace ev = assay::evidence;
 namespace {
 
 [[noreturn]] void fail(const char* what, std::string_view detail = {}) {
-  std::fprintf(stderr, "fuzz_bundle: %s", what);
-  if (!detail.empty())
-    std::fprintf(stderr, ": %.*s", static_cast<int>(detail.size() > 400 ? 400 : detail.size()), detail.data());
-  std::fprintf(stderr, "\n");
-  std::abort();
+  fuzz::fail("fuzz_bundle", what, detail);
 }
 
 // Small limits: a mutated size field must not make the reader allocate or inflate much.

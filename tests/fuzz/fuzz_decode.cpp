@@ -17,6 +17,7 @@
 //   - the bytes are canonical (json::canonicalize leaves them unchanged);
 //   - decode<T> accepts them and re-encoding gives the same bytes.
 // Any mismatch aborts.
+#include "fuzz_fail.hpp"
 #include "assay/contracts/closure.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/json/canonical.hpp"
@@ -35,11 +36,7 @@
 namespace {
 
 [[noreturn]] void fail(const char* contract, const char* what, std::string_view detail = {}) {
-  std::fprintf(stderr, "fuzz_decode [%s]: %s", contract, what);
-  if (!detail.empty())
-    std::fprintf(stderr, ": %.*s", static_cast<int>(detail.size() > 400 ? 400 : detail.size()), detail.data());
-  std::fprintf(stderr, "\n");
-  std::abort();
+  fuzz::fail("fuzz_decode [" + std::string(contract) + "]", what, detail);
 }
 
 // Every error says an integer is beyond what a JSON number holds exactly (decoded, not encodable).

@@ -8,6 +8,7 @@
 //   - renders to Markdown and HTML, the same bytes twice, and the page holds no <script>: it has
 //     none of its own, and a ledger's "<script>" must come out escaped.
 // Any broken property aborts.
+#include "fuzz_fail.hpp"
 #include "assay/contracts/finding.hpp"
 #include "assay/findings/render.hpp"
 #include "assay/findings/stats.hpp"
@@ -23,11 +24,7 @@
 namespace {
 
 [[noreturn]] void fail(const char* what, std::string_view detail = {}) {
-  std::fprintf(stderr, "fuzz_findings: %s", what);
-  if (!detail.empty())
-    std::fprintf(stderr, ": %.*s", static_cast<int>(detail.size() > 400 ? 400 : detail.size()), detail.data());
-  std::fprintf(stderr, "\n");
-  std::abort();
+  fuzz::fail("fuzz_findings", what, detail);
 }
 
 }  // namespace

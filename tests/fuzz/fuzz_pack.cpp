@@ -13,6 +13,7 @@
 //     the JSON reader with the same digest (the round trip), and through the YAML reader too
 //     (JSON is YAML to a pack), and the second digest document is the same bytes.
 // Any broken property aborts.
+#include "fuzz_fail.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/lint/pack.hpp"
 #ifdef ASSAY_FUZZ_YAML
@@ -33,11 +34,7 @@ namespace {
 constexpr std::size_t max_input = 64 << 10;
 
 [[noreturn]] void fail(const char* what, std::string_view detail = {}) {
-  std::fprintf(stderr, "fuzz_pack: %s", what);
-  if (!detail.empty())
-    std::fprintf(stderr, ": %.*s", static_cast<int>(detail.size() > 600 ? 600 : detail.size()), detail.data());
-  std::fprintf(stderr, "\n");
-  std::abort();
+  fuzz::fail("fuzz_pack", what, detail, 600);
 }
 
 bool is_sha256_digest(std::string_view d) {

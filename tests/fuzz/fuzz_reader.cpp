@@ -20,6 +20,7 @@
 //     with the same error, under both sets of limits;
 //   - a copy of the parsed value is equal to it and writes the same bytes.
 // Any mismatch aborts.
+#include "fuzz_fail.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/reader.hpp"
 #include "assay/json/value.hpp"
@@ -41,11 +42,7 @@ namespace {
 namespace json = assay::json;
 
 [[noreturn]] void fail(const char* what, std::string_view detail = {}) {
-  std::fprintf(stderr, "fuzz_reader: %s", what);
-  if (!detail.empty())
-    std::fprintf(stderr, ": %.*s", static_cast<int>(detail.size() > 400 ? 400 : detail.size()), detail.data());
-  std::fprintf(stderr, "\n");
-  std::abort();
+  fuzz::fail("fuzz_reader", what, detail);
 }
 
 bool is_limit(assay::errc c) {
