@@ -173,6 +173,35 @@ TEST_CASE("Boost's search does not miss a match that ends at '$'") {
   CHECK(assay::reflect::detail::ecma_to_boost("a$|[$]") == "a\\z|[$]");
 }
 
+TEST_CASE("Boost's search loop does not miss a lazy repeat before '$'") {
+  // Found by fuzz_pattern: [^a6c]{2,04}?,?$ on "{uc)-c]{2,8". Boost's regex_search (with
+  // match_results) found no match in a subject that matches at offset 2 ("2,8"), and matched
+  // the subject "2,8" alone. Its "no" is now confirmed by a match anchored at each offset.
+  using assay::reflect::pattern_result;
+  for (const std::string_view subject : {"{uc)-c]{2,8", "]{2,8", "2,8"}) {
+    CAPTURE(subject);
+    CHECK(pattern_dfa::compile("[^a6c]{2,04}?,?$")->search(subject));
+    struct tag_lazy {};
+    CHECK(assay::reflect::match_pattern_boost<tag_lazy>("[^a6c]{2,04}?,?$", subject) == pattern_result::match);
+    struct tag_lazy_ws {};  // a pattern only Boost answers (\s)
+    CHECK(assay::reflect::match_pattern<tag_lazy_ws>("[^a6c\\s]{2,4}?,?$", subject) == pattern_result::match);
+  }
+  struct tag_lazy_none {};
+  CHECK(assay::reflect::match_pattern<tag_lazy_none>("[^a6c\\s]{2,4}?,?$", "]{2,a") == pattern_result::no_match);
+  // The anchored matches past offset 0 see the byte before them, and are not at the start.
+  struct tag_caret {};
+  CHECK(assay::reflect::match_pattern<tag_caret>("^b\\s?$", "ab") == pattern_result::no_match);
+  CHECK(assay::reflect::match_pattern<tag_caret>("^b\\s?$", "b") == pattern_result::match);
+  struct tag_word {};
+  CHECK(assay::reflect::match_pattern<tag_word>("\\bb\\s?$", "ab") == pattern_result::no_match);
+  CHECK(assay::reflect::match_pattern<tag_word>("\\bb\\s?$", "a b") == pattern_result::match);
+  // Past search_confirm_limit bytes Boost's answer stands, so a pattern whose anchored
+  // matches cost a scan each stays linear: a megabyte answers at once.
+  struct tag_long {};
+  CHECK(assay::reflect::match_pattern<tag_long>("(?=a)[a-z]*q", std::string(1 << 20, 'a')) == pattern_result::no_match);
+  CHECK(assay::reflect::match_pattern<tag_long>("(?=a)[a-z]*q", std::string(4096, 'a')) == pattern_result::no_match);
+}
+
 TEST_CASE("escaped punctuation is the character itself, as in ECMA-262") {
   // Boost reads \' \` \< \> as assertions; ECMA-262 (and the automaton) as the characters.
   const auto quote = pattern_dfa::compile("^a\\'$");
