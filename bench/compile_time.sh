@@ -8,7 +8,10 @@
 #   (a) soak_assay.cpp: a soak report decoded strictly and encoded canonically, against
 #       soak_nlohmann.cpp doing the same with nlohmann-json on plain structs; goal: ratio <= 1.0x
 #       (the two are compiled alternately, so load on the machine falls on both alike)
-#   (b) consumer.cpp: record a run, write the bundle, verify it, encode a soak report; goal <= 8 s
+#   (b) consumer.cpp: record a run, write the bundle, verify it, encode a soak report; goal <= 8 s.
+#       Measured header-only and with separate compilation (assay/separate.hpp: the library's
+#       entry points declared extern, compiled once in assay/instantiate.hpp, which is measured
+#       once too; INSTANTIATE=0 skips it)
 #   (c) umbrella.cpp: assay/assay.hpp alone; goal <= 6 s
 #   lines: headers under include/ over 900 lines (the house limit)
 #
@@ -103,13 +106,27 @@ run_b() {
   echo "(b) small consumer: record, write, verify a bundle; encode a soak report"
   local extra
   read -r -a extra < <(deps_flags)
-  : >"$tmp/b"
-  for _ in $(seq "$REPS"); do
+  : >"$tmp/b" && : >"$tmp/b_sep"
+  for _ in $(seq "$REPS"); do  # alternated, so load on the machine falls on both alike
     measure "$tmp/b" "$CXX" "${flags[@]}" "${extra[@]}" "$src/consumer.cpp" -o "$tmp/b.o"
+    measure "$tmp/b_sep" "$CXX" "${flags[@]}" -DASSAY_SEPARATE_COMPILATION "${extra[@]}" "$src/consumer.cpp" \
+      -o "$tmp/b_sep.o"
   done
-  line "bench/compile/consumer.cpp" "$tmp/b"
+  line "bench/compile/consumer.cpp, header-only" "$tmp/b"
+  line "the same, separate compilation" "$tmp/b_sep"
   read -r min _ < <(stats "$tmp/b")
-  printf '  goal <= %s s: %s\n' "$goal_b" "$(verdict "$min" "$goal_b")"
+  read -r min_sep _ < <(stats "$tmp/b_sep")
+  printf '  goal <= %s s: header-only %s, separate compilation %s\n' "$goal_b" "$(verdict "$min" "$goal_b")" \
+    "$(verdict "$min_sep" "$goal_b")"
+  if [ "${INSTANTIATE:-1}" = 1 ]; then
+    # What separate compilation moves out of the consumer: assay/instantiate.hpp, compiled once
+    # per program (every entry point of the library, not only the consumer's).
+    : >"$tmp/b_inst"
+    printf '#include "assay/instantiate.hpp"\n' >"$tmp/instantiate.cpp"
+    measure "$tmp/b_inst" "$CXX" "${flags[@]}" -DASSAY_SEPARATE_COMPILATION "${extra[@]}" "$tmp/instantiate.cpp" \
+      -o "$tmp/b_inst.o"
+    line "once per program: assay/instantiate.hpp (1 run)" "$tmp/b_inst"
+  fi
 }
 
 run_c() {

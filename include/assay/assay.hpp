@@ -7,6 +7,7 @@
 // The error type every floor reports with.
 #include "assay/error.hpp"
 #include "assay/result.hpp"
+#include "assay/separate.hpp"
 
 // json/: the RFC 8259 reader and its lexer, DOM, read-only document, RFC 8785 writer, RFC 3339 times.
 #include "assay/json/big_array.hpp"

@@ -4,9 +4,14 @@
   check_headers.py alone INCLUDE_DIR -- CXX FLAGS...   every header compiles on its own
   check_headers.py umbrella INCLUDE_DIR                assay/assay.hpp includes every header
   check_headers.py lines INCLUDE_DIR [MAX]             no header is over MAX lines (900)
+  check_headers.py separate INCLUDE_DIR                every `template <class = void>` is named
+                                                       in its header's ASSAY_EXTERN_TEMPLATE block
 
 `alone` compiles `#include "assay/<header>"` with -fsyntax-only for each header, a few at a
-time, and lists every header that fails with its first diagnostics.
+time, and lists every header that fails with its first diagnostics. assay/instantiate.hpp, the
+one unit of a program built with separate compilation, is compiled as such (with
+ASSAY_SEPARATE_COMPILATION defined): that checks each extern-template block against the
+templates it names.
 """
 
 import concurrent.futures
@@ -28,7 +33,8 @@ def headers(include_dir):
 
 def alone(include_dir, cmd):
     def compile_one(h):
-        r = subprocess.run(cmd + ["-fsyntax-only", "-x", "c++", "-"], input='#include "%s"\n' % h, text=True,
+        defines = ["-DASSAY_SEPARATE_COMPILATION"] if h == INSTANTIATE else []
+        r = subprocess.run(cmd + defines + ["-fsyntax-only", "-x", "c++", "-"], input='#include "%s"\n' % h, text=True,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         return h, r.returncode, r.stdout
 
@@ -45,10 +51,13 @@ def alone(include_dir, cmd):
     return 1 if failed else 0
 
 
+INSTANTIATE = "assay/instantiate.hpp"  # compiled with ASSAY_SEPARATE_COMPILATION, never in the umbrella
+
+
 def umbrella(include_dir):
     with open(os.path.join(include_dir, "assay", "assay.hpp")) as f:
         included = set(re.findall(r'^#include "([^"]+)"', f.read(), re.M))
-    missing = [h for h in headers(include_dir) if h != "assay/assay.hpp" and h not in included]
+    missing = [h for h in headers(include_dir) if h not in ("assay/assay.hpp", INSTANTIATE) and h not in included]
     for h in missing:
         print("assay/assay.hpp does not include " + h)
     return 1 if missing else 0
@@ -65,6 +74,24 @@ def lines(include_dir, limit):
     return 1 if over else 0
 
 
+def separate(include_dir):
+    """Each lazy entry point (a template on an unused parameter) is named in its header's block."""
+    missing = 0
+    for h in headers(include_dir):
+        with open(os.path.join(include_dir, h)) as f:
+            text = f.read()
+        names = re.findall(r"^ *template <class = void>[^\n]*\n(?:[^\n(]*?)\b(\w+)(?: \{|\()", text, re.M)
+        block = text[text.find("#ifdef ASSAY_EXTERN_TEMPLATE"):] if "#ifdef ASSAY_EXTERN_TEMPLATE" in text else ""
+        for name in names:
+            if not re.search(r"\b%s<void>" % re.escape(name), block):
+                missing += 1
+                print("%s: %s is a template on an unused parameter but not in its ASSAY_EXTERN_TEMPLATE block" % (h, name))
+        if names and '#include "assay/separate.hpp"' not in text:
+            missing += 1
+            print("%s: has an ASSAY_EXTERN_TEMPLATE block but does not include assay/separate.hpp" % h)
+    return 1 if missing else 0
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -74,6 +101,8 @@ def main(argv):
         return alone(include_dir, argv[argv.index("--") + 1:])
     if mode == "umbrella":
         return umbrella(include_dir)
+    if mode == "separate":
+        return separate(include_dir)
     if mode == "lines":
         return lines(include_dir, int(argv[3]) if len(argv) > 3 else 900)
     print(__doc__)

@@ -21,6 +21,7 @@
 #include "assay/evidence/verify.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/value.hpp"
+#include "assay/separate.hpp"
 
 #include <optional>
 #include <string>
@@ -305,3 +306,16 @@ verification verify_attestation(std::string_view bundle, std::string_view envelo
 }
 
 }  // namespace assay::attest
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::attest {
+ASSAY_EXTERN_TEMPLATE result<contracts::intoto_statement> detail::statement_with<void>(std::string_view,
+                                                                                       const attest_options&, bool);
+ASSAY_EXTERN_TEMPLATE result<contracts::intoto_statement> statement_for<void>(std::string_view, const attest_options&);
+ASSAY_EXTERN_TEMPLATE result<contracts::dsse_envelope> attest_bundle<void>(std::string_view, const private_key&,
+                                                                           const attest_options&);
+ASSAY_EXTERN_TEMPLATE result<std::string> envelope_json<void>(const contracts::dsse_envelope&);
+ASSAY_EXTERN_TEMPLATE verification verify_attestation<void>(std::string_view, std::string_view, const public_key&,
+                                                            const evidence::bundle_limits&);
+}  // namespace assay::attest
+#endif

@@ -10,6 +10,7 @@
 
 #include "assay/attest/keys.hpp"
 #include "assay/contracts/dsse.hpp"
+#include "assay/separate.hpp"
 
 #include <botan/ed25519.h>
 #include <botan/pubkey.h>
@@ -67,3 +68,10 @@ contracts::dsse_envelope sign_envelope(std::string_view payload, const private_k
 }
 
 }  // namespace assay::attest
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::attest {
+ASSAY_EXTERN_TEMPLATE contracts::dsse_envelope sign_envelope<void>(std::string_view, const private_key&,
+                                                                   std::string_view);
+}  // namespace assay::attest
+#endif

@@ -12,6 +12,7 @@
 #include "assay/json/canonical.hpp"
 #include "assay/json/document.hpp"
 #include "assay/json/value.hpp"
+#include "assay/separate.hpp"
 
 #include <optional>
 #include <string>
@@ -152,3 +153,9 @@ inline result<std::string> content_hash_of_parts(std::string_view canonical_data
 }
 
 }  // namespace assay::evidence
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::evidence {
+ASSAY_EXTERN_TEMPLATE result<std::string> content_hash<void>(const json::value&);
+}  // namespace assay::evidence
+#endif

@@ -34,6 +34,7 @@
 #include "assay/json/time.hpp"
 #include "assay/json/value.hpp"
 #include "assay/reflect/codec.hpp"
+#include "assay/separate.hpp"
 
 #include <charconv>
 #include <chrono>
@@ -346,3 +347,9 @@ class recorder {
 };
 
 }  // namespace assay::evidence
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::evidence {
+ASSAY_EXTERN_TEMPLATE result<std::string> recorder::finish<void>(bundle_options) const;
+}  // namespace assay::evidence
+#endif

@@ -40,6 +40,7 @@
 #include "assay/hash/hash.hpp"
 #include "assay/json/document.hpp"
 #include "assay/reflect/codec.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <concepts>
@@ -448,3 +449,11 @@ result<verified_bundle> verify_bundle_file(const std::string& path, const bundle
 }
 
 }  // namespace assay::evidence
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::evidence {
+ASSAY_EXTERN_TEMPLATE result<manifest_view> read_manifest<void>(std::string_view, const bundle_limits&);
+ASSAY_EXTERN_TEMPLATE result<verified_bundle> detail::verify_with<void>(byte_source&, const bundle_limits&,
+                                                                        const detail::visit_hooks&);
+}  // namespace assay::evidence
+#endif

@@ -32,6 +32,7 @@
 #include "assay/json/canonical.hpp"
 #include "assay/json/document.hpp"
 #include "assay/json/value.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -418,3 +419,21 @@ results<std::string> write_bundle(const std::vector<json::value>& events, const 
 }
 
 }  // namespace assay::evidence
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::evidence {
+ASSAY_EXTERN_TEMPLATE void detail::check_contract<void>(std::string_view, std::string_view, std::size_t,
+                                                        const bundle_limits&, bool, errors&);
+ASSAY_EXTERN_TEMPLATE result<detail::events_file> detail::build_events<void>(std::span<const std::string_view>,
+                                                                             std::span<const std::size_t>,
+                                                                             const bundle_options&, bool, errors&);
+ASSAY_EXTERN_TEMPLATE result<std::string> detail::write_manifest<void>(const detail::stream_facts&,
+                                                                       const producer_info&, const bundle_options&);
+ASSAY_EXTERN_TEMPLATE results<bundle_files> build_bundle_files<void>(std::span<const std::string_view>,
+                                                                     const bundle_options&);
+ASSAY_EXTERN_TEMPLATE results<bundle_files> build_bundle_files<void>(const std::vector<json::value>&,
+                                                                     const bundle_options&);
+ASSAY_EXTERN_TEMPLATE results<std::string> write_bundle<void>(std::span<const std::string_view>, const bundle_options&);
+ASSAY_EXTERN_TEMPLATE results<std::string> write_bundle<void>(const std::vector<json::value>&, const bundle_options&);
+}  // namespace assay::evidence
+#endif

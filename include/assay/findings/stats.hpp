@@ -31,6 +31,7 @@
 #include "assay/contracts/finding.hpp"
 #include "assay/error.hpp"
 #include "assay/reflect/codec.hpp"
+#include "assay/separate.hpp"
 #include "assay/stats/interval.hpp"
 
 #include <cstddef>
@@ -290,3 +291,11 @@ class accumulator {
 };
 
 }  // namespace assay::findings
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::findings {
+ASSAY_EXTERN_TEMPLATE results<finding> compute<void>(const trial_ledger&);
+ASSAY_EXTERN_TEMPLATE results<finding> compute_json<void>(std::string_view, const json::limits&);
+ASSAY_EXTERN_TEMPLATE results<contracts::finding> accumulator::finding<void>() const;
+}  // namespace assay::findings
+#endif

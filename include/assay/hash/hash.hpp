@@ -25,6 +25,7 @@
 #include "assay/hash/sink.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/value.hpp"
+#include "assay/separate.hpp"
 
 #include <string>
 #include <string_view>
@@ -127,3 +128,9 @@ inline result<std::string> digest_bytes_string(std::string_view alg_name, std::s
 }
 
 }  // namespace assay::hash
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::hash {
+ASSAY_EXTERN_TEMPLATE result<std::string> digest_string_of<void>(std::string_view, const json::value&);
+}  // namespace assay::hash
+#endif

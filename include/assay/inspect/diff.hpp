@@ -16,6 +16,7 @@
 #include "assay/evidence/event_data.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/inspect/text.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <array>
@@ -295,3 +296,14 @@ inline std::string diff_text(const evidence_diff& d) {
 }
 
 }  // namespace assay::inspect
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::inspect {
+ASSAY_EXTERN_TEMPLATE std::variant<evidence_diff, diff_failure> diff_bundles<void>(evidence::byte_source&,
+                                                                                   evidence::byte_source&,
+                                                                                   const evidence::bundle_limits&);
+ASSAY_EXTERN_TEMPLATE std::variant<evidence_diff, diff_failure> diff_bundle_files<void>(const std::string&,
+                                                                                        const std::string&,
+                                                                                        const evidence::bundle_limits&);
+}  // namespace assay::inspect
+#endif

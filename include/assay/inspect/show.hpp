@@ -20,6 +20,7 @@
 #include "assay/inspect/text.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/document.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <array>
@@ -336,3 +337,10 @@ result<show_summary> show_bundle_file(const std::string& path, const show_option
 }
 
 }  // namespace assay::inspect
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::inspect {
+ASSAY_EXTERN_TEMPLATE result<show_summary> show_bundle<void>(evidence::byte_source&, const show_options&, std::FILE*);
+ASSAY_EXTERN_TEMPLATE result<show_summary> show_bundle_file<void>(const std::string&, const show_options&, std::FILE*);
+}  // namespace assay::inspect
+#endif

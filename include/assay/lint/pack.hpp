@@ -23,6 +23,7 @@
 #include "assay/lint/pack_document.hpp"
 #include "assay/lint/signals.hpp"
 #include "assay/reflect/codec.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -464,3 +465,10 @@ results<loaded_pack> load_pack(std::string_view text, pack_source source = {}, c
 }
 
 }  // namespace assay::lint
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::lint {
+ASSAY_EXTERN_TEMPLATE results<loaded_pack> load_pack<void>(const pack_node&, pack_source, const pack_options&);
+ASSAY_EXTERN_TEMPLATE results<loaded_pack> load_pack<void>(std::string_view, pack_source, const pack_options&);
+}  // namespace assay::lint
+#endif

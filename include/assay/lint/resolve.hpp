@@ -16,6 +16,7 @@
 #include "assay/lint/builtin_packs.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/lint/pack_document.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -229,3 +230,13 @@ results<std::vector<loaded_pack>> load_packs(std::span<const std::string> values
 }
 
 }  // namespace assay::lint
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::lint {
+ASSAY_EXTERN_TEMPLATE results<loaded_pack> load_pack_file<void>(const std::filesystem::path&, const pack_options&,
+                                                                std::string);
+ASSAY_EXTERN_TEMPLATE results<loaded_pack> load_pack_ref<void>(std::string_view, const pack_options&);
+ASSAY_EXTERN_TEMPLATE results<std::vector<loaded_pack>> load_packs<void>(std::span<const std::string>,
+                                                                         const pack_options&);
+}  // namespace assay::lint
+#endif

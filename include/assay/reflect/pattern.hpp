@@ -23,6 +23,8 @@
 // the NFA is run instead, a set of states per byte (still linear, never backtracking).
 #pragma once
 
+#include "assay/separate.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -847,3 +849,9 @@ constexpr bool basic_pattern_dfa<V>::tree::parse(std::string_view pattern) {
 using pattern_dfa = basic_pattern_dfa<>;
 
 }  // namespace assay::reflect
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::reflect {
+ASSAY_EXTERN_TEMPLATE class basic_pattern_dfa<void>;
+}  // namespace assay::reflect
+#endif

@@ -8,6 +8,7 @@
 
 #include "assay/reflect/checks.hpp"
 #include "assay/reflect/pattern.hpp"
+#include "assay/separate.hpp"
 
 #include <boost/regex.hpp>
 
@@ -128,3 +129,10 @@ pattern_result match_pattern(std::string_view pattern, std::string_view s) {
 }
 
 }  // namespace assay::reflect
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::reflect::detail {
+ASSAY_EXTERN_TEMPLATE boost::regex boost_regex_of<void>(std::string_view);
+ASSAY_EXTERN_TEMPLATE bool boost_search<void>(const boost::regex&, std::string_view);
+}  // namespace assay::reflect::detail
+#endif

@@ -22,6 +22,7 @@
 #include "assay/evidence/verify.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/pack.hpp"
+#include "assay/separate.hpp"
 #include "assay/stats/interval.hpp"
 
 #include <algorithm>
@@ -345,3 +346,10 @@ inline contracts::soak_report make_report(const outcome& r, std::span<const lint
 }
 
 }  // namespace assay::soak
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::soak {
+ASSAY_EXTERN_TEMPLATE run_record judge<void>(std::span<const lint::loaded_pack>, const produced&, const options&);
+ASSAY_EXTERN_TEMPLATE result<outcome> run<void>(std::span<const lint::loaded_pack>, target&, const options&);
+}  // namespace assay::soak
+#endif

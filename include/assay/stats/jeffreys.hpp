@@ -18,6 +18,7 @@
 // million trials.
 #pragma once
 
+#include "assay/separate.hpp"
 #include "assay/stats/interval.hpp"
 
 #include <cmath>
@@ -173,3 +174,9 @@ interval jeffreys(std::int64_t successes, std::int64_t trials) {
 }
 
 }  // namespace assay::stats
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::stats {
+ASSAY_EXTERN_TEMPLATE interval jeffreys<void>(std::int64_t, std::int64_t);
+}  // namespace assay::stats
+#endif
