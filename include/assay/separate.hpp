@@ -14,8 +14,8 @@
 // Without the definition nothing changes: no declaration is made and nothing needs linking.
 //
 // Each header that has such entry points names them at its end, after its definitions, in a
-// block guarded by ASSAY_EXTERN_TEMPLATE (tests/headers/separate_blocks.py checks that every
-// `template <class = void>` of include/ is named there).
+// block guarded by ASSAY_EXTERN_TEMPLATE (`check_headers.py separate` in tests/headers/ checks that
+// every `template <class = void>` of include/ is named there).
 #pragma once
 
 #if defined(ASSAY_SEPARATE_COMPILATION)

@@ -71,7 +71,7 @@ boost::regex boost_regex_of(std::string_view pattern) {
 // Boost's search loop misses matches even so: [^a6c]{2,4}?,?$ finds nothing in "]{2,8", which
 // it matches at offset 2. Its misses are false negatives only, so a "no" on a subject of at
 // most search_confirm_limit bytes is confirmed by matching anchored at each offset in turn
-// (match_continuous, the previous byte visible to  and look-behind, never a '^'). That costs
+// (match_continuous, the previous byte visible to \b and look-behind, never a '^'). That costs
 // one match per offset, quadratic on some patterns, hence the bound: a longer subject keeps
 // Boost's answer.
 inline constexpr std::size_t search_confirm_limit = 4096;
