@@ -15,6 +15,7 @@
 #include "assay/error.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/reflect/constraints.hpp"
+#include "assay/separate.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -37,10 +38,12 @@ struct bundle_limits {
   bounded<std::uint64_t, 1> max_json_depth = 64;
 
   // The limits `text` sets over the defaults, reporting its first error.
+  template <class = void>  // compiled only where used: it instantiates the decoder
   static result<bundle_limits> from_json(std::string_view text);
 };
 
-inline result<bundle_limits> bundle_limits::from_json(std::string_view text) {
+template <class>
+result<bundle_limits> bundle_limits::from_json(std::string_view text) {
   bundle_limits out;
   if (auto r = assay::decode_onto(text, out); !r)
     return r.error().front();
@@ -104,3 +107,9 @@ struct verify_result {
 };
 
 }  // namespace assay::contracts
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::contracts {
+ASSAY_EXTERN_TEMPLATE result<bundle_limits> bundle_limits::from_json<void>(std::string_view);
+}  // namespace assay::contracts
+#endif

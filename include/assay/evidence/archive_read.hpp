@@ -18,6 +18,7 @@
 #include "assay/evidence/codes.hpp"
 #include "assay/evidence/gunzip.hpp"
 #include "assay/json/lex.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -93,12 +94,13 @@ auto read_file_source(const std::string& path, F&& read) -> decltype(read(std::d
 }
 
 // Inflates the source on a helper thread into a bounded ring of blocks.
-class inflater {
+template <class = void>
+class basic_inflater {
  public:
   static constexpr std::size_t block_size = 256 << 10;
   static constexpr std::size_t blocks_in_flight = 4;
 
-  inflater(byte_source& src, const bundle_limits& lim, gzip_backend backend = default_gzip_backend)
+  basic_inflater(byte_source& src, const bundle_limits& lim, gzip_backend backend = default_gzip_backend)
       : src_(src), lim_(lim) {
 #if defined(ASSAY_WITH_ISAL)
     if (backend == gzip_backend::isal) {
@@ -109,7 +111,7 @@ class inflater {
     (void)backend;
     worker_ = std::thread([this] { run<detail::zlib_raw>(); });
   }
-  ~inflater() {
+  ~basic_inflater() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       stop_ = true;
@@ -117,8 +119,8 @@ class inflater {
     cv_.notify_all();
     worker_.join();
   }
-  inflater(const inflater&) = delete;
-  inflater& operator=(const inflater&) = delete;
+  basic_inflater(const basic_inflater&) = delete;
+  basic_inflater& operator=(const basic_inflater&) = delete;
 
   // The next decompressed block (empty at the end or on error). The previous block returned is
   // released by this call.
@@ -260,6 +262,7 @@ class inflater {
   bool stop_ = false;
   std::thread worker_;
 };
+using inflater = basic_inflater<>;
 
 // A member of a tar stream, as its header declares it.
 struct tar_member {
@@ -284,11 +287,12 @@ struct tar_member {
 // Every error is IntegrityTar unless the gzip stream below is bad anywhere: then its error, so
 // the code is a function of the bytes alone, not of how far the inflater got (the rest of the
 // stream is read to find out, within the same limits as a valid bundle).
-class tar_reader {
+template <class = void>
+class basic_tar_reader {
  public:
-  explicit tar_reader(inflater& in) : in_(in) {}
-  tar_reader(const tar_reader&) = delete;
-  tar_reader& operator=(const tar_reader&) = delete;
+  explicit basic_tar_reader(inflater& in) : in_(in) {}
+  basic_tar_reader(const basic_tar_reader&) = delete;
+  basic_tar_reader& operator=(const basic_tar_reader&) = delete;
 
   // The next member's header: true with `m` filled, false at the end of the archive. The data
   // of the previous member, if not read, is skipped.
@@ -556,5 +560,13 @@ class tar_reader {
   std::uint64_t padding_ = 0;    // and its padding to the next header
   std::string current_;
 };
+using tar_reader = basic_tar_reader<>;
 
 }  // namespace assay::evidence
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::evidence {
+ASSAY_EXTERN_TEMPLATE class basic_inflater<void>;
+ASSAY_EXTERN_TEMPLATE class basic_tar_reader<void>;
+}  // namespace assay::evidence
+#endif

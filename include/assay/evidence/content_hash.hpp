@@ -107,8 +107,9 @@ result<std::string> content_hash(const json::value& event) {
 
 // From the members of an event in a parsed document, given by their nodes (0 = absent): data,
 // datacontenttype, specversion, subject and type.
-inline result<std::string> content_hash_at_nodes(const json::document& doc, std::size_t data, std::size_t dct,
-                                                 std::size_t spec, std::size_t subject, std::size_t type) {
+template <class = void>  // compiled only where used: it instantiates the canonical writer and SHA-256
+result<std::string> content_hash_at_nodes(const json::document& doc, std::size_t data, std::size_t dct,
+                                          std::size_t spec, std::size_t subject, std::size_t type) {
   const auto& nodes = doc.nodes();
   auto is_string = [&](std::size_t i) { return i != 0 && nodes[i].kind == json::kind::string; };
   if (data == 0)
@@ -132,7 +133,8 @@ inline result<std::string> content_hash_at_nodes(const json::document& doc, std:
 }
 
 // From the event object at node `at` of a parsed document (the verifier's fast path).
-inline result<std::string> content_hash(const json::document& doc, std::size_t at = 0) {
+template <class = void>
+result<std::string> content_hash(const json::document& doc, std::size_t at = 0) {
   if (doc.nodes()[at].kind != json::kind::object)
     return make_error(errc::type_mismatch, "an event must be a JSON object");
   const auto m = doc.find_members<5>(at, {"data", "datacontenttype", "specversion", "subject", "type"});
@@ -141,9 +143,10 @@ inline result<std::string> content_hash(const json::document& doc, std::size_t a
 
 // From the parts of an event whose `data` is already in canonical form (the recorder's path):
 // the strings are written as JSON strings; a subject that is nullopt is left out.
-inline result<std::string> content_hash_of_parts(std::string_view canonical_data, std::string_view datacontenttype,
-                                                 std::string_view specversion, std::optional<std::string_view> subject,
-                                                 std::string_view type) {
+template <class = void>
+result<std::string> content_hash_of_parts(std::string_view canonical_data, std::string_view datacontenttype,
+                                          std::string_view specversion, std::optional<std::string_view> subject,
+                                          std::string_view type) {
   return detail::projection_hash(
       [&](auto& w) -> result<void> {
         w.write(canonical_data.data(), canonical_data.size());
@@ -157,5 +160,11 @@ inline result<std::string> content_hash_of_parts(std::string_view canonical_data
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::evidence {
 ASSAY_EXTERN_TEMPLATE result<std::string> content_hash<void>(const json::value&);
+ASSAY_EXTERN_TEMPLATE result<std::string> content_hash_at_nodes<void>(const json::document&, std::size_t, std::size_t,
+                                                                      std::size_t, std::size_t, std::size_t);
+ASSAY_EXTERN_TEMPLATE result<std::string> content_hash<void>(const json::document&, std::size_t);
+ASSAY_EXTERN_TEMPLATE result<std::string> content_hash_of_parts<void>(std::string_view, std::string_view,
+                                                                      std::string_view, std::optional<std::string_view>,
+                                                                      std::string_view);
 }  // namespace assay::evidence
 #endif

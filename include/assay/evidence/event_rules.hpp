@@ -18,6 +18,7 @@
 #include "assay/evidence/content_hash.hpp"
 #include "assay/json/document.hpp"
 #include "assay/json/time.hpp"
+#include "assay/separate.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -107,7 +108,8 @@ inline std::optional<event_violation> read_event_fields(const json::document& do
 }
 
 // The event's content hash (SPEC §4), from the members read_event_fields found.
-inline result<std::string> content_hash(const json::document& doc, const event_fields& f) {
+template <class = void>
+result<std::string> content_hash(const json::document& doc, const event_fields& f) {
   return content_hash_at_nodes(doc, f.data, f.datacontenttype, f.specversion, f.subject, f.type);
 }
 
@@ -208,3 +210,9 @@ class event_stream {
 };
 
 }  // namespace assay::evidence
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::evidence {
+ASSAY_EXTERN_TEMPLATE result<std::string> content_hash<void>(const json::document&, const event_fields&);
+}  // namespace assay::evidence
+#endif

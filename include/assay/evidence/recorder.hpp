@@ -135,11 +135,12 @@ inline void add_under(errors& out, errors found, std::string_view under) {
 
 }  // namespace detail
 
-class recorder {
+template <class = void>
+class basic_recorder {
  public:
   // A recorder for a run with these options, or every option that is wrong, with its pointer
   // into recorder_options (/source, /run_id, /producer/name, ...).
-  static results<recorder> make(recorder_options o = {}) {
+  static results<basic_recorder> make(recorder_options o = {}) {
     errors bad;
     detail::check_member<contracts::event_v1::source_uri>(bad, "/source", o.source);
     if (!o.run_id.empty())
@@ -154,7 +155,7 @@ class recorder {
       bad.items.push_back(make_error(errc::invalid_argument, "no clock", "/clock"));
     if (!bad.empty())
       return bad;
-    return recorder(std::move(o));
+    return basic_recorder(std::move(o));
   }
 
   const std::string& run_id() const noexcept { return opt_.run_id; }
@@ -253,7 +254,6 @@ class recorder {
   }
 
   // The bundle of everything recorded so far.
-  template <class = void>  // compiled only where used: it writes the manifest
   result<std::string> finish(bundle_options o = {}) const {
     if (!o.producer)
       o.producer = opt_.producer;
@@ -287,7 +287,7 @@ class recorder {
   }
 
  private:
-  explicit recorder(recorder_options o) : opt_(std::move(o)) {
+  explicit basic_recorder(recorder_options o) : opt_(std::move(o)) {
     if (opt_.run_id.empty())
       opt_.run_id = live_run_id();
     // The envelope members every event shares, written once (make() checked they are UTF-8);
@@ -345,11 +345,12 @@ class recorder {
   std::vector<std::size_t> starts_;    // where each event's line starts
   std::vector<std::uint32_t> depths_;  // how deeply each event nests
 };
+using recorder = basic_recorder<>;
 
 }  // namespace assay::evidence
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::evidence {
-ASSAY_EXTERN_TEMPLATE result<std::string> recorder::finish<void>(bundle_options) const;
+ASSAY_EXTERN_TEMPLATE class basic_recorder<void>;
 }  // namespace assay::evidence
 #endif

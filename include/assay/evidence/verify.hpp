@@ -156,9 +156,10 @@ visit_hooks hooks_for(std::tuple<V&...>& visitors) {
 }
 
 // The per-line checks of events.ndjson (SPEC §7 step 4) and what they accumulate.
-class event_checker {
+template <class = void>
+class basic_event_checker {
  public:
-  event_checker(const bundle_limits& lim, std::string_view manifest_run_id, const visit_hooks& hooks)
+  basic_event_checker(const bundle_limits& lim, std::string_view manifest_run_id, const visit_hooks& hooks)
       : lim_(lim), stream_(std::string(manifest_run_id)), hooks_(hooks) {}
 
   // Feeds raw bytes of events.ndjson. Returns an error as soon as a check fails.
@@ -284,6 +285,7 @@ class event_checker {
   std::string carry_;
   std::uint64_t bytes_ = 0, lines_ = 0;
 };
+using event_checker = basic_event_checker<>;
 
 // Member path checks of SPEC §7 step 2 (after the length and size checks).
 inline std::optional<error> check_path(std::string_view path) {
@@ -452,6 +454,7 @@ result<verified_bundle> verify_bundle_file(const std::string& path, const bundle
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::evidence {
+ASSAY_EXTERN_TEMPLATE class detail::basic_event_checker<void>;
 ASSAY_EXTERN_TEMPLATE result<manifest_view> read_manifest<void>(std::string_view, const bundle_limits&);
 ASSAY_EXTERN_TEMPLATE result<verified_bundle> detail::verify_with<void>(byte_source&, const bundle_limits&,
                                                                         const detail::visit_hooks&);

@@ -118,7 +118,8 @@ result<std::string> digest_string_of(std::string_view alg_name, const json::valu
 }
 
 // "<alg>:<hex>" of raw bytes under the algorithm named `alg_name`.
-inline result<std::string> digest_bytes_string(std::string_view alg_name, std::string_view bytes) {
+template <class = void>  // as digest_string_of
+result<std::string> digest_bytes_string(std::string_view alg_name, std::string_view bytes) {
   std::string out;
   const bool known =
       visit_algorithm(alg_name, [&]<class P>(std::type_identity<P>) { out = digest_bytes<P>(bytes).to_string(); });
@@ -132,5 +133,6 @@ inline result<std::string> digest_bytes_string(std::string_view alg_name, std::s
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::hash {
 ASSAY_EXTERN_TEMPLATE result<std::string> digest_string_of<void>(std::string_view, const json::value&);
+ASSAY_EXTERN_TEMPLATE result<std::string> digest_bytes_string<void>(std::string_view, std::string_view);
 }  // namespace assay::hash
 #endif

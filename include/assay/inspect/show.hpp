@@ -61,9 +61,10 @@ struct facts {
 };
 
 // What a pass gathers: rows (table) or event lines (json) into the spool, and the widths.
-class gatherer {
+template <class = void>
+class basic_gatherer {
  public:
-  gatherer(const show_options& o, spool& s) : opt_(o), spool_(s) {}
+  basic_gatherer(const show_options& o, spool& s) : opt_(o), spool_(s) {}
 
   void manifest(std::string_view bytes) {
     auto doc = json::document::parse(bytes);
@@ -137,6 +138,7 @@ class gatherer {
   std::vector<std::pair<std::string, std::string>> problems_;
   std::array<std::size_t, 4> widths_{3, 4, 4, 7};  // the headings' widths
 };
+using gatherer = basic_gatherer<>;
 
 // The verification pass's visitor: each verified event to the gatherer.
 struct verified_rows {
@@ -340,6 +342,7 @@ result<show_summary> show_bundle_file(const std::string& path, const show_option
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::inspect {
+ASSAY_EXTERN_TEMPLATE class detail::basic_gatherer<void>;
 ASSAY_EXTERN_TEMPLATE result<show_summary> show_bundle<void>(evidence::byte_source&, const show_options&, std::FILE*);
 ASSAY_EXTERN_TEMPLATE result<show_summary> show_bundle_file<void>(const std::string&, const show_options&, std::FILE*);
 }  // namespace assay::inspect

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <array>
@@ -18,12 +19,13 @@
 
 namespace assay::inspect {
 
-class spool {
+template <class = void>
+class basic_spool {
  public:
-  explicit spool(std::size_t memory_cap = 4u << 20) : cap_(memory_cap) {}
-  spool(const spool&) = delete;
-  spool& operator=(const spool&) = delete;
-  ~spool() {
+  explicit basic_spool(std::size_t memory_cap = 4u << 20) : cap_(memory_cap) {}
+  basic_spool(const basic_spool&) = delete;
+  basic_spool& operator=(const basic_spool&) = delete;
+  ~basic_spool() {
     if (file_ != nullptr)
       std::fclose(file_);
   }
@@ -141,5 +143,12 @@ class spool {
   std::FILE* file_ = nullptr;
   std::optional<error> failure_;
 };
+using spool = basic_spool<>;
 
 }  // namespace assay::inspect
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::inspect {
+ASSAY_EXTERN_TEMPLATE class basic_spool<void>;
+}  // namespace assay::inspect
+#endif

@@ -20,6 +20,7 @@
 #include "assay/lint/event_view.hpp"
 #include "assay/lint/literal.hpp"
 #include "assay/lint/pack.hpp"
+#include "assay/separate.hpp"
 
 #include <map>
 #include <optional>
@@ -217,7 +218,8 @@ inline bool g3_authorization_context(const evidence::verified_event& e) {
 }
 
 // The built-in rules over one verification pass.
-class builtin_rules {
+template <class = void>
+class basic_builtin_rules {
  public:
   void on_event(const evidence::verified_event& e) {
     ++line_;
@@ -360,5 +362,12 @@ class builtin_rules {
   std::vector<std::pair<std::size_t, key>> pending_;  // W004 findings awaiting the decisions
   std::map<key, int> decisions_;                      // bit 1: a deny record, bit 2: an allow record
 };
+using builtin_rules = basic_builtin_rules<>;
 
 }  // namespace assay::lint
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::lint {
+ASSAY_EXTERN_TEMPLATE class basic_builtin_rules<void>;
+}  // namespace assay::lint
+#endif

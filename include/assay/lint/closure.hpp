@@ -24,6 +24,7 @@
 #include "assay/lint/glob.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/lint/signals.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -83,12 +84,14 @@ inline std::vector<std::string> evidence_paths(const signal_definition& d) {
   return out;
 }
 
-class closure_observer {
+template <class = void>
+class basic_closure_observer {
  public:
   // Tracks the packs' required signals and the registry's replay-critical ones. Every signal the
   // packs name must be registered (load_packs has checked it against the same registry). The
   // packs and the registry must outlive the observer.
-  explicit closure_observer(std::span<const loaded_pack> packs, const signal_registry& registry = signal_registry::v0())
+  explicit basic_closure_observer(std::span<const loaded_pack> packs,
+                                  const signal_registry& registry = signal_registry::v0())
       : packs_(packs) {
     auto track = [&](const signal_definition* d, bool required) {
       const auto at = std::find_if(signals_.begin(), signals_.end(), [&](const tracked& t) { return t.out.def == d; });
@@ -221,7 +224,8 @@ class closure_observer {
     scoring.method = decltype(scoring.method)::parse("weighted_ratio_v1").value();
     for (const tracked& t : signals_)
       if (t.out.def->replay_weight > 0)
-        scoring.weights.emplace(t.out.def->name, decltype(scoring.weights)::mapped_type(t.out.def->replay_weight));
+        scoring.weights.emplace(t.out.def->name,
+                                typename decltype(scoring.weights)::mapped_type(t.out.def->replay_weight));
     out.closure.scoring = std::move(scoring);
     return out;
   }
@@ -396,5 +400,12 @@ class closure_observer {
   std::vector<std::string> dependencies_;
   std::uint64_t line_ = 0;
 };
+using closure_observer = basic_closure_observer<>;
 
 }  // namespace assay::lint
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::lint {
+ASSAY_EXTERN_TEMPLATE class basic_closure_observer<void>;
+}  // namespace assay::lint
+#endif

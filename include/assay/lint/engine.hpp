@@ -23,6 +23,7 @@
 #include "assay/lint/glob.hpp"
 #include "assay/lint/literal.hpp"
 #include "assay/lint/pack.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -138,12 +139,13 @@ inline bool plain_string(const pack_node& n) {
 
 }  // namespace detail
 
-class linter {
+template <class = void>
+class basic_linter {
  public:
   // Checks the packs can run together: the same canonical rule id in two packs is an error when
   // either is a compliance pack. The packs must outlive the linter.
-  static result<linter> create(std::span<const loaded_pack> packs, lint_options options = {}) {
-    linter l;
+  static result<basic_linter> create(std::span<const loaded_pack> packs, lint_options options = {}) {
+    basic_linter l;
     l.options_ = std::move(options);
     l.packs_ = packs;
     for (std::size_t b = 0; b < std::size(builtin_rule_table); ++b) {
@@ -636,5 +638,12 @@ class linter {
   std::vector<std::size_t> root_at_;  // 1 + slot: their nodes in the current event (0: absent)
   std::string run_id_, bundle_id_;
 };
+using linter = basic_linter<>;
 
 }  // namespace assay::lint
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::lint {
+ASSAY_EXTERN_TEMPLATE class basic_linter<void>;
+}  // namespace assay::lint
+#endif

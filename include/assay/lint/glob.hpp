@@ -10,6 +10,8 @@
 // character x. Malformed: an unclosed `[` or `{`, a nested `{`, a reversed range, a trailing `\`.
 #pragma once
 
+#include "assay/separate.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,10 +21,11 @@
 
 namespace assay::lint {
 
-class glob {
+template <class = void>
+class basic_glob {
  public:
-  static std::optional<glob> compile(std::string_view pattern) {
-    glob g;
+  static std::optional<basic_glob> compile(std::string_view pattern) {
+    basic_glob g;
     std::vector<std::vector<token>> alts{{}};  // the alternatives built so far
     std::size_t i = 0;
     while (i < pattern.size()) {
@@ -194,5 +197,12 @@ class glob {
 
   std::vector<std::vector<token>> alternatives_;
 };
+using glob = basic_glob<>;
 
 }  // namespace assay::lint
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::lint {
+ASSAY_EXTERN_TEMPLATE class basic_glob<void>;
+}  // namespace assay::lint
+#endif

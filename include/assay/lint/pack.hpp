@@ -338,7 +338,8 @@ inline json::value digest_document(const contracts::pack& p) {
 }
 
 // "sha256:" + hex(sha256(JCS(digest_document(p)))).
-inline std::string pack_digest(const contracts::pack& p) {
+template <class = void>  // compiled only where used: it instantiates the digest
+std::string pack_digest(const contracts::pack& p) {
   return hash::digest_of<hash::sha256>(digest_document(p)).value().to_string();
 }
 
@@ -468,6 +469,7 @@ results<loaded_pack> load_pack(std::string_view text, pack_source source = {}, c
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::lint {
+ASSAY_EXTERN_TEMPLATE std::string pack_digest<void>(const contracts::pack&);
 ASSAY_EXTERN_TEMPLATE results<loaded_pack> load_pack<void>(const pack_node&, pack_source, const pack_options&);
 ASSAY_EXTERN_TEMPLATE results<loaded_pack> load_pack<void>(std::string_view, pack_source, const pack_options&);
 }  // namespace assay::lint

@@ -43,6 +43,7 @@
 #include "assay/json/document.hpp"
 #include "assay/json/time.hpp"
 #include "assay/otel/attributes.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -221,9 +222,10 @@ struct run_state {
 
 }  // namespace detail
 
-class exporter {
+template <class = void>
+class basic_exporter {
  public:
-  explicit exporter(evidence::producer_info service = {}, export_options o = {})
+  explicit basic_exporter(evidence::producer_info service = {}, export_options o = {})
       : service_(std::move(service)), opt_(o) {
     if (opt_.spans_per_line == 0)
       opt_.spans_per_line = 1;
@@ -347,7 +349,7 @@ class exporter {
       loss.unmapped_events.emplace(type, static_cast<std::int64_t>(n));
     loss.totals.dropped_attributes = static_cast<std::int64_t>(loss.dropped_attributes.size());
     loss.totals.unmapped_events = loss.unmapped_sum();
-    *this = exporter(service_, opt_);
+    *this = basic_exporter(service_, opt_);
     if (!ok)
       return make_error(errc::io_error, "the TracesData lines could not be written");
     return r;
@@ -567,12 +569,14 @@ class exporter {
   loss_list loss_;
   std::uint64_t events_read_ = 0, spans_ = 0;
 };
+using exporter = basic_exporter<>;
 
 // The exporter as a visitor of the one verification pass: the resource is the bundle's producer
 // (manifest.json). An event past max_spans fails the pass there with errc::above_maximum.
-class bundle_exporter {
+template <class = void>
+class basic_bundle_exporter {
  public:
-  explicit bundle_exporter(export_options o = {}) : x_({}, o) {}
+  explicit basic_bundle_exporter(export_options o = {}) : x_({}, o) {}
 
   void on_manifest(const evidence::bundle_manifest& m) {
     x_.set_service({m.fields.producer.name, m.fields.producer.version, m.fields.producer.git});
@@ -592,5 +596,13 @@ class bundle_exporter {
  private:
   exporter x_;
 };
+using bundle_exporter = basic_bundle_exporter<>;
 
 }  // namespace assay::otel
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::otel {
+ASSAY_EXTERN_TEMPLATE class basic_exporter<void>;
+ASSAY_EXTERN_TEMPLATE class basic_bundle_exporter<void>;
+}  // namespace assay::otel
+#endif
