@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -113,8 +114,17 @@ input::~input() {
     ::munmap(map_, size_);
 }
 
+void input::release(std::size_t offset) const noexcept {
+  if (map_ == nullptr)
+    return;
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t upto = std::min(offset, size_) / page * page;
+  if (upto > 0)
+    ::madvise(map_, upto, MADV_DONTNEED);
+}
+
 assay::result<input> input::open(const std::string& path, std::uint64_t max_bytes, over_limit mode,
-                                 std::string_view limit_option) {
+                                 std::string_view limit_option, access how) {
   const std::string name = input_name(path);
   int fd = STDIN_FILENO;
   if (!is_std_stream(path)) {
@@ -140,9 +150,11 @@ assay::result<input> input::open(const std::string& path, std::uint64_t max_byte
       return too_large(name, max_bytes, limit_option);
     if (size <= SIZE_MAX) {
       // Over the limit, the mapping is made but not read: the reader refuses it by its size.
-      const int populate = size <= max_bytes ? MAP_POPULATE : 0;
+      const int populate = size <= max_bytes && how == access::whole ? MAP_POPULATE : 0;
       void* m = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE | populate, fd, 0);
       if (m != MAP_FAILED) {
+        if (how == access::sequential)
+          ::madvise(m, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
         in.map_ = m;
         in.size_ = static_cast<std::size_t>(size);
         return in;

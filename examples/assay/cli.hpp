@@ -182,9 +182,21 @@ class input {
              // but not read; a stream cut after max_bytes + 1 bytes)
   };
 
+  // How the bytes will be read.
+  enum class access {
+    whole,       // all of them, soon: a mapped file is read in at once
+    sequential,  // from first to last, once: a mapped file is read in as it is reached, and
+                 // release() lets go of what was read (memory stays flat; bytes() still holds all)
+  };
+
   // `limit_option` is the option that sets `max_bytes`, named when an input is refused.
   static assay::result<input> open(const std::string& path, std::uint64_t max_bytes,
-                                   over_limit mode = over_limit::refuse, std::string_view limit_option = "--max-bytes");
+                                   over_limit mode = over_limit::refuse, std::string_view limit_option = "--max-bytes",
+                                   access how = access::whole);
+
+  // Lets go of the memory of the bytes before `offset` of a mapped input (read in again from the
+  // file if they are used again); nothing for an input that was read.
+  void release(std::size_t offset) const noexcept;
 
   input(input&& o) noexcept;
   input(const input&) = delete;

@@ -419,3 +419,99 @@ TEST_CASE("valid known payloads pass the writer and the payload check, beside ot
   REQUIRE(v.has_value());
   CHECK(seen == 2);
 }
+
+namespace {
+
+// The bundle a bundle_stream writes for `texts` (head, body, tail), or why it declined.
+assay::result<std::string> streamed(const std::vector<std::string>& texts, const ev::bundle_options& opt = {}) {
+  std::string body;
+  ev::bundle_stream s(
+      [&](std::string_view b) {
+        body += b;
+        return true;
+      },
+      opt);
+  for (const auto& t : texts) {
+    if (!s.add(t))
+      return assay::make_error(errc::invalid_argument, "declined");
+  }
+  auto ends = s.finish();
+  if (!ends)
+    return ends.error();
+  return ends->head + body + ends->tail;
+}
+
+// Events whose events.ndjson has exactly `bytes` bytes (at least a few hundred per event),
+// the bulk in each event's data.note.
+std::vector<std::string> events_of_size(std::size_t n, std::size_t bytes) {
+  auto evs = make_events(n);
+  const std::size_t base = lines_of(evs).size() + n * std::string_view(R"(,"note":"")").size();
+  REQUIRE(bytes >= base);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t share = (bytes - base) / n + (i + 1 == n ? (bytes - base) % n : 0);
+    evs[i].find("data")->set("note", std::string(share, static_cast<char>('a' + i % 26)));
+  }
+  REQUIRE(lines_of(evs).size() == bytes);
+  return texts_of(evs);
+}
+
+}  // namespace
+
+TEST_CASE("where a bundle's gzip blocks end: the first MiB of events.ndjson with what precedes it, then MiBs") {
+  constexpr std::size_t mib = 1 << 20;
+  CHECK(ev::detail::bundle_cuts(2048, 100, 3172) == std::vector<std::size_t>{2148, 3172});
+  CHECK(ev::detail::bundle_cuts(2048, mib, 2048 + mib + 1024) == std::vector<std::size_t>{2048 + mib, 3072 + mib});
+  CHECK(ev::detail::bundle_cuts(2048, mib + 1, 2048 + mib + 1535) ==
+        std::vector<std::size_t>{2048 + mib, 2049 + mib, 3583 + mib});
+  CHECK(ev::detail::bundle_cuts(1024, 2 * mib + 5, 1024 + 2 * mib + 1531) ==
+        std::vector<std::size_t>{1024 + mib, 1024 + 2 * mib, 1029 + 2 * mib, 2555 + 2 * mib});
+  // The cuts must end the input.
+  const std::string_view x = "abc";
+  const std::vector<std::size_t> short_cuts{2};
+  CHECK(ev::gzip(std::span<const std::string_view>(&x, 1), short_cuts).error().code == errc::invalid_argument);
+}
+
+TEST_CASE("a bundle_stream writes write_bundle's bytes, at every size around its blocks, on any number of threads") {
+  constexpr std::size_t mib = 1 << 20;
+  for (std::size_t bytes : std::vector<std::size_t>{0, 20000 - 1, mib - 1, mib, mib + 1, 2 * mib, 3 * mib + 77777}) {
+    const auto texts = bytes == 0 ? texts_of(make_events(3)) : events_of_size(bytes < 100000 ? 7 : 40, bytes);
+    const auto whole = ev::write_bundle(views(texts)).value();
+    CAPTURE(bytes);
+    CHECK(ev::verify_bundle_bytes(whole).has_value());
+    for (unsigned threads : {1u, 2u, 3u}) {
+      ev::bundle_options opt;
+      opt.threads = threads;
+      CHECK(streamed(texts, opt).value() == whole);
+    }
+  }
+}
+
+TEST_CASE("a bundle_stream declines what write_bundle must sort or refuse, and reports a body it cannot write") {
+  auto texts = texts_of(make_events(4));
+  std::swap(texts[1], texts[2]);  // out of seq order: write_bundle sorts them
+  CHECK(streamed(texts).error().message == "declined");
+  CHECK(ev::write_bundle(views(texts)).has_value());
+
+  auto evs = make_events(3);
+  evs[2].set("traceparent", "garbage");  // breaks evidence-event-v1
+  CHECK(streamed(texts_of(evs)).error().message == "declined");
+
+  CHECK(streamed({}).error().code == ev::detail::no_result);  // no event
+
+  ev::bundle_options opt;
+  opt.limits.max_events = 2;
+  CHECK(streamed(texts_of(make_events(3)), opt).error().message == "declined");
+  const auto big = events_of_size(30, 3 << 20);
+  opt = {};
+  opt.limits.max_bundle_bytes = ev::write_bundle(views(big)).value().size() - 1;
+  CHECK(streamed(big, opt).error().code == ev::detail::no_result);  // as write_bundle: too large
+
+  // A body that cannot be written (a full disk): an I/O error, not a fault of the events.
+  ev::bundle_stream s([](std::string_view) { return false; });
+  for (const auto& t : big)
+    s.add(t);
+  auto r = s.finish();
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().code == errc::io_error);
+  CHECK(r.error().message == "cannot write the compressed stream");
+}

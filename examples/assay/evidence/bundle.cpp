@@ -5,12 +5,14 @@
 #include "evidence.hpp"
 
 #include "assay/evidence/writer.hpp"
+#include "assay/inspect/spool.hpp"
 #include "assay/json/ndjson.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,11 +39,58 @@ std::string placed(const std::vector<assay::json::ndjson_line>& lines, const ass
   return index < lines.size() ? at_line(lines[index], e) : e.format();
 }
 
+assay::evidence::bundle_options options_of(const bundle_args& a) {
+  assay::evidence::bundle_options opt;
+  opt.check_payloads = !a.unchecked_payloads;
+  return opt;
+}
+
+// The normal case in one pass with flat memory: events in seq order that break no rule are
+// written as they are read, the compressed body held in a spool until the head is known. The
+// exit code, or nothing when the events need write_bundle() (to be sorted, or for it to name
+// their faults; nothing has been written then).
+std::optional<int> stream_bundle(const bundle_args& a, const input& text) {
+  constexpr std::string_view command = "evidence bundle";
+  assay::inspect::spool body;
+  assay::evidence::bundle_stream stream(
+      [&body](std::string_view b) {
+        body.put(b);
+        return !body.failure();
+      },
+      options_of(a));
+  const std::string_view bytes = text.bytes();
+  std::size_t at = 0, number = 0, released = 0;
+  assay::json::ndjson_line line{};
+  while (assay::json::next_ndjson_line(bytes, at, number, line)) {
+    if (!stream.add(line.text))
+      return std::nullopt;
+    if (at - released >= (std::size_t{8} << 20)) {  // what was read is let go, 8 MiB at a time
+      text.release(line.offset);
+      released = line.offset;
+    }
+  }
+  auto ends = stream.finish();
+  if (!ends && ends.error().code == assay::evidence::detail::no_result)
+    return std::nullopt;
+  if (!ends)
+    return fail(command, ends.error());
+  auto out = output_file::open(a.out);
+  if (!out)
+    return fail(command, out.error());
+  out->write(ends->head);
+  if (auto e = body.replay([&](std::string_view b) { return out->write(b); }))
+    return fail(command, *e);
+  out->write(ends->tail);
+  return finish(command, out->commit());
+}
+
 int bundle(const bundle_args& a) {
   constexpr std::string_view command = "evidence bundle";
-  auto text = input::open(a.events, a.max_bytes);
+  auto text = input::open(a.events, a.max_bytes, input::over_limit::refuse, "--max-bytes", input::access::sequential);
   if (!text)
     return fail(command, text.error());
+  if (auto code = stream_bundle(a, *text))
+    return *code;
   const auto lines = assay::json::ndjson_lines(text->bytes());
   std::vector<std::string_view> events;
   events.reserve(lines.size());
@@ -49,11 +98,7 @@ int bundle(const bundle_args& a) {
     events.push_back(line.text);
   // The options in their own scope: a local that lives to every return below made g++ 12 -O3
   // warn (-Wmaybe-uninitialized, spuriously) about destroying its producer on the early exits.
-  auto gz = [&] {
-    assay::evidence::bundle_options opt;
-    opt.check_payloads = !a.unchecked_payloads;
-    return assay::evidence::write_bundle(events, opt);
-  }();
+  auto gz = assay::evidence::write_bundle(events, options_of(a));
   if (!gz) {
     const std::string name = input_name(a.events);
     const assay::errors all = gz.error();

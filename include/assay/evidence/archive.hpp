@@ -4,21 +4,28 @@
 // Tar: GNU headers byte for byte like the reference writer (magic "ustar  \0"), mtime 0, uid/gid 0, mode 0644,
 // uname/gname "assay", regular files only, two zero blocks at the end.
 // Gzip: header 1f 8b 08 00 00000000 02 ff, deflate at level 9 (zlib). The input is cut into
-// fixed blocks that are compressed independently (each primed with the previous 32 KiB as its
-// dictionary) and joined with sync flushes, as parallel gzip tools do: the bytes depend only on
-// the input, never on how many threads compressed them, and two cores halve the time.
+// blocks (at fixed offsets, or where the caller says) that are compressed independently, each
+// primed with the previous 32 KiB as its dictionary, and joined with sync flushes, as parallel
+// gzip tools do: the bytes depend only on the input and the cuts, never on how many threads
+// compressed them, and two cores halve the time. deflate_pool compresses blocks as a one-pass
+// writer produces them.
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/separate.hpp"
 
 #include <zlib.h>
 
 #include <algorithm>
 #include <array>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -195,24 +202,38 @@ inline void put_le32(std::string& out, std::uint32_t v) {
 
 }  // namespace detail
 
-// The gzip stream of the concatenation of `pieces` (deterministic; uses up to `threads` threads).
-inline result<std::string> gzip(std::span<const std::string_view> pieces, unsigned threads = 0) {
+inline constexpr std::string_view gzip_header{"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff", 10};
+
+// The 8 bytes that end a gzip stream: the CRC-32 and the length (mod 2^32) of its input.
+inline std::string gzip_trailer(std::uint32_t crc, std::uint64_t size) {
+  std::string t;
+  detail::put_le32(t, crc);
+  detail::put_le32(t, static_cast<std::uint32_t>(size & 0xFFFFFFFFu));
+  return t;
+}
+
+// The gzip stream of the concatenation of `pieces`, cut into blocks that end at `cuts` (rising
+// offsets, the last one the total size): deterministic for given cuts, whatever `threads` (the
+// threads that compress; 0: one a core).
+inline result<std::string> gzip(std::span<const std::string_view> pieces, std::span<const std::size_t> cuts,
+                                unsigned threads = 0) {
   if (threads == 0)
     threads = std::max(1u, std::thread::hardware_concurrency());
   std::size_t size = 0;
   for (std::string_view p : pieces)
     size += p.size();
-  const std::size_t blocks = size == 0 ? 1 : (size + gzip_block_size - 1) / gzip_block_size;
+  if (cuts.empty() || cuts.back() != size)
+    return make_error(errc::invalid_argument, "gzip: the blocks must end at the end of the input");
+  const std::size_t blocks = cuts.size();
   std::vector<result<detail::deflated_block>> parts(blocks, result<detail::deflated_block>(detail::deflated_block{}));
   auto work = [&](std::size_t first, std::size_t step) {
     std::string scratch;
     std::unique_ptr<char[]> out;
     std::size_t out_size = 0;
     for (std::size_t b = first; b < blocks; b += step) {
-      const std::size_t begin = b * gzip_block_size;
-      const std::size_t end = std::min(size, begin + gzip_block_size);
+      const std::size_t begin = b == 0 ? 0 : cuts[b - 1];
       const std::size_t dict = std::min(begin, gzip_dictionary);
-      const std::string_view window = detail::gather(pieces, begin - dict, end, scratch);
+      const std::string_view window = detail::gather(pieces, begin - dict, cuts[b], scratch);
       parts[b] = detail::deflate_block(window, dict, b + 1 == blocks, out, out_size);
     }
   };
@@ -232,16 +253,148 @@ inline result<std::string> gzip(std::span<const std::string_view> pieces, unsign
   }
   std::string out;
   out.reserve(total);
-  out.append("\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff", 10);
+  out.append(gzip_header);
   uLong crc = crc32_z(0L, Z_NULL, 0);
   for (const auto& p : parts) {
     out += p->bytes;
     crc = crc32_combine(crc, p->crc, static_cast<z_off_t>(p->input));
   }
-  detail::put_le32(out, static_cast<std::uint32_t>(crc));
-  detail::put_le32(out, static_cast<std::uint32_t>(size & 0xFFFFFFFFu));
+  out += gzip_trailer(static_cast<std::uint32_t>(crc), size);
   return out;
 }
+
+// The gzip stream of the concatenation of `pieces` in blocks of gzip_block_size.
+inline result<std::string> gzip(std::span<const std::string_view> pieces, unsigned threads = 0) {
+  std::size_t size = 0;
+  for (std::string_view p : pieces)
+    size += p.size();
+  std::vector<std::size_t> cuts;
+  for (std::size_t end = gzip_block_size; end < size; end += gzip_block_size)
+    cuts.push_back(end);
+  cuts.push_back(size);
+  return gzip(pieces, cuts, threads);
+}
+
+// Blocks compressed in the background as they are produced, for a stream written in one pass
+// with flat memory: submit() queues a block (primed with up to 32 KiB of what came before it,
+// as gzip() primes it, so the same cuts give the same bytes); the compressed blocks reach `sink`
+// in order, on the submitting thread, and at most a few blocks per thread are held at once.
+// A sink that returns false stops the stream (finish() reports it).
+template <class = void>
+class basic_deflate_pool {
+ public:
+  using sink_type = std::function<bool(std::string_view)>;
+
+  explicit basic_deflate_pool(sink_type sink, unsigned threads = 0) : sink_(std::move(sink)) {
+    if (threads == 0)
+      threads = std::max(1u, std::thread::hardware_concurrency());
+    max_pending_ = 2 * std::size_t{threads} + 1;
+    for (unsigned t = 0; t < threads; ++t)
+      workers_.emplace_back([this] { work(); });
+  }
+  basic_deflate_pool(const basic_deflate_pool&) = delete;
+  basic_deflate_pool& operator=(const basic_deflate_pool&) = delete;
+  ~basic_deflate_pool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    ready_.notify_all();
+    for (auto& t : workers_)
+      t.join();
+  }
+
+  // Queues `window` minus its first `dict` bytes as the next block (`last`: the stream's end).
+  void submit(std::string window, std::size_t dict, bool last) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [&] { return jobs_.size() < max_pending_ || jobs_.front().done; });
+    drain(lock);
+    if (failure_)
+      return;
+    jobs_.push_back(job{std::move(window), dict, last, false, detail::deflated_block{}, std::nullopt});
+    ready_.notify_one();
+  }
+
+  // Waits for every block; the first error (of deflate, or of the sink), if any.
+  std::optional<error> finish() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!jobs_.empty() && !failure_) {
+      done_.wait(lock, [&] { return jobs_.front().done; });
+      drain(lock);
+    }
+    return failure_;
+  }
+
+  // The CRC-32 and the length of the input of the blocks handed to the sink so far.
+  std::uint32_t crc() const noexcept { return static_cast<std::uint32_t>(crc_); }
+  std::uint64_t size() const noexcept { return size_; }
+
+ private:
+  struct job {
+    std::string window;
+    std::size_t dict;
+    bool last, done;
+    detail::deflated_block out;
+    std::optional<error> failure;
+  };
+
+  void work() {
+    std::unique_ptr<char[]> buf;
+    std::size_t buf_size = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      ready_.wait(lock, [&] { return stop_ || next_ < jobs_.size(); });
+      if (stop_)
+        return;
+      job& j = jobs_[next_++];  // a deque: the reference stays valid while others are pushed
+      lock.unlock();
+      auto r = detail::deflate_block(j.window, j.dict, j.last, buf, buf_size);
+      lock.lock();
+      if (r)
+        j.out = std::move(*r);
+      else
+        j.failure = r.error();
+      j.window = std::string();
+      j.done = true;
+      done_.notify_all();
+    }
+  }
+
+  // Hands the finished blocks at the front to the sink, in order (the lock is released meanwhile).
+  void drain(std::unique_lock<std::mutex>& lock) {
+    while (!jobs_.empty() && jobs_.front().done) {
+      job j = std::move(jobs_.front());
+      jobs_.pop_front();
+      --next_;
+      if (failure_)
+        continue;
+      if (j.failure) {
+        failure_ = j.failure;
+        continue;
+      }
+      lock.unlock();
+      const bool ok = sink_(j.out.bytes);
+      lock.lock();
+      if (!ok)
+        failure_ = make_error(errc::io_error, "cannot write the compressed stream");
+      crc_ = crc32_combine(crc_, j.out.crc, static_cast<z_off_t>(j.out.input));
+      size_ += j.out.input;
+    }
+  }
+
+  sink_type sink_;
+  std::size_t max_pending_ = 3;
+  std::mutex mutex_;
+  std::condition_variable ready_, done_;
+  std::deque<job> jobs_;  // queued, in order; [0, next_) taken by a worker
+  std::size_t next_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> workers_;
+  std::optional<error> failure_;
+  uLong crc_ = crc32_z(0L, Z_NULL, 0);
+  std::uint64_t size_ = 0;
+};
+using deflate_pool = basic_deflate_pool<>;
 
 // The gzip stream of `data`.
 inline result<std::string> gzip(std::string_view data, unsigned threads = 0) {
@@ -249,3 +402,9 @@ inline result<std::string> gzip(std::string_view data, unsigned threads = 0) {
 }
 
 }  // namespace assay::evidence
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::evidence {
+ASSAY_EXTERN_TEMPLATE class basic_deflate_pool<void>;
+}  // namespace assay::evidence
+#endif

@@ -280,7 +280,9 @@ class basic_recorder {
                                                  std::to_string(lim.max_events_bytes.value()) + " bytes");
     }
     const std::string run_root = root.finish();
-    auto manifest = detail::write_manifest({lines_, opt_.run_id, run_root, size()}, *o.producer, o);
+    const detail::stream_facts facts{lines_.size(), hash::digest_bytes<hash::sha256>(lines_).to_string(), opt_.run_id,
+                                     run_root, size()};
+    auto manifest = detail::write_manifest(facts, *o.producer, o);
     if (!manifest)
       return manifest.error();
     return pack_bundle(*manifest, lines_, o);

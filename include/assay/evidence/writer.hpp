@@ -15,7 +15,8 @@
 //
 // Speed: events are parsed into flat documents and written in canonical form straight into
 // events.ndjson; the tar stream is never assembled (gzip reads its pieces), and compression runs
-// on every core.
+// on every core. bundle_stream writes the same bytes in one pass with flat memory, compressing
+// events.ndjson while later events are read (`assay evidence bundle` uses it).
 #pragma once
 
 #include "assay/contracts/events.hpp"
@@ -35,8 +36,11 @@
 #include "assay/separate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -127,11 +131,18 @@ inline result<std::vector<std::size_t>> seq_order(std::span<const std::string_vi
 // events.ndjson from the events taken in `order`, with every rule checked. With `optimistic`,
 // `order` is ignored: the events are taken as they come, nothing has been checked yet: any failure (an event out of
 // place included) returns no_result, and the caller starts again from seq_order().
+// The stream's facts the manifest states.
+struct stream_facts {
+  std::uint64_t events_bytes = 0;  // of events.ndjson
+  std::string events_sha256;       // "sha256:<hex>" of events.ndjson
+  std::string run_id, run_root;
+  std::uint64_t event_count = 0;
+};
+
 struct events_file {
   std::string bytes;
-  std::string run_id, run_root;
-  std::uint64_t count = 0;
-  std::optional<std::string> name, version, git;  // its producer members, when strings
+  stream_facts facts;
+  producer_info producer;  // the first event's producer members, when strings
 };
 
 inline constexpr errc no_result = errc::invalid_argument;
@@ -162,35 +173,34 @@ void check_contract(std::string_view line, std::string_view type, std::size_t in
   }
 }
 
+// Takes the events one at a time and writes each one's line of events.ndjson (canonical, its
+// content hash added when it lacked one, then "\n"), checking every rule of the stream; the
+// events must come in seq order. Contract violations are gathered in `invalid`; any other
+// failure is returned by add(), and with `optimistic` (the events taken as they come, unsorted)
+// an event out of place fails too, as no_result.
 template <class = void>
-result<events_file> build_events(std::span<const std::string_view> events, std::span<const std::size_t> order,
-                                 const bundle_options& opt, bool optimistic, errors& invalid) {
-  const bundle_limits& lim = opt.limits;
-  invalid.items.clear();
-  auto fail = [&](error e) -> result<events_file> {
-    if (optimistic)
-      return make_error(no_result, "");
-    return e;
-  };
-  events_file out;
-  std::size_t estimate = 0;
-  for (std::string_view e : events)
-    estimate += e.size() + 96;  // room for a content hash member the event may lack
-  out.bytes.reserve(estimate);
-  json::advise_huge_pages(out.bytes.data(), out.bytes.capacity());
-  event_stream stream;
-  run_root_builder root;
-  json::string_sink sink{&out.bytes};
-  std::string hash_text;
-  for (std::size_t k = 0; k < events.size(); ++k) {
-    const std::size_t i = optimistic ? k : order[k];
-    auto doc = parse_event(events[i], i, lim);
+class basic_events_builder {
+ public:
+  basic_events_builder(const bundle_options& opt, bool optimistic, errors& invalid)
+      : opt_(opt), optimistic_(optimistic), invalid_(invalid) {
+    invalid_.items.clear();
+  }
+
+  // Event `i` of the input (its JSON text); on success, line() is its line.
+  std::optional<error> add(std::string_view text, std::size_t i) {
+    const bundle_limits& lim = opt_.limits;
+    auto fail = [&](error e) -> std::optional<error> {
+      if (optimistic_)
+        return make_error(no_result, "");
+      return e;
+    };
+    auto doc = parse_event(text, i, lim);
     if (!doc)
       return fail(doc.error());
     event_fields f;
     if (auto v = read_event_fields(*doc, f))
       return fail(event_error(v->code, i, v->member, v->message));
-    if (optimistic && f.seq != k)
+    if (optimistic_ && f.seq != count_)
       return fail({});
     auto computed = content_hash(*doc, f);
     if (!computed)
@@ -200,44 +210,95 @@ result<events_file> build_events(std::span<const std::string_view> events, std::
       return fail(event_error(code::IntegrityEventHash, i, "assaycontenthash",
                               "assaycontenthash does not match the content (expected " + *computed + ")"));
     }
-    if (auto v = stream.next(*doc, f))
+    if (auto v = stream_.next(*doc, f))
       return fail(event_error(v->code, i, v->member, v->message));
-    if (k == 0) {
+    if (count_ == 0) {
       const auto p = doc->find_members<3>(0, {"assayproducer", "assayproducerversion", "assaygit"});
-      auto text = [&](std::size_t n) {
+      auto string_of = [&](std::size_t n) {
         return detail::is_string_node(*doc, n) ? std::optional<std::string>(doc->string_at(n)) : std::nullopt;
       };
-      out.name = text(p[0]);
-      out.version = text(p[1]);
-      out.git = text(p[2]);
+      name_ = string_of(p[0]);
+      version_ = string_of(p[1]);
+      git_ = string_of(p[2]);
     }
-    const std::size_t line_start = out.bytes.size();
+    line_.clear();
     {
+      json::string_sink sink{&line_};
       json::writer<json::string_sink> w(sink);
       if (has_hash) {
         doc->write_canonical(w);
       } else {
-        hash_text.assign(1, '"').append(*computed).push_back('"');
-        doc->write_canonical_with(w, 0, "assaycontenthash", hash_text);
+        hash_text_.assign(1, '"').append(*computed).push_back('"');
+        doc->write_canonical_with(w, 0, "assaycontenthash", hash_text_);
       }
     }
-    if (out.bytes.size() - line_start > lim.max_line_bytes) {
+    if (line_.size() > lim.max_line_bytes) {
       return fail(event_error(
           code::LimitLineBytes, i, "",
           "the event's line would be longer than " + std::to_string(lim.max_line_bytes.value()) + " bytes"));
     }
-    check_contract(std::string_view(out.bytes).substr(line_start), doc->string_at(f.type), i, lim, opt.check_payloads,
-                   invalid);
-    out.bytes += '\n';
-    root.add(*computed);
+    check_contract(line_, doc->string_at(f.type), i, lim, opt_.check_payloads, invalid_);
+    line_ += '\n';
+    bytes_ += line_.size();
+    sha_.update(line_.data(), line_.size());
+    root_.add(*computed);
+    ++count_;
+    return std::nullopt;
   }
-  if (out.bytes.size() > lim.max_events_bytes) {
-    return fail(make_error(code::LimitFileSize, "events.ndjson would be larger than " +
-                                                    std::to_string(lim.max_events_bytes.value()) + " bytes"));
+
+  // The line of the last event taken, "\n" included.
+  std::string_view line() const noexcept { return line_; }
+
+  // events.ndjson so far is larger than the limit allows.
+  bool too_large() const noexcept { return bytes_ > opt_.limits.max_events_bytes; }
+
+  // The stream's facts, once every event is in; or the limit on the size of events.ndjson.
+  result<stream_facts> finish() {
+    if (too_large()) {
+      if (optimistic_)
+        return make_error(no_result, "");
+      return make_error(code::LimitFileSize, "events.ndjson would be larger than " +
+                                                 std::to_string(opt_.limits.max_events_bytes.value()) + " bytes");
+    }
+    return stream_facts{bytes_, hash::digest<hash::sha256>(sha_.final()).to_string(), stream_.run_id(), root_.finish(),
+                        count_};
   }
-  out.run_id = stream.run_id();
-  out.run_root = root.finish();
-  out.count = events.size();
+  // The producer members of the first event, when strings.
+  producer_info producer() const { return producer_info{name_.value_or(""), version_.value_or(""), git_}; }
+
+ private:
+  const bundle_options& opt_;
+  bool optimistic_;
+  errors& invalid_;
+  event_stream stream_;
+  run_root_builder root_;
+  hash::sha256::state sha_;
+  std::string line_, hash_text_;
+  std::uint64_t bytes_ = 0, count_ = 0;
+  std::optional<std::string> name_, version_, git_;
+};
+using events_builder = basic_events_builder<>;
+
+template <class = void>
+result<events_file> build_events(std::span<const std::string_view> events, std::span<const std::size_t> order,
+                                 const bundle_options& opt, bool optimistic, errors& invalid) {
+  events_file out;
+  std::size_t estimate = 0;
+  for (std::string_view e : events)
+    estimate += e.size() + 96;  // room for a content hash member the event may lack
+  out.bytes.reserve(estimate);
+  json::advise_huge_pages(out.bytes.data(), out.bytes.capacity());
+  events_builder b(opt, optimistic, invalid);
+  for (std::size_t k = 0; k < events.size(); ++k) {
+    if (auto e = b.add(events[optimistic ? k : order[k]], optimistic ? k : order[k]))
+      return *e;
+    out.bytes += b.line();
+  }
+  auto facts = b.finish();
+  if (!facts)
+    return facts.error();
+  out.facts = std::move(*facts);
+  out.producer = b.producer();
   return out;
 }
 
@@ -265,13 +326,6 @@ inline std::optional<error> check_event_count(std::size_t n, const bundle_limits
   return std::nullopt;
 }
 
-// The stream's facts the manifest states.
-struct stream_facts {
-  std::string_view events;  // events.ndjson
-  std::string_view run_id, run_root;
-  std::uint64_t event_count = 0;
-};
-
 // manifest.json, through its contract type: encoding checks it (digest patterns, the x-assay
 // kinds) and writes it in canonical form; the verifier's limits hold for it.
 template <class = void>  // compiled only where used: it holds the manifest's encoder
@@ -280,8 +334,8 @@ result<std::string> write_manifest(const stream_facts& s, const producer_info& p
   contracts::manifest m;
   m.bundle_id = std::string(s.run_root);
   m.event_count = static_cast<std::int64_t>(s.event_count);
-  m.files.events.bytes = static_cast<std::int64_t>(s.events.size());
-  m.files.events.sha256 = hash::digest_bytes<hash::sha256>(s.events).to_string();
+  m.files.events.bytes = static_cast<std::int64_t>(s.events_bytes);
+  m.files.events.sha256 = s.events_sha256;
   m.producer.name = producer.name;
   m.producer.version = producer.version;
   if (producer.git && *producer.git != "unknown")
@@ -346,15 +400,13 @@ results<bundle_files> build_bundle_files(std::span<const std::string_view> event
   }
   bundle_files out;
   out.events = std::move(built->bytes);
-  out.run_id = std::move(built->run_id);
-  out.run_root = std::move(built->run_root);
-  out.event_count = built->count;
+  out.run_id = built->facts.run_id;
+  out.run_root = built->facts.run_root;
+  out.event_count = built->facts.event_count;
 
   // The first event in seq order names the producer unless one is given (every event has one:
   // the envelope requires it).
-  const producer_info producer =
-      opt.producer ? *opt.producer : producer_info{built->name.value_or(""), built->version.value_or(""), built->git};
-  auto manifest = detail::write_manifest({out.events, out.run_id, out.run_root, out.event_count}, producer, opt);
+  auto manifest = detail::write_manifest(built->facts, opt.producer ? *opt.producer : built->producer, opt);
   if (!manifest)
     return manifest.error();
   out.manifest = std::move(*manifest);
@@ -371,20 +423,79 @@ results<bundle_files> build_bundle_files(const std::vector<json::value>& events,
   return build_bundle_files(views, opt);
 }
 
+namespace detail {
+
+// Where the gzip blocks of a bundle end (SPEC §6 leaves the cutting to the writer; these cuts
+// let it compress events.ndjson while it is written): the first block is the tar stream up to
+// the first gzip_block_size bytes of events.ndjson (the manifest before them is only known at
+// the end); then events.ndjson in blocks of gzip_block_size; then the rest of the archive.
+// `prefix`: the tar bytes before events.ndjson; `events`: its size; `total`: the tar's size.
+inline std::vector<std::size_t> bundle_cuts(std::size_t prefix, std::size_t events, std::size_t total) {
+  std::vector<std::size_t> cuts;
+  for (std::size_t end = std::min(events, gzip_block_size);; end += gzip_block_size) {
+    cuts.push_back(prefix + std::min(end, events));
+    if (end >= events)
+      break;
+  }
+  if (total > cuts.back())
+    cuts.push_back(total);
+  return cuts;
+}
+
+// The tar bytes before the bytes of events.ndjson: manifest.json's header, bytes and padding,
+// and the header of events.ndjson.
+inline result<std::string> bundle_tar_prefix(std::string_view manifest, std::uint64_t events_bytes) {
+  auto h1 = tar_header("manifest.json", manifest.size());
+  if (!h1)
+    return h1.error();
+  auto h2 = tar_header("events.ndjson", events_bytes);
+  if (!h2)
+    return h2.error();
+  std::string p(h1->data(), h1->size());
+  p.append(manifest);
+  p.append((512 - manifest.size() % 512) % 512, '\0');
+  p.append(h2->data(), h2->size());
+  return p;
+}
+
+// The tar bytes after events.ndjson: its padding and the two zero blocks.
+inline std::string bundle_tar_suffix(std::uint64_t events_bytes) {
+  return std::string((512 - events_bytes % 512) % 512 + 1024, '\0');
+}
+
+inline std::optional<error> check_tar_size(std::uint64_t size, const bundle_limits& lim) {
+  if (size > lim.max_decode_bytes) {
+    return make_error(code::LimitDecodeBytes,
+                      "the tar stream would be larger than " + std::to_string(lim.max_decode_bytes.value()) + " bytes");
+  }
+  return std::nullopt;
+}
+
+inline std::optional<error> check_bundle_size(std::uint64_t size, const bundle_limits& lim) {
+  if (size > lim.max_bundle_bytes) {
+    return make_error(code::LimitBundleBytes,
+                      "the bundle would be larger than " + std::to_string(lim.max_bundle_bytes.value()) + " bytes");
+  }
+  return std::nullopt;
+}
+
+}  // namespace detail
+
 // The .tar.gz bytes of a bundle of these two files: manifest.json and events.ndjson.
 inline result<std::string> pack_bundle(std::string_view manifest, std::string_view events,
                                        const bundle_options& opt = {}) {
-  auto tar = tar_of({{"manifest.json", manifest}, {"events.ndjson", events}});
-  if (!tar)
-    return tar.error();
-  if (tar->size > opt.limits.max_decode_bytes) {
-    return make_error(code::LimitDecodeBytes, "the tar stream would be larger than " +
-                                                  std::to_string(opt.limits.max_decode_bytes.value()) + " bytes");
-  }
-  auto gz = gzip(tar->pieces, opt.threads);
-  if (gz && gz->size() > opt.limits.max_bundle_bytes) {
-    return make_error(code::LimitBundleBytes, "the bundle would be larger than " +
-                                                  std::to_string(opt.limits.max_bundle_bytes.value()) + " bytes");
+  auto prefix = detail::bundle_tar_prefix(manifest, events.size());
+  if (!prefix)
+    return prefix.error();
+  const std::string suffix = detail::bundle_tar_suffix(events.size());
+  const std::array<std::string_view, 3> pieces{*prefix, events, suffix};
+  const std::size_t total = prefix->size() + events.size() + suffix.size();
+  if (auto e = detail::check_tar_size(total, opt.limits))
+    return *e;
+  auto gz = gzip(pieces, detail::bundle_cuts(prefix->size(), events.size(), total), opt.threads);
+  if (gz) {
+    if (auto e = detail::check_bundle_size(gz->size(), opt.limits))
+      return *e;
   }
   return gz;
 }
@@ -392,6 +503,146 @@ inline result<std::string> pack_bundle(std::string_view manifest, std::string_vi
 inline result<std::string> pack_bundle(const bundle_files& files, const bundle_options& opt = {}) {
   return pack_bundle(files.manifest, files.events, opt);
 }
+
+// The two ends of a bundle written by a bundle_stream, which go before and after the body.
+struct bundle_ends {
+  std::string head;  // the gzip header and the first block (the tar up to the first MiB of events)
+  std::string tail;  // the last block and the gzip trailer
+};
+
+// A bundle written as its events arrive, with memory that stays flat however many there are:
+// each event's line is checked and written as in write_bundle(), and events.ndjson is
+// compressed in the background (opt.threads) while later events are read. The compressed
+// blocks reach `body` in order as they are made; finish() then gives the bytes that go before
+// them (the first block holds manifest.json, known only at the end) and after them. The file is
+// head + body + tail, byte for byte what write_bundle() writes for the same events.
+//
+// It takes the normal case: events in seq order that break no rule. When add() returns false
+// or finish() fails with no_result, the events are out of order or faulty: write_bundle() of all
+// of them sorts them, or names every fault with its code and pointer.
+template <class = void>
+class basic_bundle_stream {
+ public:
+  using sink_type = std::function<bool(std::string_view)>;
+
+  explicit basic_bundle_stream(sink_type body, const bundle_options& opt = {})
+      : opt_(opt),
+        body_(std::move(body)),
+        builder_(opt_, true, invalid_),
+        pool_(
+            [this](std::string_view b) {
+              body_bytes_ += b.size();
+              return body_(b);
+            },
+            opt.threads) {}
+
+  // The next event's JSON text; false when the events cannot be taken as they come.
+  bool add(std::string_view text) {
+    if (failed_)
+      return false;
+    if (index_ >= opt_.limits.max_events || builder_.add(text, index_) || builder_.too_large() || !invalid_.empty())
+      return !(failed_ = true);
+    ++index_;
+    put(builder_.line());
+    return true;
+  }
+
+  // After the last event. Fails with no_result for what write_bundle() would refuse, else with
+  // the error of compressing or of `body`.
+  result<bundle_ends> finish() {
+    auto refuse = [] { return make_error(detail::no_result, "the events need sorting or are faulty"); };
+    if (failed_ || index_ == 0)
+      return refuse();
+    auto facts = builder_.finish();
+    if (!facts)
+      return refuse();
+    std::string before_tail;  // the last 32 KiB of events.ndjson (all of it, when smaller)
+    if (cur_.size() > cur_dict_) {
+      before_tail = cur_.substr(cur_.size() - std::min(cur_.size(), gzip_dictionary));
+      pool_.submit(std::move(cur_), cur_dict_, false);
+    } else {
+      before_tail = first_.substr(first_.size() - std::min(first_.size(), gzip_dictionary));
+    }
+    if (auto e = pool_.finish())
+      return *e;
+    auto manifest = detail::write_manifest(*facts, opt_.producer ? *opt_.producer : builder_.producer(), opt_);
+    if (!manifest)
+      return refuse();
+    auto prefix = detail::bundle_tar_prefix(*manifest, facts->events_bytes);
+    if (!prefix)
+      return refuse();
+    const std::string suffix = detail::bundle_tar_suffix(facts->events_bytes);
+    const std::uint64_t total = prefix->size() + facts->events_bytes + suffix.size();
+    if (detail::check_tar_size(total, opt_.limits))
+      return refuse();
+
+    std::unique_ptr<char[]> buf;
+    std::size_t buf_size = 0;
+    const std::size_t first_size = first_.size();
+    std::string window = std::move(*prefix);
+    window += first_;
+    auto head = detail::deflate_block(window, 0, false, buf, buf_size);
+    if (!head)
+      return head.error();
+    if (first_size == facts->events_bytes)  // one block: the tail's dictionary may reach into the prefix
+      before_tail = window.substr(window.size() - std::min(window.size(), gzip_dictionary));
+    const std::size_t dict = before_tail.size();
+    auto tail = detail::deflate_block(before_tail + suffix, dict, true, buf, buf_size);
+    if (!tail)
+      return tail.error();
+
+    uLong crc = crc32_combine(head->crc, pool_.crc(), static_cast<z_off_t>(pool_.size()));
+    crc = crc32_combine(crc, tail->crc, static_cast<z_off_t>(tail->input));
+    bundle_ends ends;
+    ends.head.reserve(gzip_header.size() + head->bytes.size());
+    ends.head.append(gzip_header).append(head->bytes);
+    ends.tail = std::move(tail->bytes) + gzip_trailer(static_cast<std::uint32_t>(crc), total);
+    if (detail::check_bundle_size(ends.head.size() + body_bytes_ + ends.tail.size(), opt_.limits))
+      return refuse();
+    return ends;
+  }
+
+ private:
+  // Appends bytes of events.ndjson: the first block's are held, later blocks are compressed.
+  void put(std::string_view bytes) {
+    if (first_.size() < gzip_block_size) {
+      const std::size_t n = std::min(bytes.size(), gzip_block_size - first_.size());
+      first_.append(bytes.substr(0, n));
+      bytes.remove_prefix(n);
+      if (first_.size() == gzip_block_size)
+        start_block(first_);
+    }
+    while (!bytes.empty()) {
+      const std::size_t n = std::min(bytes.size(), cur_dict_ + gzip_block_size - cur_.size());
+      cur_.append(bytes.substr(0, n));
+      bytes.remove_prefix(n);
+      if (cur_.size() == cur_dict_ + gzip_block_size) {
+        std::string full = std::move(cur_);
+        start_block(full);
+        pool_.submit(std::move(full), gzip_dictionary, false);
+      }
+    }
+  }
+  // The next block starts: its dictionary is the last 32 KiB of `previous`.
+  void start_block(std::string_view previous) {
+    cur_.assign(previous.substr(previous.size() - gzip_dictionary));
+    cur_dict_ = gzip_dictionary;
+    cur_.reserve(gzip_dictionary + gzip_block_size);
+  }
+
+  bundle_options opt_;
+  sink_type body_;
+  errors invalid_;
+  detail::basic_events_builder<void> builder_;
+  std::uint64_t body_bytes_ = 0;
+  std::size_t index_ = 0;
+  bool failed_ = false;
+  std::string first_;  // events.ndjson's first gzip_block_size bytes
+  std::string cur_;    // the block being filled: its dictionary, then its bytes
+  std::size_t cur_dict_ = 0;
+  basic_deflate_pool<void> pool_;  // last: its threads stop before the rest is destroyed
+};
+using bundle_stream = basic_bundle_stream<>;
 
 // The .tar.gz bytes of a bundle of `events`: JSON texts, one event each. Refused as
 // build_bundle_files() refuses, or by a limit of the container.
@@ -435,5 +686,7 @@ ASSAY_EXTERN_TEMPLATE results<bundle_files> build_bundle_files<void>(const std::
                                                                      const bundle_options&);
 ASSAY_EXTERN_TEMPLATE results<std::string> write_bundle<void>(std::span<const std::string_view>, const bundle_options&);
 ASSAY_EXTERN_TEMPLATE results<std::string> write_bundle<void>(const std::vector<json::value>&, const bundle_options&);
+ASSAY_EXTERN_TEMPLATE class detail::basic_events_builder<void>;
+ASSAY_EXTERN_TEMPLATE class basic_bundle_stream<void>;
 }  // namespace assay::evidence
 #endif
