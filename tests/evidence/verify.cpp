@@ -889,3 +889,85 @@ TEST_CASE("the codes: stable values, the reference's names, explicit classes, kn
         R"("max_events_bytes":524288000,"max_json_depth":64,"max_line_bytes":1048576,"max_manifest_bytes":10485760,)"
         R"("max_path_len":256})");
 }
+
+TEST_CASE("many events: the first failing line is reported, whichever stage or batch finds its fault") {
+  // 3000 events: several batches of the two-thread check. Each fault below is planted in one
+  // line; where two are planted, the earlier line's must win.
+  const auto evs = make_events(3000);
+  const std::string good = lines_of(evs);
+  std::vector<std::size_t> starts{0};  // where each line begins
+  for (std::size_t at = 0; (at = good.find('\n', at)) != std::string::npos && at + 1 < good.size();)
+    starts.push_back(++at);
+  REQUIRE(starts.size() == 3000);
+  auto line_of = [&](std::size_t i) {
+    const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : good.size();
+    return good.substr(starts[i], end - starts[i]);
+  };
+  auto replaced = [&](std::vector<std::pair<std::size_t, std::string>> edits) {
+    std::string out;
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+      std::string line = line_of(i);
+      for (const auto& [at, with] : edits)
+        if (at == i)
+          line = with;
+      out += line;
+    }
+    return out;
+  };
+  std::string bad_hash = line_of(1700);
+  bad_hash[bad_hash.find("\"n\":1700") + 4] = '9';  // still JSON; the content hash no longer matches
+  auto message_of = [](const std::string& events) {
+    auto r = ev::verify_bundle_bytes(bundle(events));
+    REQUIRE_FALSE(r.has_value());
+    return std::string(assay::name(r.error().code)) + ": " + r.error().message;
+  };
+  CHECK_CODE(bundle(good), errc::ok);
+  CHECK(message_of(replaced({{1700, bad_hash}})) ==
+        "IntegrityEventHash: line 1701 of events.ndjson: content hash "
+        "mismatch at seq 1700");
+  // A blank line after it (found before parsing) does not overtake it; one before it does.
+  CHECK(message_of(replaced({{1700, bad_hash}, {2900, "\n"}})).rfind("IntegrityEventHash: line 1701 ", 0) == 0);
+  CHECK(message_of(replaced({{1700, bad_hash}, {1200, "  \n"}})) ==
+        "ContractInvalidEvent: line 1201 of events.ndjson is blank");
+  // Not JSON, in the last (partial) batch; an event out of order (found by the stream's rules).
+  CHECK(message_of(replaced({{2999, "{\n"}}))
+            .rfind("ContractInvalidJson: line 3000 of events.ndjson is not valid "
+                   "JSON",
+                   0) == 0);
+  CHECK(message_of(replaced({{1100, line_of(1101)}, {1101, line_of(1100)}})) ==
+        "ContractSequenceGap: line 1101 of events.ndjson: sequence gap: seq 1101 follows 1099");
+  // A line too long, after a faulty one and before one.
+  ev::bundle_limits lim;
+  lim.max_line_bytes = line_of(0).size() + 100;
+  const std::string long_line = "{\"x\":\"" + std::string(lim.max_line_bytes.value(), 'x') + "\"}\n";
+  auto r = ev::verify_bundle_bytes(bundle(replaced({{1700, bad_hash}, {2500, long_line}})), lim);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().code == ev::code::IntegrityEventHash);
+  r = ev::verify_bundle_bytes(bundle(replaced({{1700, bad_hash}, {1500, long_line}})), lim);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().code == ev::code::LimitLineBytes);
+  CHECK(r.error().message.rfind("line 1501 of events.ndjson is longer than", 0) == 0);
+
+  // The visitors see every event once, in order, and a refusal stops the pass at its line.
+  std::uint64_t next = 0;
+  bool in_order = true;
+  auto ok = ev::verify_bundle_bytes(bundle(good), {}, [&](const ev::verified_event& e) {
+    in_order = in_order && e.seq == next++ && std::string(e.line) + "\n" == line_of(e.seq);
+  });
+  REQUIRE(ok.has_value());
+  CHECK(in_order);
+  CHECK(next == 3000);
+  struct refuser {
+    std::uint64_t seen = 0;
+    std::optional<assay::error> on_event(const ev::verified_event& e) {
+      ++seen;
+      if (e.seq == 2222)
+        return assay::make_error(errc::invalid_argument, "not this one");
+      return std::nullopt;
+    }
+  } refuse;
+  auto refused = ev::verify_bundle_bytes(bundle(good), {}, refuse);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().message == "line 2223 of events.ndjson: not this one");
+  CHECK(refuse.seen == 2223);
+}

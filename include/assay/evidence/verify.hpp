@@ -43,6 +43,9 @@
 #include "assay/separate.hpp"
 
 #include <algorithm>
+#include <thread>
+#include <mutex>
+#include <condition_variable>
 #include <concepts>
 #include <cstdint>
 #include <cstdio>
@@ -156,21 +159,42 @@ visit_hooks hooks_for(std::tuple<V&...>& visitors) {
 }
 
 // The per-line checks of events.ndjson (SPEC §7 step 4) and what they accumulate.
+//
+// Two stages on two threads: the lines are gathered in batches; a worker parses each batch's
+// events and checks their content hashes (most of the work), while this thread hashes the raw
+// bytes, gathers the next batch and takes the parsed events in order through the stream's
+// rules and the visitors. The first failing line is reported, as one pass would: a line's
+// checks run in line order whatever thread found its fault.
 template <class = void>
 class basic_event_checker {
  public:
   basic_event_checker(const bundle_limits& lim, std::string_view manifest_run_id, const visit_hooks& hooks)
       : lim_(lim), stream_(std::string(manifest_run_id)), hooks_(hooks) {}
+  basic_event_checker(const basic_event_checker&) = delete;
+  basic_event_checker& operator=(const basic_event_checker&) = delete;
+  ~basic_event_checker() {
+    if (worker_.joinable()) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stop_ = true;
+      }
+      wake_.notify_all();
+      worker_.join();
+    }
+  }
 
-  // Feeds raw bytes of events.ndjson. Returns an error as soon as a check fails.
+  // Feeds raw bytes of events.ndjson. Returns an error once a check fails (all lines before the
+  // failing one checked).
   std::optional<error> feed(std::string_view bytes) {
+    if (failed_)
+      return failed_;
     bytes_ += bytes.size();
     raw_.write(bytes.data(), bytes.size());
     while (!bytes.empty()) {
       const auto nl = bytes.find('\n');
       if (nl == std::string_view::npos) {
         if (carry_.size() + bytes.size() > lim_.max_line_bytes + 1)
-          return line_too_long();
+          return fail_after_pending(line_too_long());
         carry_.append(bytes);
         return std::nullopt;
       }
@@ -178,13 +202,13 @@ class basic_event_checker {
       bytes.remove_prefix(nl + 1);
       if (!carry_.empty()) {
         if (carry_.size() + line.size() > lim_.max_line_bytes + 1)
-          return line_too_long();
+          return fail_after_pending(line_too_long());
         carry_.append(line);
-        auto e = line_done(carry_);
+        auto e = take_line(carry_);
         carry_.clear();
         if (e)
           return e;
-      } else if (auto e = line_done(line)) {
+      } else if (auto e = take_line(line)) {
         return e;
       }
     }
@@ -193,13 +217,15 @@ class basic_event_checker {
 
   // At the end of events.ndjson (a last line without '\n' is accepted).
   std::optional<error> end() {
+    if (failed_)
+      return failed_;
     if (!carry_.empty()) {
       std::string last;
       last.swap(carry_);
-      if (auto e = line_done(last))
+      if (auto e = take_line(last))
         return e;
     }
-    return std::nullopt;
+    return fail(drain());
   }
 
   std::uint64_t bytes() const noexcept { return bytes_; }
@@ -210,69 +236,204 @@ class basic_event_checker {
   const std::string& time_end() const noexcept { return stream_.time_end(); }
 
  private:
+  static constexpr std::size_t batch_lines = 1024, batch_bytes = 1u << 20;
+
+  // A line gathered, and what the worker found in it.
+  struct pending_line {
+    std::size_t begin = 0, size = 0;  // in its batch's text
+    std::uint64_t number = 0;         // 1-based, among the lines of events.ndjson
+    std::optional<error> failure;
+    json::document doc;
+    event_fields f;
+    std::string computed;
+  };
+  struct batch {
+    std::string text;
+    std::vector<pending_line> lines;  // [0, used): this batch's (kept beyond: their buffers are reused)
+    std::size_t used = 0;
+  };
+
   error line_too_long() const {
-    return make_error(code::LimitLineBytes, "line " + std::to_string(lines_ + 1) + " of events.ndjson is longer than " +
+    return make_error(code::LimitLineBytes, "line " + std::to_string(numbered_ + 1) +
+                                                " of events.ndjson is longer than " +
                                                 std::to_string(lim_.max_line_bytes.value()) + " bytes");
   }
+  static std::string where(std::uint64_t number) { return "line " + std::to_string(number) + " of events.ndjson"; }
 
-  // An event a visitor refused: its error, placed on the event's line.
-  ASSAY_COLD error refused_event(error e) const {
-    e.message = "line " + std::to_string(lines_) + " of events.ndjson: " + e.message;
-    return e;
+  std::optional<error> fail(std::optional<error> e) {
+    if (e && !failed_)
+      failed_ = std::move(e);
+    return failed_;
+  }
+  // `e`, found where the lines gathered so far end: unless one of them fails first.
+  std::optional<error> fail_after_pending(error e) {
+    if (auto first = drain())
+      return fail(std::move(first));
+    return fail(std::move(e));
   }
 
-  std::optional<error> line_done(std::string_view line) {
-    if (lines_ == 0 && line.size() >= 3 && std::memcmp(line.data(), "\xEF\xBB\xBF", 3) == 0) {
-      return make_error(code::ContractInvalidJson, "byte-order mark at the start of events.ndjson");
-    }
+  // The checks that need no parse, in the order one pass makes them; then the line is gathered.
+  std::optional<error> take_line(std::string_view line) {
+    if (numbered_ == 0 && line.size() >= 3 && std::memcmp(line.data(), "\xEF\xBB\xBF", 3) == 0)
+      return fail_after_pending(make_error(code::ContractInvalidJson, "byte-order mark at the start of events.ndjson"));
     if (!line.empty() && line.back() == '\r')
       line.remove_suffix(1);
     if (line.size() > lim_.max_line_bytes)
-      return line_too_long();  // line lines_ + 1, not counted yet
-    ++lines_;
-    auto where = [&] { return "line " + std::to_string(lines_) + " of events.ndjson"; };  // for messages only
+      return fail_after_pending(line_too_long());  // line numbered_ + 1, not counted yet
+    ++numbered_;
     // An empty line, or one of whitespace only (SPEC §7: an empty line is ContractInvalidEvent;
     // whitespace alone is no more an event than nothing is).
     if (std::all_of(line.begin(), line.end(), [](char c) { return json::lex::is_ws(static_cast<unsigned char>(c)); }))
-      return make_error(code::ContractInvalidEvent, where() + " is blank");
-    if (lines_ > lim_.max_events) {
-      return make_error(code::LimitTotalEvents, "events.ndjson has more than the limit of " +
-                                                    std::to_string(lim_.max_events.value()) + " events");
+      return fail_after_pending(make_error(code::ContractInvalidEvent, where(numbered_) + " is blank"));
+    if (numbered_ > lim_.max_events) {
+      return fail_after_pending(make_error(
+          code::LimitTotalEvents,
+          "events.ndjson has more than the limit of " + std::to_string(lim_.max_events.value()) + " events"));
     }
+    batch& b = *filling_;
+    if (b.used == b.lines.size())
+      b.lines.emplace_back();
+    pending_line& p = b.lines[b.used++];
+    p.begin = b.text.size();
+    p.size = line.size();
+    p.number = numbered_;
+    b.text.append(line);
+    if (b.used >= batch_lines || b.text.size() >= batch_bytes)
+      return fail(rotate());
+    return std::nullopt;
+  }
+
+  // The full batch goes to the worker; the one it had is taken in order meanwhile.
+  std::optional<error> rotate() {
+    if (single_core_)  // no second core to parse on: the batch is checked here and now
+      return drain();
+    if (!worker_.joinable())
+      worker_ = std::thread([this] { work(); });
+    batch* done = wait_worker();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      in_flight_ = filling_;
+    }
+    wake_.notify_one();
+    filling_ = done != nullptr ? done : &batches_[1];
+    std::optional<error> e;
+    if (done != nullptr)
+      e = take_batch(*done);
+    filling_->text.clear();
+    filling_->used = 0;
+    return e;
+  }
+
+  // Every line gathered so far, checked: the first error, if any.
+  std::optional<error> drain() {
+    batch* done = wait_worker();
+    if (done != nullptr) {
+      if (auto e = take_batch(*done))
+        return e;
+    }
+    batch& b = *filling_;
+    prepare(b);
+    auto e = take_batch(b);
+    b.text.clear();
+    b.used = 0;
+    return e;
+  }
+
+  // The batch the worker has, once it is done with it (none: nullptr).
+  batch* wait_worker() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    finished_.wait(lock, [&] { return in_flight_ == nullptr || ready_; });
+    batch* b = in_flight_;
+    in_flight_ = nullptr;
+    ready_ = false;
+    return b;
+  }
+
+  void work() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stop_ || (in_flight_ != nullptr && !ready_); });
+      if (stop_)
+        return;
+      batch* b = in_flight_;
+      lock.unlock();
+      prepare(*b);
+      lock.lock();
+      ready_ = true;
+      finished_.notify_one();
+    }
+  }
+
+  // What needs only the line: its parse, its fields and its content hash.
+  void prepare(batch& b) const {
     json::limits jl;
     jl.max_depth = lim_.max_json_depth;
-    auto parsed = json::document::parse(line, jl);
-    if (!parsed) {
-      const error& pe = parsed.error();
-      return make_error(invalid_json_code(pe.code), where() + " is not valid JSON: " + pe.format());
+    for (std::size_t i = 0; i < b.used; ++i) {
+      pending_line& p = b.lines[i];
+      p.failure.reset();
+      const std::string_view line(b.text.data() + p.begin, p.size);
+      auto parsed = json::document::parse(line, jl, std::move(p.doc));
+      if (!parsed) {
+        const error& pe = parsed.error();
+        p.failure = make_error(invalid_json_code(pe.code), where(p.number) + " is not valid JSON: " + pe.format());
+        p.doc = json::document{};
+        continue;
+      }
+      p.doc = std::move(*parsed);
+      p.f = event_fields{};
+      if (auto v = read_event_fields(p.doc, p.f)) {
+        p.failure = make_error(v->code, where(p.number) + ": " + v->message);
+        continue;
+      }
+      // Content hash: present, and equal to the recomputed one.
+      if (!detail::is_string_node(p.doc, p.f.content_hash)) {
+        p.failure = make_error(code::IntegrityEventHash, where(p.number) + ": the event has no content hash");
+        continue;
+      }
+      auto computed = content_hash(p.doc, p.f);
+      if (!computed) {
+        p.failure = make_error(code::IntegrityEventHash, where(p.number) + ": " + computed.error().message);
+        continue;
+      }
+      if (*computed != p.doc.string_at(p.f.content_hash)) {
+        p.failure = make_error(code::IntegrityEventHash,
+                               where(p.number) + ": content hash mismatch at seq " + std::to_string(p.f.seq));
+        continue;
+      }
+      p.computed = std::move(*computed);
     }
-    const json::document& doc = *parsed;
-    auto at = [&](const event_violation& v) { return make_error(v.code, where() + ": " + v.message); };
-    event_fields f;
-    if (auto v = read_event_fields(doc, f))
-      return at(*v);
-    // Content hash: present, and equal to the recomputed one.
-    if (!detail::is_string_node(doc, f.content_hash))
-      return make_error(code::IntegrityEventHash, where() + ": the event has no content hash");
-    auto computed = content_hash(doc, f);
-    if (!computed)
-      return make_error(code::IntegrityEventHash, where() + ": " + computed.error().message);
-    if (*computed != doc.string_at(f.content_hash))
-      return make_error(code::IntegrityEventHash, where() + ": content hash mismatch at seq " + std::to_string(f.seq));
-    if (auto v = stream_.next(doc, f))
-      return at(*v);
-    root_.add(*computed);
-    if (hooks_.event != nullptr) {
-      const bool has_subject = detail::is_string_node(doc, f.subject);
-      auto refused = hooks_.event(
-          hooks_.visitors,
-          verified_event{f.seq, line, doc, f.data, doc.string_at(f.type), doc.string_at(f.source), doc.string_at(f.id),
-                         doc.string_at(f.time), doc.string_at(f.run_id), doc.string_at(f.content_hash),
-                         has_subject ? std::optional(doc.string_at(f.subject)) : std::nullopt, f.at});
-      if (refused) [[unlikely]]
-        return refused_event(std::move(*refused));
+  }
+
+  // The batch's lines, in order, through the stream's rules and the visitors.
+  std::optional<error> take_batch(batch& b) {
+    for (std::size_t i = 0; i < b.used; ++i) {
+      pending_line& p = b.lines[i];
+      if (p.failure)
+        return std::move(p.failure);
+      const json::document& doc = p.doc;
+      const event_fields& f = p.f;
+      if (auto v = stream_.next(doc, f))
+        return make_error(v->code, where(p.number) + ": " + v->message);
+      root_.add(p.computed);
+      if (hooks_.event != nullptr) {
+        const bool has_subject = detail::is_string_node(doc, f.subject);
+        auto refused =
+            hooks_.event(hooks_.visitors,
+                         verified_event{f.seq, std::string_view(b.text.data() + p.begin, p.size), doc, f.data,
+                                        doc.string_at(f.type), doc.string_at(f.source), doc.string_at(f.id),
+                                        doc.string_at(f.time), doc.string_at(f.run_id), doc.string_at(f.content_hash),
+                                        has_subject ? std::optional(doc.string_at(f.subject)) : std::nullopt, f.at});
+        if (refused) [[unlikely]]
+          return refused_event(std::move(*refused), p.number);
+      }
     }
     return std::nullopt;
+  }
+
+  // An event a visitor refused: its error, placed on the event's line.
+  ASSAY_COLD static error refused_event(error e, std::uint64_t number) {
+    e.message = where(number) + ": " + e.message;
+    return e;
   }
 
   bundle_limits lim_;
@@ -283,7 +444,17 @@ class basic_event_checker {
   hash::hash_sink<hash::sha256> raw_{hash::sink_options{static_cast<std::size_t>(-1)}};
   run_root_builder root_;
   std::string carry_;
-  std::uint64_t bytes_ = 0, lines_ = 0;
+  std::uint64_t bytes_ = 0, numbered_ = 0;
+  std::optional<error> failed_;
+  batch batches_[2];
+  batch* filling_ = &batches_[0];
+  // The worker: the batch it has (in_flight_), done when ready_.
+  std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  batch* in_flight_ = nullptr;
+  bool ready_ = false, stop_ = false;
+  bool single_core_ = std::thread::hardware_concurrency() == 1;
+  std::thread worker_;
 };
 using event_checker = basic_event_checker<>;
 
