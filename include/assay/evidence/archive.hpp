@@ -93,6 +93,13 @@ struct tar_stream {
   }
 };
 
+// The zero bytes that pad a member of `size` bytes to a whole 512-byte block, and the two zero
+// blocks that end an archive.
+inline std::size_t tar_padding(std::uint64_t size) {
+  return static_cast<std::size_t>((512 - size % 512) % 512);
+}
+inline constexpr std::size_t tar_end = 1024;
+
 // The tar archive of `files` (name, bytes): each file's header, bytes and padding, then the two
 // zero blocks that end an archive.
 inline result<tar_stream> tar_of(const std::vector<std::pair<std::string_view, std::string_view>>& files) {
@@ -106,9 +113,9 @@ inline result<tar_stream> tar_of(const std::vector<std::pair<std::string_view, s
     t.add_owned(std::move(pending));
     pending.clear();
     t.add(bytes);
-    pending.append((512 - bytes.size() % 512) % 512, '\0');
+    pending.append(tar_padding(bytes.size()), '\0');
   }
-  pending.append(1024, '\0');
+  pending.append(tar_end, '\0');
   t.add_owned(std::move(pending));
   return t;
 }

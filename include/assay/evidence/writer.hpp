@@ -128,9 +128,6 @@ inline result<std::vector<std::size_t>> seq_order(std::span<const std::string_vi
   return order;
 }
 
-// events.ndjson from the events taken in `order`, with every rule checked. With `optimistic`,
-// `order` is ignored: the events are taken as they come, nothing has been checked yet: any failure (an event out of
-// place included) returns no_result, and the caller starts again from seq_order().
 // The stream's facts the manifest states.
 struct stream_facts {
   std::uint64_t events_bytes = 0;  // of events.ndjson
@@ -248,6 +245,8 @@ class basic_events_builder {
 
   // The line of the last event taken, "\n" included.
   std::string_view line() const noexcept { return line_; }
+  // The events taken so far.
+  std::uint64_t count() const noexcept { return count_; }
 
   // events.ndjson so far is larger than the limit allows.
   bool too_large() const noexcept { return bytes_ > opt_.limits.max_events_bytes; }
@@ -279,6 +278,9 @@ class basic_events_builder {
 };
 using events_builder = basic_events_builder<>;
 
+// events.ndjson from the events taken in `order`, with every rule checked. With `optimistic`,
+// `order` is ignored: the events are taken as they come, nothing has been checked yet: any failure (an event out of
+// place included) returns no_result, and the caller starts again from seq_order().
 template <class = void>
 result<events_file> build_events(std::span<const std::string_view> events, std::span<const std::size_t> order,
                                  const bundle_options& opt, bool optimistic, errors& invalid) {
@@ -290,7 +292,8 @@ result<events_file> build_events(std::span<const std::string_view> events, std::
   json::advise_huge_pages(out.bytes.data(), out.bytes.capacity());
   events_builder b(opt, optimistic, invalid);
   for (std::size_t k = 0; k < events.size(); ++k) {
-    if (auto e = b.add(events[optimistic ? k : order[k]], optimistic ? k : order[k]))
+    const std::size_t i = optimistic ? k : order[k];
+    if (auto e = b.add(events[i], i))
       return *e;
     out.bytes += b.line();
   }
@@ -453,14 +456,14 @@ inline result<std::string> bundle_tar_prefix(std::string_view manifest, std::uin
     return h2.error();
   std::string p(h1->data(), h1->size());
   p.append(manifest);
-  p.append((512 - manifest.size() % 512) % 512, '\0');
+  p.append(tar_padding(manifest.size()), '\0');
   p.append(h2->data(), h2->size());
   return p;
 }
 
 // The tar bytes after events.ndjson: its padding and the two zero blocks.
 inline std::string bundle_tar_suffix(std::uint64_t events_bytes) {
-  return std::string((512 - events_bytes % 512) % 512 + 1024, '\0');
+  return std::string(tar_padding(events_bytes) + tar_end, '\0');
 }
 
 inline std::optional<error> check_tar_size(std::uint64_t size, const bundle_limits& lim) {
@@ -540,9 +543,9 @@ class basic_bundle_stream {
   bool add(std::string_view text) {
     if (failed_)
       return false;
-    if (index_ >= opt_.limits.max_events || builder_.add(text, index_) || builder_.too_large() || !invalid_.empty())
+    const std::uint64_t index = builder_.count();
+    if (index >= opt_.limits.max_events || builder_.add(text, index) || builder_.too_large() || !invalid_.empty())
       return !(failed_ = true);
-    ++index_;
     put(builder_.line());
     return true;
   }
@@ -551,18 +554,17 @@ class basic_bundle_stream {
   // the error of compressing or of `body`.
   result<bundle_ends> finish() {
     auto refuse = [] { return make_error(detail::no_result, "the events need sorting or are faulty"); };
-    if (failed_ || index_ == 0)
+    if (failed_ || builder_.count() == 0)
       return refuse();
     auto facts = builder_.finish();
     if (!facts)
       return refuse();
-    std::string before_tail;  // the last 32 KiB of events.ndjson (all of it, when smaller)
-    if (cur_.size() > cur_dict_) {
-      before_tail = cur_.substr(cur_.size() - std::min(cur_.size(), gzip_dictionary));
-      pool_.submit(std::move(cur_), cur_dict_, false);
-    } else {
-      before_tail = first_.substr(first_.size() - std::min(first_.size(), gzip_dictionary));
-    }
+    // The last block's dictionary: the 32 KiB before it. Past the first block, cur_ ends with
+    // them (it holds at least the dictionary of the block it fills); else they are in the head.
+    const bool past_first = first_.size() == gzip_block_size;
+    std::string before_tail = past_first ? cur_.substr(cur_.size() - gzip_dictionary) : std::string();
+    if (cur_.size() > gzip_dictionary)
+      pool_.submit(std::move(cur_), gzip_dictionary, false);
     if (auto e = pool_.finish())
       return *e;
     auto manifest = detail::write_manifest(*facts, opt_.producer ? *opt_.producer : builder_.producer(), opt_);
@@ -578,13 +580,12 @@ class basic_bundle_stream {
 
     std::unique_ptr<char[]> buf;
     std::size_t buf_size = 0;
-    const std::size_t first_size = first_.size();
     std::string window = std::move(*prefix);
     window += first_;
     auto head = detail::deflate_block(window, 0, false, buf, buf_size);
     if (!head)
       return head.error();
-    if (first_size == facts->events_bytes)  // one block: the tail's dictionary may reach into the prefix
+    if (!past_first)  // all of events.ndjson is in the head: the dictionary may reach into the prefix
       before_tail = window.substr(window.size() - std::min(window.size(), gzip_dictionary));
     const std::size_t dict = before_tail.size();
     auto tail = detail::deflate_block(before_tail + suffix, dict, true, buf, buf_size);
@@ -612,11 +613,11 @@ class basic_bundle_stream {
       if (first_.size() == gzip_block_size)
         start_block(first_);
     }
-    while (!bytes.empty()) {
-      const std::size_t n = std::min(bytes.size(), cur_dict_ + gzip_block_size - cur_.size());
+    while (!bytes.empty()) {  // past the first block: cur_ starts with its dictionary
+      const std::size_t n = std::min(bytes.size(), gzip_dictionary + gzip_block_size - cur_.size());
       cur_.append(bytes.substr(0, n));
       bytes.remove_prefix(n);
-      if (cur_.size() == cur_dict_ + gzip_block_size) {
+      if (cur_.size() == gzip_dictionary + gzip_block_size) {
         std::string full = std::move(cur_);
         start_block(full);
         pool_.submit(std::move(full), gzip_dictionary, false);
@@ -626,7 +627,6 @@ class basic_bundle_stream {
   // The next block starts: its dictionary is the last 32 KiB of `previous`.
   void start_block(std::string_view previous) {
     cur_.assign(previous.substr(previous.size() - gzip_dictionary));
-    cur_dict_ = gzip_dictionary;
     cur_.reserve(gzip_dictionary + gzip_block_size);
   }
 
@@ -635,11 +635,9 @@ class basic_bundle_stream {
   errors invalid_;
   detail::basic_events_builder<void> builder_;
   std::uint64_t body_bytes_ = 0;
-  std::size_t index_ = 0;
   bool failed_ = false;
-  std::string first_;  // events.ndjson's first gzip_block_size bytes
-  std::string cur_;    // the block being filled: its dictionary, then its bytes
-  std::size_t cur_dict_ = 0;
+  std::string first_;              // events.ndjson's first gzip_block_size bytes
+  std::string cur_;                // past them, the block being filled: its 32 KiB dictionary, then its bytes
   basic_deflate_pool<void> pool_;  // last: its threads stop before the rest is destroyed
 };
 using bundle_stream = basic_bundle_stream<>;
