@@ -10,6 +10,7 @@
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "events.hpp"
+#include "streamed.hpp"
 
 #include <random>
 #include <string>
@@ -23,6 +24,7 @@ using assay_test::check_errors;
 using assay_test::lines_of;
 using assay_test::make_event;
 using assay_test::make_events;
+using assay_test::streamed;
 
 namespace {
 
@@ -422,25 +424,6 @@ TEST_CASE("valid known payloads pass the writer and the payload check, beside ot
 
 namespace {
 
-// The bundle a bundle_stream writes for `texts` (head, body, tail), or why it declined.
-assay::result<std::string> streamed(const std::vector<std::string>& texts, const ev::bundle_options& opt = {}) {
-  std::string body;
-  ev::bundle_stream s(
-      [&](std::string_view b) {
-        body += b;
-        return true;
-      },
-      opt);
-  for (const auto& t : texts) {
-    if (!s.add(t))
-      return assay::make_error(errc::invalid_argument, "declined");
-  }
-  auto ends = s.finish();
-  if (!ends)
-    return ends.error();
-  return ends->head + body + ends->tail;
-}
-
 // Events whose events.ndjson has exactly `bytes` bytes (at least a few hundred per event),
 // the bulk in each event's data.note.
 std::vector<std::string> events_of_size(std::size_t n, std::size_t bytes) {
@@ -496,7 +479,7 @@ TEST_CASE("a bundle_stream declines what write_bundle must sort or refuse, and r
   evs[2].set("traceparent", "garbage");  // breaks evidence-event-v1
   CHECK(streamed(texts_of(evs)).error().message == "declined");
 
-  CHECK(streamed({}).error().code == ev::detail::no_result);  // no event
+  CHECK(streamed(std::vector<std::string>{}).error().code == ev::detail::no_result);  // no event
 
   ev::bundle_options opt;
   opt.limits.max_events = 2;

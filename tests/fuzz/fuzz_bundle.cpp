@@ -29,12 +29,12 @@
 #include "assay/evidence/writer.hpp"
 #include "assay/json/ndjson.hpp"
 #include "assay/json/value.hpp"
+#include "../evidence/streamed.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -151,26 +151,6 @@ void check_exported(std::string_view bytes, const assay::result<ev::verified_bun
   }
 }
 
-// What a bundle_stream writes for `texts`: the bundle, or nothing when it declined.
-std::optional<std::string> streamed(const std::vector<std::string_view>& texts, const ev::bundle_options& opt) {
-  std::string body;
-  ev::bundle_stream s(
-      [&](std::string_view b) {
-        body += b;
-        return true;
-      },
-      opt);
-  for (std::string_view t : texts)
-    if (!s.add(t))
-      return std::nullopt;
-  auto ends = s.finish();
-  if (!ends && ends.error().code != ev::detail::no_result)
-    fail("the stream failed other than by declining", ends.error().format());
-  if (!ends)
-    return std::nullopt;
-  return ends->head + body + ends->tail;
-}
-
 void verify_written(std::string_view ndjson) {
   const auto lines = assay::json::ndjson_lines(ndjson);
   if (lines.empty() || lines.size() > 200)
@@ -182,7 +162,9 @@ void verify_written(std::string_view ndjson) {
   opt.threads = 1;
   opt.limits = small_limits();
   // The one-pass writer writes write_bundle's bytes, or declines.
-  const auto stream = streamed(texts, opt);
+  const auto stream = assay_test::streamed(texts, opt);
+  if (!stream && stream.error().code != ev::detail::no_result)
+    fail("the stream failed other than by declining", stream.error().format());
   if (auto whole = ev::write_bundle(texts, opt); stream && (!whole || *whole != *stream))
     fail("the stream wrote a bundle write_bundle did not write");
   auto files = ev::build_bundle_files(texts, opt);
