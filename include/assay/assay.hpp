@@ -13,14 +13,17 @@
 #include "assay/json/big_array.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/document.hpp"
+#include "assay/json/eisel_lemire.hpp"
 #include "assay/json/inline.hpp"
 #include "assay/json/lex.hpp"
 #include "assay/json/name_set.hpp"
 #include "assay/json/ndjson.hpp"
 #include "assay/json/number.hpp"
 #include "assay/json/pointer.hpp"
+#include "assay/json/pow5_table.hpp"
 #include "assay/json/reader.hpp"
 #include "assay/json/time.hpp"
+#include "assay/json/utf8_blocks.hpp"
 #include "assay/json/value.hpp"
 
 // reflect/: structs as contracts: constraint types, decode, encode, JSON Schema, conformance.

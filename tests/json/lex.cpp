@@ -12,6 +12,10 @@
 #include "assay/json/value.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <random>
 #include <bit>
 #include <cstdint>
 #include <functional>
@@ -452,4 +456,233 @@ TEST_CASE("scan_plain: the 16-byte UTF-8 path and the exact scan agree wherever 
   CHECK(pr.cp == 1);
   CHECK(scan(pad + "\xED\xA0\x80\"" + after, pr).first == json::lex::stop::fault);
   CHECK(pr.fault == json::lex::fault::utf8);
+}
+
+namespace {
+
+// What scan_plain() must answer, from decode_utf8() one character at a time (the rules of
+// SPEC §1 without the noncharacter option): where it stops and why.
+struct scan_answer {
+  json::lex::stop stop;
+  std::size_t at;
+  json::lex::fault fault;
+  bool operator==(const scan_answer&) const = default;
+};
+
+scan_answer expected_scan(const std::string& text) {
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* e = b + text.size();
+  for (const unsigned char* p = b; p != e;) {
+    const auto at = static_cast<std::size_t>(p - b);
+    if (*p == '"')
+      return {json::lex::stop::quote, at, json::lex::fault::none};
+    if (*p == '\\')
+      return {json::lex::stop::backslash, at, json::lex::fault::none};
+    if (*p < 0x20)
+      return {json::lex::stop::fault, at, json::lex::fault::control};
+    if (*p < 0x80) {
+      ++p;
+      continue;
+    }
+    std::uint32_t cp = 0;
+    const int len = json::decode_utf8(p, e, cp);
+    if (len == 0)
+      return {json::lex::stop::fault, at, json::lex::fault::utf8};
+    p += len;
+  }
+  return {json::lex::stop::fault, text.size(), json::lex::fault::string_end};
+}
+
+template <json::lex::expect Expect>
+scan_answer actual_scan(const std::string& text) {
+  const char* p = text.data();
+  json::lex::problem pr;
+  const json::lex::stop s = json::lex::scan_plain<Expect>(p, text.data() + text.size(), false, pr);
+  if (s == json::lex::stop::fault)
+    return {s, static_cast<std::size_t>(pr.at - text.data()), pr.fault};
+  return {s, static_cast<std::size_t>(p - text.data()), json::lex::fault::none};
+}
+
+}  // namespace
+
+TEST_CASE("scan_plain: every sequence of up to four boundary bytes, at every place in a block") {
+  // The bytes where Table 3-7's ranges begin and end, and ASCII, a quote, a control character.
+  const std::vector<unsigned char> bytes = {0x41, 0x22, 0x01, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0,
+                                            0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED,
+                                            0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF};
+  std::size_t compared = 0, valid = 0;
+  std::string seq;
+  const std::function<void(std::size_t)> each = [&](std::size_t depth) {
+    if (depth > 0) {
+      // The sequence after 0..17 ASCII bytes (across the first block boundary), then the end
+      // of the string, then enough bytes for the 16-byte path to run to the end.
+      for (std::size_t offset : {0, 1, 12, 13, 14, 15, 16, 17}) {
+        const std::string text = std::string(offset, 'a') + seq + "\"" + std::string(20, 'z');
+        const scan_answer want = expected_scan(text);
+        const scan_answer text_scan = actual_scan<json::lex::expect::text>(text);
+        const scan_answer name_scan = actual_scan<json::lex::expect::ascii>(text);
+        const scan_answer value_scan = actual_scan<json::lex::expect::either>(text);
+        if (text_scan != want || name_scan != want || value_scan != want) {
+          INFO("sequence " << json::quote_for_message(seq) << " after " << offset << " bytes");
+          CHECK(text_scan == want);
+          CHECK(name_scan == want);
+          CHECK(value_scan == want);
+        }
+        valid += want.stop == json::lex::stop::quote;
+        ++compared;
+      }
+    }
+    if (depth == 4)
+      return;
+    for (unsigned char c : bytes) {
+      seq.push_back(static_cast<char>(c));
+      each(depth + 1);
+      seq.pop_back();
+    }
+  };
+  each(0);
+  const std::size_t n = bytes.size();
+  CHECK(compared == 8 * (n + n * n + n * n * n + n * n * n * n));
+  CHECK(valid > 0);
+  CHECK(valid < compared);
+}
+
+TEST_CASE("scan_plain: long runs of mixed scripts with one fault planted at each position") {
+  // Text of 1-, 2-, 3- and 4-byte characters, long enough for many blocks, after a run of
+  // ASCII; then the same text with a byte replaced, at every position, by a stray continuation,
+  // an ASCII byte that cuts a sequence short, or a lead byte.
+  const std::string text =
+      "caf\xC3\xA9 \xE7\xB5\x90\xE6\x9E\x9C \xF0\x9F\x98\x80 \xD0\xB7\xD0\xB0\xD0\xBF\xD1\x80"
+      "\xD0\xBE\xD1\x81 \xED\x9F\xBF\xEE\x80\x80 \xF4\x8F\xBF\xBF x";
+  const std::string body = std::string(37, 'a') + repeat(text, 6);
+  REQUIRE(actual_scan<json::lex::expect::text>(body + "\"" + std::string(20, 'z')) ==
+          scan_answer{json::lex::stop::quote, body.size(), json::lex::fault::none});
+  std::size_t faults = 0;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    for (char replacement : {'\x80', 'q', '\xC3', '\xF0'}) {
+      std::string bad = body;
+      bad[i] = replacement;
+      const std::string full = bad + "\"" + std::string(20, 'z');
+      const scan_answer want = expected_scan(full);
+      faults += want.stop == json::lex::stop::fault;
+      for (const scan_answer got :
+           {actual_scan<json::lex::expect::text>(full), actual_scan<json::lex::expect::ascii>(full),
+            actual_scan<json::lex::expect::either>(full)}) {
+        if (got != want) {
+          INFO("byte " << i << " replaced");
+          CHECK(got == want);
+        }
+      }
+    }
+  }
+  CHECK(faults > body.size());
+}
+
+TEST_CASE("eisel_lemire: the nearest double, as std::from_chars finds it, for every exponent of the table") {
+  if (!json::eisel_lemire::available)
+    return;
+  std::mt19937_64 rng(20261125);
+  std::vector<std::uint64_t> significands = {1,
+                                             2,
+                                             5,
+                                             9,
+                                             10,
+                                             999999999999999999ULL,
+                                             9999999999999999999ULL,
+                                             (1ULL << 53) - 1,
+                                             (1ULL << 53) + 1,  // a tie at q = 0
+                                             (1ULL << 54) + 2,
+                                             17976931348623157ULL,
+                                             22250738585072011ULL,
+                                             49406564584124654ULL};
+  for (int i = 0; i < 40; ++i) {
+    const int digits = 1 + static_cast<int>(rng() % 19);
+    std::uint64_t w = 1 + rng() % 9;
+    for (int d = 1; d < digits; ++d)
+      w = w * 10 + rng() % 10;
+    significands.push_back(w);
+  }
+  std::size_t normal = 0, answered = 0;
+  for (int q = -360; q <= 330; ++q) {
+    for (std::uint64_t w : significands) {
+      const std::string text = std::to_string(w) + "e" + std::to_string(q);
+      double want = 0;
+      const auto r = std::from_chars(text.data(), text.data() + text.size(), want);
+      const bool is_normal = r.ec == std::errc() && std::fpclassify(want) == FP_NORMAL;
+      normal += is_normal;
+      for (bool negative : {false, true}) {
+        double got = 0;
+        if (!json::eisel_lemire::to_double(w, q, negative, got))
+          continue;
+        answered += !negative;
+        if (!is_normal || std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(negative ? -want : want)) {
+          INFO(text << (negative ? " (negative)" : ""));
+          CHECK(is_normal);
+          CHECK(std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(negative ? -want : want));
+        }
+      }
+    }
+  }
+  // It declines ties and the ends of the range only: nearly every normal double is answered.
+  CHECK(normal > 30000);
+  CHECK(answered > normal * 99 / 100);
+  double tie = 0;
+  CHECK(!json::eisel_lemire::to_double((1ULL << 53) + 1, 0, false, tie));
+}
+
+TEST_CASE("eisel_lemire: a million random 17-digit decimals, the form every double prints in") {
+  if (!json::eisel_lemire::available)
+    return;
+  std::mt19937_64 rng(17);
+  std::size_t declined = 0;
+  for (int i = 0; i < 1000000; ++i) {
+    const double x = std::bit_cast<double>(rng());
+    if (!std::isfinite(x) || x == 0)
+      continue;
+    char buf[64];
+    const auto w = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific, 16);
+    // d.ddddddddddddddddde±x: the significand's 17 digits as an integer, the exponent moved.
+    const std::string text(buf, w.ptr);
+    const bool negative = text[0] == '-';
+    std::string digits;
+    std::size_t e = text.find('e');
+    for (std::size_t k = negative ? 1 : 0; k < e; ++k)
+      if (text[k] != '.')
+        digits += text[k];
+    const int q = std::stoi(text.substr(e + 1)) - 16;
+    double got = 0;
+    if (!json::eisel_lemire::to_double(std::stoull(digits), q, negative, got)) {
+      ++declined;
+      continue;
+    }
+    double want = 0;
+    std::from_chars(text.data(), text.data() + text.size(), want);
+    if (std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(want)) {
+      INFO(text);
+      CHECK(std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(want));
+    }
+  }
+  // Declined: subnormals (a 64-bit pattern is one about once in 2,000) and near-ties.
+  CHECK(declined < 2000);
+}
+
+TEST_CASE("numbers through the parsers: ties, range ends and long significands as from_chars reads them") {
+  for (const char* text :
+       {"9007199254740993", "9007199254740992.5", "9007199254740993.0000000000000000001", "2.2250738585072011e-308",
+        "2.2250738585072014e-308", "4.9406564584124654e-324", "1.7976931348623157e308", "1.7976931348623158e308",
+        "-1.7976931348623157e308", "0.30000000000000004", "1e-400", "-1e-400", "0.000000000000000000000000001e27",
+        "12345678901234567890123", "123456789012345678901234567890e-30", "0e999999999", "-0.0", "1E+2", "8.5e-323"}) {
+    double want = 0;
+    std::from_chars(text, text + std::strlen(text), want);
+    if (std::strcmp(text, "1e-400") == 0 || std::strcmp(text, "-1e-400") == 0)
+      want = text[0] == '-' ? -0.0 : 0.0;  // below the range: ±0 (SPEC §1)
+    auto doc = json::document::parse(text);
+    REQUIRE(doc);
+    INFO(text);
+    CHECK(std::bit_cast<std::uint64_t>(doc->number_at(0)) == std::bit_cast<std::uint64_t>(want));
+    auto v = json::parse(text);
+    REQUIRE(v);
+    CHECK(std::bit_cast<std::uint64_t>(v->as_number()) == std::bit_cast<std::uint64_t>(want));
+  }
+  CHECK(json::document::parse("1.7976931348623159e308").error().code == errc::number_overflow);
 }

@@ -416,7 +416,7 @@ class document {
       frame& f = stack.back();
       if (p == end || *p != '"' || f.count >= lim.max_members)
         return false;
-      if (!string())
+      if (!string<lex::expect::ascii>())
         return false;
       const std::size_t name = d.nodes_.size() - 1;
       if (f.count == 0) {
@@ -447,9 +447,10 @@ class document {
     }
 
     // At an opening quote: validates the string and pushes its node.
+    template <lex::expect Expect = lex::expect::either>
     ASSAY_ALWAYS_INLINE bool string() {
       const char* start = ++p;
-      const lex::stop s = lex::scan_plain(p, end, lim.reject_noncharacters, problem);
+      const lex::stop s = lex::scan_plain<Expect>(p, end, lim.reject_noncharacters, problem);
       if (s == lex::stop::quote) [[likely]] {
         const std::size_t len = static_cast<std::size_t>(p - start);
         ++p;

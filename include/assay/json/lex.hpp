@@ -12,7 +12,9 @@
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/json/eisel_lemire.hpp"
 #include "assay/json/inline.hpp"
+#include "assay/json/utf8_blocks.hpp"
 
 #include <array>
 #include <bit>
@@ -335,86 +337,54 @@ ASSAY_ALWAYS_INLINE inline bool utf8_run(const char*& p, const char* end, bool r
 // Where scan_plain() stopped.
 enum class stop : std::uint8_t { quote, backslash, fault };
 
-// UTF-8 validation as a table-driven automaton with no branch per byte (the "shift DFA"):
-// state is a bit offset (a multiple of 6) into the 64-bit row of the next byte, which holds the
-// next state of every state. x86-64 masks a 64-bit shift count to 6 bits, so a step is one load
-// and one shift; the state's own value is its low 6 bits. Same rules as decode_utf8().
-namespace utf8_dfa {
-inline constexpr unsigned accept = 0, error = 6, need1 = 12, need2 = 18, need3 = 24, after_e0 = 30, after_ed = 36,
-                          after_f0 = 42, after_f4 = 48;
-constexpr std::array<std::uint64_t, 256> make_table() {
-  std::array<std::uint64_t, 256> t{};
-  for (unsigned b = 0; b < 256; ++b) {
-    auto to = [&](unsigned from, unsigned next) { t[b] |= std::uint64_t{next} << from; };
-    const bool cont = b >= 0x80 && b <= 0xBF;
-    unsigned lead = error;
-    if (b < 0x80)
-      lead = accept;
-    else if (b >= 0xC2 && b <= 0xDF)
-      lead = need1;
-    else if (b == 0xE0)
-      lead = after_e0;
-    else if (b == 0xED)
-      lead = after_ed;
-    else if (b >= 0xE1 && b <= 0xEF)
-      lead = need2;
-    else if (b == 0xF0)
-      lead = after_f0;
-    else if (b >= 0xF1 && b <= 0xF3)
-      lead = need3;
-    else if (b == 0xF4)
-      lead = after_f4;
-    to(accept, lead);
-    to(error, error);
-    to(need1, cont ? accept : error);
-    to(need2, cont ? need1 : error);
-    to(need3, cont ? need2 : error);
-    to(after_e0, b >= 0xA0 && b <= 0xBF ? need1 : error);
-    to(after_ed, b >= 0x80 && b <= 0x9F ? need1 : error);
-    to(after_f0, b >= 0x90 && b <= 0xBF ? need2 : error);
-    to(after_f4, b >= 0x80 && b <= 0x8F ? need2 : error);
-  }
-  return t;
-}
-inline constexpr std::array<std::uint64_t, 256> table = make_table();
-// One byte; `state` keeps garbage above its low 6 bits (see above).
-ASSAY_ALWAYS_INLINE inline std::uint64_t step(std::uint64_t state, unsigned char b) noexcept {
-  return table[b] >> (state & 63);
-}
-}  // namespace utf8_dfa
-
 // Inside a string: moves p over the characters that need no decoding (validating them) to the
 // closing quote or the first backslash, which it leaves at p.
 //
 // 16 bytes at a time, non-ASCII text included: the block's quotes, backslashes and control
-// characters are found with SSE2, and its bytes up to the first of them go through the UTF-8
-// automaton (only when the block has bytes >= 0x80 or a sequence is open). What the automaton
-// refuses, a sequence cut short by a stop, a noncharacter check, and the input's last 15
-// bytes are left to the exact scan below, which runs again from the start and says what is
-// wrong and where.
+// characters are found with SSE2, and its UTF-8 is checked whole (utf8_blocks.hpp) up to and
+// including the first of them, so that a sequence the stop cuts short counts. What the block
+// check refuses, a noncharacter check, and the input's last 15 bytes are left to the exact scan
+// below, which says what is wrong and where.
+//
+// `Expect` is what the caller's strings usually hold, and decides when a block is checked. A
+// branch on "any non-ASCII here?" skips the check of ASCII blocks, but is mispredicted wherever
+// words of other scripts come and go; then checking every block is cheaper.
+// - `ascii` (member names, ASCII nearly always): only blocks with non-ASCII bytes.
+// - `text` (the rest of a string after an escape): every block.
+// - `either` (a string value: an identifier or a digest as often as prose): blocks with
+//   non-ASCII bytes until the first of them, every block from there on.
+enum class expect : std::uint8_t { text, ascii, either };
+
+template <expect Expect = expect::text>
 ASSAY_ALWAYS_INLINE inline stop scan_plain(const char*& p, const char* end, bool reject_noncharacters, problem& e) {
 #if defined(__SSE2__)
   if (!reject_noncharacters) {
     const char* q = p;
-    std::uint64_t state = utf8_dfa::accept;
+    __m128i prev = _mm_setzero_si128();  // the block before: ASCII at the start
+    bool check = true, every_block = Expect == expect::text;
     while (end - q >= 16) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
       const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
       const __m128i stops = _mm_or_si128(
           _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))), control);
       const auto stop_bits = static_cast<unsigned>(_mm_movemask_epi8(stops));
-      const unsigned n = stop_bits != 0 ? static_cast<unsigned>(__builtin_ctz(stop_bits)) : 16;
-      unsigned high = static_cast<unsigned>(_mm_movemask_epi8(v)) & ((1u << n) - 1);
-      if ((state & 63) != utf8_dfa::accept)
-        high |= 1;  // a sequence is open: from the block's first byte
-      if (high != 0)
-        for (unsigned i = static_cast<unsigned>(__builtin_ctz(high)); i < n; ++i)
-          state = utf8_dfa::step(state, static_cast<unsigned char>(q[i]));
-      q += n;
-      if (n == 16)
+      // Errors up to and including the first stop (all 16 bytes when there is none).
+      const unsigned upto = stop_bits ^ (stop_bits - 1);
+      if constexpr (Expect != expect::text) {
+        if (!every_block)  // non-ASCII up to the stop, or a sequence left open
+          check = ((static_cast<unsigned>(_mm_movemask_epi8(v)) & upto) |
+                   (static_cast<unsigned>(_mm_movemask_epi8(prev)) >> 13)) != 0;
+        if constexpr (Expect == expect::either)
+          every_block = check;
+      }
+      if (check && (utf8_blocks::errors(v, prev) & upto) != 0)
+        break;  // the exact scan locates it, from p
+      if (stop_bits == 0) {
+        prev = v;
+        q += 16;
         continue;
-      if ((state & 63) != utf8_dfa::accept)
-        break;  // invalid UTF-8 before the stop: the exact scan locates it
+      }
+      q += __builtin_ctz(stop_bits);
       p = q;
       const auto c = static_cast<unsigned char>(*q);
       if (c == '"')
@@ -424,8 +394,12 @@ ASSAY_ALWAYS_INLINE inline stop scan_plain(const char*& p, const char* end, bool
       e = problem{fault::control, q, c};
       return stop::fault;
     }
-    if ((state & 63) == utf8_dfa::accept)
-      p = q;  // else the exact scan starts again from the beginning
+    if (end - q < 16) {
+      // Fewer than 16 bytes left: on from the start of the character q is in.
+      while (q != p && (static_cast<unsigned char>(*q) & 0xC0) == 0x80)
+        --q;
+      p = q;
+    }
   }
 #endif
   for (;;) {
@@ -569,28 +543,46 @@ struct number_shape {
   bool zero_int = false;            // the integer part is 0
   bool frac_trailing_zero = false;  // the fraction ends in 0
   const char* exponent = nullptr;   // the exponent's sign or first digit; nullptr without one
+  // The integer and fraction digits as one integer, exact when there are at most 19 of them
+  // after the leading zeros (else it has wrapped around: use the text).
+  std::uint64_t significand = 0;
 };
 
 // Length of the run of ASCII digits at p (up to end), 8 bytes at a time: a number of 17
-// significant digits is three steps, not seventeen branches.
-ASSAY_ALWAYS_INLINE inline std::size_t digit_run(const char* p, const char* end) noexcept {
+// significant digits is three steps, not seventeen branches. The digits are appended to `w`
+// (w × 10^k + their value, wrapping around past 64 bits) as they are found: eight at a time in
+// three multiplications (pairs, then quads, then the eight joined in one word) rather than eight
+// steps that each wait for the one before.
+ASSAY_ALWAYS_INLINE inline std::size_t digit_run(const char* p, const char* end, std::uint64_t& w) noexcept {
   const char* start = p;
   constexpr std::uint64_t ones = 0x0101010101010101ULL;
   constexpr std::uint64_t high = 0x8080808080808080ULL;
+  // The value of 8 digit bytes, the first in the lowest byte (after the subtraction of '0').
+  auto eight = [](std::uint64_t x) ASSAY_ALWAYS_INLINE {
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;         // 16-bit lanes of two digits
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL;       // 32-bit lanes of four
+    return (x * 10000 + (x >> 32)) & 0x00000000FFFFFFFFULL;  // the eight
+  };
+  static constexpr std::uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
   while (end - p >= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
+    std::uint64_t x;
+    std::memcpy(&x, p, 8);
     if constexpr (std::endian::native == std::endian::big)
-      w = __builtin_bswap64(w);
+      x = __builtin_bswap64(x);
     // The high bit of each byte above '9' (+0x46 reaches 0x80), below '0' (-0x30 borrows) or
     // >= 0x80; carries and borrows only disturb the bytes after the first such byte.
-    const std::uint64_t bits = ((w + ones * 0x46) | (w - ones * 0x30) | w) & high;
-    if (bits != 0)
-      return static_cast<std::size_t>(p - start) + static_cast<std::size_t>(__builtin_ctzll(bits)) / 8;
+    const std::uint64_t bits = ((x + ones * 0x46) | (x - ones * 0x30) | x) & high;
+    if (bits != 0) {
+      const auto k = static_cast<std::size_t>(__builtin_ctzll(bits)) / 8;
+      if (k != 0)  // the k digits moved to the top, zeros below them: the same value
+        w = w * pow10[k] + eight((x - ones * 0x30) << (8 * (8 - k)));
+      return static_cast<std::size_t>(p - start) + k;
+    }
+    w = w * 100000000 + eight(x - ones * 0x30);
     p += 8;
   }
-  while (p != end && *p >= '0' && *p <= '9')
-    ++p;
+  for (; p != end && *p >= '0' && *p <= '9'; ++p)
+    w = w * 10 + static_cast<unsigned>(*p - '0');
   return static_cast<std::size_t>(p - start);
 }
 
@@ -615,13 +607,13 @@ ASSAY_ALWAYS_INLINE inline bool scan_number(const char*& p, const char* end, num
     if (p != end && digit(*p))
       return bad(fault::leading_zero);
   } else {
-    p += digit_run(p, end);
+    p += digit_run(p, end, n.significand);
   }
   n.int_digits = static_cast<std::size_t>(p - int_start);
   if (p != end && *p == '.') {
     ++p;
     const char* f = p;
-    p += digit_run(p, end);
+    p += digit_run(p, end, n.significand);
     n.frac_digits = static_cast<std::size_t>(p - f);
     if (n.frac_digits == 0)
       return bad(fault::fraction_digit);
@@ -636,7 +628,8 @@ ASSAY_ALWAYS_INLINE inline bool scan_number(const char*& p, const char* end, num
       ++p;
     if (p == end || !digit(*p))
       return bad(fault::exponent_digit);
-    p += digit_run(p, end);
+    std::uint64_t ignored = 0;
+    p += digit_run(p, end, ignored);
   }
   n.end = p;
   return true;
@@ -645,6 +638,30 @@ ASSAY_ALWAYS_INLINE inline bool scan_number(const char*& p, const char* end, num
 // The double nearest a scanned number. Too small for a double rounds to ±0; too large is
 // fault::overflow.
 ASSAY_ALWAYS_INLINE inline bool number_value(const number_shape& n, double& out, problem& e) {
+  // Up to 19 significant digits (every double's shortest form has at most 17): the significand
+  // as an integer and the exponent, to eisel_lemire.hpp, which answers all but ties and
+  // numbers at the ends of the double range.
+  const std::size_t significant = n.zero_int ? n.frac_digits - n.frac_zeros : n.int_digits + n.frac_digits;
+  if (eisel_lemire::available && significant <= 19) {
+    const std::uint64_t w = n.significand;
+    if (w == 0) {
+      out = n.negative ? -0.0 : 0.0;
+      return true;
+    }
+    long long q = -static_cast<long long>(n.frac_digits);
+    if (n.exponent != nullptr) {
+      const char* p = n.exponent;
+      const bool neg = *p == '-';
+      if (*p == '+' || *p == '-')
+        ++p;
+      long long x = 0;
+      for (; p != n.end && x < 100000; ++p)
+        x = x * 10 + (*p - '0');
+      q += neg ? -x : x;
+    }
+    if (q >= -100000 && q <= 100000 && eisel_lemire::to_double(w, static_cast<int>(q), n.negative, out))
+      return true;
+  }
   const auto r = std::from_chars(n.begin, n.end, out);
   if (r.ec == std::errc() && r.ptr == n.end) [[likely]]
     return true;

@@ -12,6 +12,7 @@
 // std::hash, whose seed is fixed), and an object of n names costs O(n) expected work.
 #pragma once
 
+#include "assay/json/big_array.hpp"
 #include "assay/json/lex.hpp"
 
 #include <bit>
@@ -135,7 +136,7 @@ class name_set {
   // Ends the innermost object and forgets its names (keeping the memory for the next ones).
   void close() noexcept {
     const scope& s = scopes_.back();
-    entries_.resize(s.first);
+    entries_.resize_within(s.first);
     block_ = s.block;
     used_ = s.used;
     scopes_.pop_back();
@@ -264,7 +265,7 @@ class name_set {
     return p;
   }
 
-  std::vector<entry> entries_;  // the names of the open objects, scope after scope
+  detail::big_vector<entry> entries_;  // the names of the open objects, scope after scope
   std::vector<scope> scopes_;
   std::vector<table> tables_;  // per depth: the table of the scope there past linear_limit names
   std::vector<block> blocks_;  // the copy store
