@@ -395,9 +395,13 @@ ASSAY_ALWAYS_INLINE inline stop scan_plain(const char*& p, const char* end, bool
       return stop::fault;
     }
     if (end - q < 16) {
-      // Fewer than 16 bytes left: on from the start of the character q is in.
-      while (q != p && (static_cast<unsigned char>(*q) & 0xC0) == 0x80)
-        --q;
+      // Fewer than 16 bytes left: on from the start of the character q may be inside, the
+      // last lead byte within the three bytes before q (q itself may be the end: not read).
+      const char* b = q;
+      while (b != p && q - b < 3 && (static_cast<unsigned char>(b[-1]) & 0xC0) == 0x80)
+        --b;
+      if (b != p && static_cast<unsigned char>(b[-1]) >= 0xC0)
+        q = b - 1;
       p = q;
     }
   }
