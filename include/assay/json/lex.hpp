@@ -550,6 +550,22 @@ struct number_shape {
   // The integer and fraction digits as one integer, exact when there are at most 19 of them
   // after the leading zeros (else it has wrapped around: use the text).
   std::uint64_t significand = 0;
+
+  // The value of the exponent (0 without one), held at ±10^8 for longer ones: far past any
+  // double's range, so the sign and "too large" are all a caller can need.
+  long long exponent_value() const noexcept {
+    if (exponent == nullptr)
+      return 0;
+    const char* p = exponent;
+    const bool neg = *p == '-';
+    if (*p == '+' || *p == '-')
+      ++p;
+    long long x = 0;
+    for (; p != end; ++p)
+      if (x < 100000000)
+        x = x * 10 + (*p - '0');
+    return neg ? -x : x;
+  }
 };
 
 // Length of the run of ASCII digits at p (up to end), 8 bytes at a time: a number of 17
@@ -652,17 +668,7 @@ ASSAY_ALWAYS_INLINE inline bool number_value(const number_shape& n, double& out,
       out = n.negative ? -0.0 : 0.0;
       return true;
     }
-    long long q = -static_cast<long long>(n.frac_digits);
-    if (n.exponent != nullptr) {
-      const char* p = n.exponent;
-      const bool neg = *p == '-';
-      if (*p == '+' || *p == '-')
-        ++p;
-      long long x = 0;
-      for (; p != n.end && x < 100000; ++p)
-        x = x * 10 + (*p - '0');
-      q += neg ? -x : x;
-    }
+    const long long q = n.exponent_value() - static_cast<long long>(n.frac_digits);
     if (q >= -100000 && q <= 100000 && eisel_lemire::to_double(w, static_cast<int>(q), n.negative, out))
       return true;
   }
@@ -673,19 +679,7 @@ ASSAY_ALWAYS_INLINE inline bool number_value(const number_shape& n, double& out,
     // The decimal exponent of the first significant digit decides: overflow or underflow.
     const bool nonzero = !n.zero_int || n.frac_zeros < n.frac_digits;
     long long lead = n.zero_int ? -static_cast<long long>(n.frac_zeros) : static_cast<long long>(n.int_digits);
-    long long exp = 0;
-    if (n.exponent != nullptr) {
-      const char* p = n.exponent;
-      const bool neg = *p == '-';
-      if (*p == '+' || *p == '-')
-        ++p;
-      for (; p != n.end; ++p)
-        if (exp < 100000000)
-          exp = exp * 10 + (*p - '0');
-      if (neg)
-        exp = -exp;
-    }
-    if (nonzero && lead + exp > 0) {
+    if (nonzero && lead + n.exponent_value() > 0) {
       e = problem{fault::overflow, n.begin, 0};
       return false;
     }

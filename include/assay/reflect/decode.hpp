@@ -141,18 +141,7 @@ ASSAY_COLD inline exact_integer integer_of(const json::lex::number_shape& n) {
   std::string digits(int_begin, n.int_digits);
   if (n.frac_digits != 0)
     digits.append(int_begin + n.int_digits + 1, n.frac_digits);
-  long long exp10 = -static_cast<long long>(n.frac_digits);
-  if (n.exponent != nullptr) {
-    const char* p = n.exponent;
-    const bool neg = *p == '-';
-    if (*p == '+' || *p == '-')
-      ++p;
-    long long e = 0;
-    for (; p != n.end; ++p)
-      if (e < 100000000)
-        e = e * 10 + (*p - '0');
-    exp10 += neg ? -e : e;
-  }
+  long long exp10 = n.exponent_value() - static_cast<long long>(n.frac_digits);
   const std::size_t first = digits.find_first_not_of('0');
   if (first == std::string::npos)
     return out;  // zero
