@@ -14,6 +14,11 @@
 //   digest_of/single   digest_of<sha256>(value): serialize + hash, streamed, one thread
 //   digest_of/pipelined the same with the helper thread hashing (the default)
 //   serialize          serialization alone into a counting sink (no hash), for reference
+// And many short messages, as the verifier hashes one projection per event (hash/sha256_each.hpp):
+//   messages/sha256_prebuilt  each of 90,000 messages of 200..1,000 bytes through hash::sha256, one
+//                             at a time (the baseline)
+//   messages/sha256_each      the same messages through sha256_each (two at a time with the SHA
+//                             extensions, where the processor has them)
 // Each line of the summary is real time relative to its document's baseline (1.00 = as fast).
 #include "soak_doc.hpp"
 
@@ -22,6 +27,7 @@
 #include "assay/contracts/soak_report.hpp"
 #include "assay/hash/digest_of.hpp"
 #include "assay/hash/hash.hpp"
+#include "assay/hash/sha256_each.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -220,6 +226,56 @@ void small_digest_of(benchmark::State& st) {
   st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(n));
 }
 
+// 90,000 messages of 200..1,000 bytes (fixed lengths from a simple generator), one buffer.
+struct message_set {
+  std::string bytes;
+  std::vector<std::string_view> views;
+};
+const message_set& messages() {
+  static const message_set m = [] {
+    message_set out;
+    std::vector<std::size_t> lengths;
+    std::uint32_t x = 12345;
+    for (int i = 0; i < 90000; ++i) {
+      x = x * 1103515245u + 12345u;
+      lengths.push_back(200 + (x >> 8) % 801);
+    }
+    for (std::size_t len : lengths)
+      for (std::size_t j = 0; j < len; ++j)
+        out.bytes.push_back(static_cast<char>('a' + (j * 7 + len) % 26));
+    std::size_t at = 0;
+    for (std::size_t len : lengths) {
+      out.views.emplace_back(out.bytes.data() + at, len);
+      at += len;
+    }
+    return out;
+  }();
+  return m;
+}
+
+void messages_one_at_a_time(benchmark::State& st) {
+  const auto& m = messages();
+  std::vector<sha256_bytes> out(m.views.size());
+  for (auto _ : st) {
+    detail::sha256_lanes::each_alone(m.views.data(), m.views.size(), out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(m.bytes.size()));
+}
+
+void messages_each(benchmark::State& st) {
+  const auto& m = messages();
+  std::vector<sha256_bytes> out(m.views.size()), alone(m.views.size());
+  detail::sha256_lanes::each_alone(m.views.data(), m.views.size(), alone.data());
+  for (auto _ : st) {
+    sha256_each(m.views.data(), m.views.size(), out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  if (out != alone)
+    st.SkipWithError("sha256_each differs from one message at a time");
+  st.SetBytesProcessed(static_cast<std::int64_t>(st.iterations()) * static_cast<std::int64_t>(m.bytes.size()));
+}
+
 // Console output as usual, then each benchmark's median real time over its document's baseline
 // ("<doc>/sha256_prebuilt").
 class ratio_reporter : public benchmark::ConsoleReporter {
@@ -280,6 +336,10 @@ int main(int argc, char** argv) {
   register_document("soak", soak_doc, false);
   benchmark::RegisterBenchmark("small/sha256_prebuilt", small_prebuilt)->UseRealTime();
   benchmark::RegisterBenchmark("small/digest_of", small_digest_of)->UseRealTime();
+  benchmark::RegisterBenchmark("messages/sha256_prebuilt", messages_one_at_a_time)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("messages/sha256_each", messages_each)->Unit(benchmark::kMillisecond)->UseRealTime();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))

@@ -45,6 +45,7 @@
 #include "assay/hash/digest_of.hpp"
 #include "assay/hash/hash.hpp"
 #include "assay/hash/policy.hpp"
+#include "assay/hash/sha256_each.hpp"
 #include "assay/hash/sink.hpp"
 
 // stats/: confidence intervals of a success rate.

@@ -1,6 +1,7 @@
 // Tests of assay/hash/hash.hpp: policies (known answers), digest strings, evidence digests,
 // hash_sink (single-threaded and pipelined) and digests of DOM values.
 #include "assay/hash/hash.hpp"
+#include "assay/hash/sha256_each.hpp"
 
 #include "support.hpp"
 
@@ -739,5 +740,51 @@ TEST_CASE("a state that throws: the error reaches the caller, pipelined or not")
     for (std::size_t p = 0; p < data.size(); p += 40)
       sink.write(data.data() + p, 40);
     sink.write(data.data(), 3000);
+  }
+}
+
+// --- sha256_each: many messages, two lanes at a time ---------------------------------------------
+
+TEST_CASE("sha256_each: known answers, and every length across the padding's edges, in lanes and alone") {
+  namespace lanes = assay::hash::detail::sha256_lanes;
+  if (!lanes::available())
+    MESSAGE("this processor has no SHA extensions: only the one-at-a-time path is tested");
+  // FIPS 180-2's examples, "" and "abc" and the 56-byte one, side by side in the two lanes.
+  const std::string_view known[] = {"", "abc", "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"};
+  std::array<sha256_bytes, 3> got{};
+  sha256_each(known, 3, got.data());
+  CHECK(digest<sha256>(got[0]).to_string() ==
+        "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(digest<sha256>(got[1]).to_string() ==
+        "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(digest<sha256>(got[2]).to_string() ==
+        "sha256:248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+
+  // Lengths 0..300 (one, two and more blocks; a tail of 55, 56, 63 and 64 bytes) in an order
+  // that pairs every long message with short ones, each against Botan's digest of it.
+  const std::string data = pattern_bytes(4096);
+  std::vector<std::string_view> messages;
+  for (std::size_t len = 0; len <= 300; ++len) {
+    messages.push_back(std::string_view(data).substr(len % 7, len));
+    messages.push_back(std::string_view(data).substr(1000 + len, 300 - len));
+  }
+  messages.push_back(std::string_view(data).substr(0, 4096));  // alone at the end, many blocks
+  std::vector<sha256_bytes> out(messages.size()), alone(messages.size());
+  sha256_each(messages.data(), messages.size(), out.data());
+  lanes::each_alone(messages.data(), messages.size(), alone.data());
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    INFO("message " << i << " of " << messages[i].size() << " bytes");
+    const auto want = digest_bytes<sha256>(messages[i]);
+    CHECK(digest<sha256>(out[i]) == want);
+    CHECK(digest<sha256>(alone[i]) == want);
+  }
+  // Every count from none to five: an odd one out runs alone.
+  for (std::size_t n = 0; n <= 5; ++n) {
+    std::vector<sha256_bytes> some(n + 1);
+    some[n].fill(0xAA);  // the slot past the end is not written
+    sha256_each(messages.data() + 100, n, some.data());
+    for (std::size_t i = 0; i < n; ++i)
+      CHECK(digest<sha256>(some[i]) == digest_bytes<sha256>(messages[100 + i]));
+    CHECK(std::all_of(some[n].begin(), some[n].end(), [](std::uint8_t b) { return b == 0xAA; }));
   }
 }

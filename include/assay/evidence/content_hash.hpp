@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace assay::evidence {
 
@@ -42,37 +43,43 @@ inline error not_utf8(std::string_view member) {
   return member_error(errc::invalid_utf8, member, "is not valid UTF-8");
 }
 
-// Streams JCS({data, datacontenttype, specversion, subject?, type}) into sha256: the names in
-// their fixed canonical order, `write_data(w)` for the value of data (returns result<void>).
+// Writes JCS({data, datacontenttype, specversion, subject?, type}) to `w`: the names in their
+// fixed canonical order, `write_data(w)` for the value of data (returns result<void>).
+template <class W, class WriteData>
+result<void> write_projection(W& w, WriteData&& write_data, std::string_view dct, std::string_view spec,
+                              std::optional<std::string_view> subject, std::string_view type) {
+  w.write("{\"data\":", 8);
+  result<void> r = write_data(w);
+  if (!r) {
+    error e = r.error();
+    e.pointer = "/data" + e.pointer;
+    return e;
+  }
+  w.write(",\"datacontenttype\":", 19);
+  if (!json::write_string(w, dct))
+    return not_utf8("datacontenttype");
+  w.write(",\"specversion\":", 15);
+  if (!json::write_string(w, spec))
+    return not_utf8("specversion");
+  if (subject) {
+    w.write(",\"subject\":", 11);
+    if (!json::write_string(w, *subject))
+      return not_utf8("subject");
+  }
+  w.write(",\"type\":", 8);
+  if (!json::write_string(w, type))
+    return not_utf8("type");
+  w.put('}');
+  return {};
+}
+
+// The projection above streamed into sha256: its content hash.
 template <class WriteData>
 result<std::string> projection_hash(WriteData&& write_data, std::string_view dct, std::string_view spec,
                                     std::optional<std::string_view> subject, std::string_view type) {
   hash::hash_sink<hash::sha256> sink(hash::sink_options{static_cast<std::size_t>(-1)});
-  {
-    auto& w = sink;  // a buffered sink: written to directly
-    w.write("{\"data\":", 8);
-    result<void> r = write_data(w);
-    if (!r) {
-      error e = r.error();
-      e.pointer = "/data" + e.pointer;
-      return e;
-    }
-    w.write(",\"datacontenttype\":", 19);
-    if (!json::write_string(w, dct))
-      return not_utf8("datacontenttype");
-    w.write(",\"specversion\":", 15);
-    if (!json::write_string(w, spec))
-      return not_utf8("specversion");
-    if (subject) {
-      w.write(",\"subject\":", 11);
-      if (!json::write_string(w, *subject))
-        return not_utf8("subject");
-    }
-    w.write(",\"type\":", 8);
-    if (!json::write_string(w, type))
-      return not_utf8("type");
-    w.put('}');
-  }
+  if (auto r = write_projection(sink, std::forward<WriteData>(write_data), dct, spec, subject, type); !r)
+    return r.error();
   return sink.finish().to_string();
 }
 
@@ -105,11 +112,12 @@ result<std::string> content_hash(const json::value& event) {
       type->as_string());
 }
 
-// From the members of an event in a parsed document, given by their nodes (0 = absent): data,
-// datacontenttype, specversion, subject and type.
-template <class = void>  // compiled only where used: it instantiates the canonical writer and SHA-256
-result<std::string> content_hash_at_nodes(const json::document& doc, std::size_t data, std::size_t dct,
-                                          std::size_t spec, std::size_t subject, std::size_t type) {
+// Writes the projection content hash v1 covers (the bytes it hashes) for the members of an event
+// in a parsed document, given by their nodes (0 = absent): data, datacontenttype, specversion,
+// subject and type. The verifier writes many and hashes them together (hash/sha256_each.hpp).
+template <class W>
+result<void> write_projection_at_nodes(W& w, const json::document& doc, std::size_t data, std::size_t dct,
+                                       std::size_t spec, std::size_t subject, std::size_t type) {
   const auto& nodes = doc.nodes();
   auto is_string = [&](std::size_t i) { return i != 0 && nodes[i].kind == json::kind::string; };
   if (data == 0)
@@ -123,13 +131,24 @@ result<std::string> content_hash_at_nodes(const json::document& doc, std::size_t
   if (subject != 0 && nodes[subject].kind != json::kind::string && nodes[subject].kind != json::kind::null) {
     return make_error(errc::type_mismatch, "event member \"subject\" must be a string or null", "/subject");
   }
-  return detail::projection_hash(
-      [&](auto& w) -> result<void> {
-        doc.write_canonical(w, data);
+  return detail::write_projection(
+      w,
+      [&](auto& out) -> result<void> {
+        doc.write_canonical(out, data);
         return {};
       },
       doc.string_at(dct), doc.string_at(spec),
       is_string(subject) ? std::optional<std::string_view>(doc.string_at(subject)) : std::nullopt, doc.string_at(type));
+}
+
+// The content hash of the same.
+template <class = void>  // compiled only where used: it instantiates the canonical writer and SHA-256
+result<std::string> content_hash_at_nodes(const json::document& doc, std::size_t data, std::size_t dct,
+                                          std::size_t spec, std::size_t subject, std::size_t type) {
+  hash::hash_sink<hash::sha256> sink(hash::sink_options{static_cast<std::size_t>(-1)});
+  if (auto r = write_projection_at_nodes(sink, doc, data, dct, spec, subject, type); !r)
+    return r.error();
+  return sink.finish().to_string();
 }
 
 // From the event object at node `at` of a parsed document (the verifier's fast path).

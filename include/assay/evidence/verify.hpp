@@ -38,6 +38,7 @@
 #include "assay/evidence/event_rules.hpp"
 #include "assay/evidence/ids.hpp"
 #include "assay/hash/hash.hpp"
+#include "assay/hash/sha256_each.hpp"
 #include "assay/json/document.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/separate.hpp"
@@ -54,6 +55,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 namespace assay::evidence {
 
@@ -245,12 +247,17 @@ class basic_event_checker {
     std::optional<error> failure;
     json::document doc;
     event_fields f;
+    std::size_t projection_begin = 0, projection_size = 0;  // in its batch's projections
     std::string computed;
   };
   struct batch {
     std::string text;
     std::vector<pending_line> lines;  // [0, used): this batch's (kept beyond: their buffers are reused)
     std::size_t used = 0;
+    // What the lines' content hashes cover, one after another; the digests of those written.
+    json::detail::char_buffer projections;
+    std::vector<std::string_view> messages;
+    std::vector<hash::sha256_bytes> digests;
   };
 
   error line_too_long() const {
@@ -364,13 +371,18 @@ class basic_event_checker {
     }
   }
 
-  // What needs only the line: its parse, its fields and its content hash.
+  // What needs only the line: its parse, its fields and its content hash. The projections that
+  // content hashes cover are written one after another, then hashed two at a time
+  // (hash/sha256_each.hpp): one at a time, hashing waited on itself.
   void prepare(batch& b) const {
     json::limits jl;
     jl.max_depth = lim_.max_json_depth;
+    b.projections.clear();
+    json::buffer_writer w{&b.projections};
     for (std::size_t i = 0; i < b.used; ++i) {
       pending_line& p = b.lines[i];
       p.failure.reset();
+      p.projection_size = 0;
       const std::string_view line(b.text.data() + p.begin, p.size);
       auto parsed = json::document::parse(line, jl, std::move(p.doc));
       if (!parsed) {
@@ -385,22 +397,40 @@ class basic_event_checker {
         p.failure = make_error(v->code, where(p.number) + ": " + v->message);
         continue;
       }
-      // Content hash: present, and equal to the recomputed one.
+      // Content hash: present, and (below) equal to the recomputed one.
       if (!detail::is_string_node(p.doc, p.f.content_hash)) {
         p.failure = make_error(code::IntegrityEventHash, where(p.number) + ": the event has no content hash");
         continue;
       }
-      auto computed = content_hash(p.doc, p.f);
-      if (!computed) {
-        p.failure = make_error(code::IntegrityEventHash, where(p.number) + ": " + computed.error().message);
+      const event_fields& f = p.f;
+      p.projection_begin = b.projections.size();
+      auto written = write_projection_at_nodes(w, p.doc, f.data, f.datacontenttype, f.specversion, f.subject, f.type);
+      if (!written) {
+        p.failure = make_error(code::IntegrityEventHash, where(p.number) + ": " + written.error().message);
+        b.projections.resize_within(p.projection_begin);
         continue;
       }
-      if (*computed != p.doc.string_at(p.f.content_hash)) {
+      p.projection_size = b.projections.size() - p.projection_begin;
+    }
+    b.messages.clear();
+    for (std::size_t i = 0; i < b.used; ++i) {
+      const pending_line& p = b.lines[i];
+      if (!p.failure)
+        b.messages.emplace_back(b.projections.data() + p.projection_begin, p.projection_size);
+    }
+    b.digests.resize(b.messages.size());
+    hash::sha256_each(b.messages.data(), b.messages.size(), b.digests.data());
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < b.used; ++i) {
+      pending_line& p = b.lines[i];
+      if (p.failure)
+        continue;
+      p.computed.assign("sha256:");
+      hash::detail::append_hex(p.computed, b.digests[j++].data(), 32);
+      if (p.computed != p.doc.string_at(p.f.content_hash)) {
         p.failure = make_error(code::IntegrityEventHash,
                                where(p.number) + ": content hash mismatch at seq " + std::to_string(p.f.seq));
-        continue;
       }
-      p.computed = std::move(*computed);
     }
   }
 

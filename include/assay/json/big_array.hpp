@@ -145,6 +145,12 @@ class big_vector {
       std::memcpy(static_cast<void*>(buf_.data() + size_), p, n * sizeof(T));
     size_ += n;
   }
+  // Room for n more elements after the last (uninitialized: commit them with resize_within).
+  ASSAY_ALWAYS_INLINE T* room(std::size_t n) {
+    if (n > buf_.capacity() - size_) [[unlikely]]
+      grow(n);
+    return buf_.data() + size_;
+  }
   void clear() noexcept { size_ = 0; }
   // To n elements, which must not exceed capacity() (those added are uninitialized).
   void resize_within(std::size_t n) noexcept { size_ = n; }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/json/big_array.hpp"
 #include "assay/json/number.hpp"
 #include "assay/json/reader.hpp"
 #include "assay/json/value.hpp"
@@ -173,6 +174,24 @@ struct string_writer {
 
 template <>
 inline constexpr std::size_t max_reserve<string_writer> = static_cast<std::size_t>(-1) / 2;
+
+// The same onto a growing byte buffer whose reserve() neither fills nor shrinks back: each byte a
+// serializer writes is copied once, where it stays.
+struct buffer_writer {
+  detail::char_buffer* out;
+
+  void put(char c) { out->push_back(c); }
+  ASSAY_ALWAYS_INLINE void write(const char* p, std::size_t len) {
+    copy_bytes(out->room(len), p, len);  // the many short writes inline, not a call to memcpy
+    advance(len);
+  }
+  void write(std::string_view s) { write(s.data(), s.size()); }
+  char* reserve(std::size_t len) { return out->room(len); }
+  void advance(std::size_t len) noexcept { out->resize_within(out->size() + len); }
+};
+
+template <>
+inline constexpr std::size_t max_reserve<buffer_writer> = static_cast<std::size_t>(-1) / 4;
 
 // --- strings ------------------------------------------------------------------------------
 
