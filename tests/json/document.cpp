@@ -27,6 +27,7 @@ errc agree(std::string_view text, const json::limits& lim = {}) {
   const auto slow = json::document::parse_with_cursor(text, lim);
   const auto dom = json::parse(text, lim);
   REQUIRE(fast.has_value() == slow.has_value());
+  CHECK(json::document::fast_parser_accepts(text, lim) == slow.has_value());
   REQUIRE(fast.has_value() == dom.has_value());
   if (!fast) {
     CHECK(fast.error().format() == slow.error().format());
@@ -139,6 +140,35 @@ TEST_CASE("document: every limit at its boundary") {
   CHECK(agree("[\"\xEF\xBF\xBF\"]", lim) == errc::noncharacter);
   CHECK(agree("[\"\\ufdd0\"]", lim) == errc::noncharacter);
   CHECK(agree("[\"\xEF\xBF\xBD\"]", lim) == errc::ok);
+}
+
+TEST_CASE("document: escapes, non-ASCII and faults at every place around 16-byte blocks and the input's end") {
+  // The fast parser copies the text of an escaped string 16 bytes at a time as it looks for its
+  // end and checks its UTF-8; the cursor checks and decodes character by character. Each piece goes after 0..40 bytes
+  // of a string that holds an escape before it, in a value and in a name, with the input ending soon after the string
+  // or well after it.
+  const std::vector<std::string> pieces = {
+      "\\n",          "\\\"",     "\\\\",  "\\/",          "\\u00e9",  "\\ud83d\\ude00",
+      "\\ud83d",      "\\ude00x", "\\u12", "\\q",          "\xC3\xA9", "\xF0\x9F\x98\x80",
+      "\xC3",         "\xE6\x97", "\x80",  "\xED\xA0\x80", "\x01",     "\x1F",
+      "\xEF\xBF\xBF", "\\uffff",  "\x01n", "\x1Fu0041"};  // a control that reads as an escape
+  std::size_t accepted = 0, refused = 0;
+  json::limits nonchar;
+  nonchar.reject_noncharacters = true;
+  for (const std::string& piece : pieces) {
+    for (std::size_t offset = 0; offset <= 40; ++offset) {
+      const std::string body = "\\t" + std::string(offset, 'a') + piece;
+      for (const std::string& text :
+           {"[\"" + body + "\"]", "[\"" + body + "\",\"" + std::string(40, 'z') + "\"]", "{\"" + body + "\":1}",
+            "{\"" + body + "\":\"" + std::string(40, 'z') + "\"}", "[\"" + body}) {
+        const errc got = agree(text);
+        (got == errc::ok ? accepted : refused) += 1;
+        agree(text, nonchar);
+      }
+    }
+  }
+  CHECK(accepted > 0);
+  CHECK(refused > 0);
 }
 
 TEST_CASE("document: repeated names in large and nested unsorted objects") {

@@ -155,6 +155,33 @@ TEST_CASE("name_set: one scope per open object, names copied or viewed") {
   s.close();
 }
 
+TEST_CASE("name_set: a repeat is found at every place in objects of up to 16 names, fingerprints shared") {
+  // Names compared directly carry a fingerprint of their length and first and last bytes; a
+  // name whose fingerprint is new is taken without comparing. Here half of the names share one
+  // fingerprint ("k" + two digits + "z") and the others have their own; every name is repeated
+  // after every prefix of the object, viewed and copied.
+  std::vector<std::string> names;
+  for (int i = 0; i < 8; ++i) {
+    names.push_back("k" + std::to_string(10 + i) + "z");
+    names.push_back(std::string(static_cast<std::size_t>(i) + 1, static_cast<char>('a' + i)));
+  }
+  for (std::size_t count = 1; count <= names.size(); ++count) {
+    for (std::size_t repeat_of = 0; repeat_of < count; ++repeat_of) {
+      for (const bool copy : {false, true}) {
+        json::name_set s;
+        s.open();
+        for (std::size_t i = 0; i < count; ++i)
+          REQUIRE((copy ? s.insert(names[i]) : s.insert_view(names[i])));
+        const std::string again = names[repeat_of];
+        CHECK_FALSE((copy ? s.insert(again) : s.insert_view(again)));
+        if (count < names.size())  // a new name with a shared fingerprint is still new
+          CHECK((copy ? s.insert("k99z") : s.insert_view("k99z")));
+        s.close();
+      }
+    }
+  }
+}
+
 TEST_CASE("names chosen to collide in std::hash: accepted, canonicalized, repeats still found") {
   constexpr std::size_t n = 3000;
   const std::vector<std::string> names = colliding_names(n);
@@ -548,6 +575,83 @@ TEST_CASE("scan_plain: every sequence of up to four boundary bytes, at every pla
   CHECK(compared == 14 * (n + n * n + n * n * n + n * n * n * n));
   CHECK(valid > 0);
   CHECK(valid < compared);
+}
+
+namespace {
+
+// scan_escaped_copy() and scan_escaped() on the same text (a backslash first): where each stops,
+// why, and what it decoded.
+struct escaped_answer {
+  bool ok;
+  std::size_t at;  // where p stopped, or the fault's place
+  json::lex::fault fault;
+  std::string decoded;
+  bool operator==(const escaped_answer&) const = default;
+};
+
+escaped_answer exact_escaped(const std::string& text) {
+  const char* p = text.data();
+  json::lex::problem pr;
+  std::string out;
+  const bool ok = json::lex::scan_escaped(p, text.data() + text.size(), false, out, pr);
+  return ok ? escaped_answer{true, static_cast<std::size_t>(p - text.data()), json::lex::fault::none, out}
+            : escaped_answer{false, static_cast<std::size_t>(pr.at - text.data()), pr.fault, {}};
+}
+
+escaped_answer copying_escaped(const std::string& text) {
+  const char* p = text.data();
+  json::lex::problem pr;
+  json::detail::char_buffer out;
+  out.reserve(text.size() + 16);
+  const bool ok = json::lex::scan_escaped_copy(p, text.data() + text.size(), out, pr);
+  return ok ? escaped_answer{true, static_cast<std::size_t>(p - text.data()), json::lex::fault::none,
+                             std::string(out.data(), out.size())}
+            : escaped_answer{false, static_cast<std::size_t>(pr.at - text.data()), pr.fault, {}};
+}
+
+}  // namespace
+
+TEST_CASE("scan_escaped_copy: every sequence of up to four boundary bytes after an escape, as scan_escaped") {
+  const std::vector<unsigned char> bytes = {0x41, 0x22, 0x5C, 0x01, 0x80, 0xBF, 0xC2, 0xDF,
+                                            0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0x6E, 0xC0};
+  std::size_t compared = 0, accepted = 0;
+  std::string seq;
+  const std::function<void(std::size_t)> each = [&](std::size_t depth) {
+    if (depth > 0) {
+      // After 0..33 bytes of the run that follows an escape (across the first two blocks), with
+      // the input ending at the sequence, soon after it, or well after it; a second escape (the
+      // sequence's backslash followed by 'n' or a quote) starts a run of its own.
+      for (std::size_t offset : {0, 1, 13, 14, 15, 16, 17, 30, 31, 32, 33}) {
+        for (const char* tail : {"", "z\"", "zzzz\\n\"zzzzzzzzzzzzzzzzzzzz"}) {
+          const std::string text = "\\t" + std::string(offset, 'a') + seq + tail;
+          const escaped_answer want = exact_escaped(text);
+          const escaped_answer got = copying_escaped(text);
+          if (got != want) {
+            INFO("sequence " << json::quote_for_message(seq) << " after " << offset << " bytes, then "
+                             << json::quote_for_message(tail));
+            CHECK(got.ok == want.ok);
+            CHECK(got.at == want.at);
+            CHECK(got.fault == want.fault);
+            CHECK(got.decoded == want.decoded);
+          }
+          accepted += want.ok;
+          ++compared;
+        }
+      }
+    }
+    if (depth == 4)
+      return;
+    for (unsigned char c : bytes) {
+      seq.push_back(static_cast<char>(c));
+      each(depth + 1);
+      seq.pop_back();
+    }
+  };
+  each(0);
+  const std::size_t n = bytes.size();
+  CHECK(compared == 11 * 3 * (n + n * n + n * n * n + n * n * n * n));
+  CHECK(accepted > 0);
+  CHECK(accepted < compared);
 }
 
 TEST_CASE("scan_plain: long runs of mixed scripts with one fault planted at each position") {

@@ -71,6 +71,16 @@ class document {
     return parse_with_cursor(text, lim);
   }
 
+  // Whether the fast parser alone accepts `text`: parse() turns to the cursor only to report
+  // what is wrong, so the two must accept the same inputs (public for the tests that say so).
+  static bool fast_parser_accepts(std::string_view text, const limits& lim = {}) {
+    document d;
+    d.input_ = text;
+    d.nodes_.reserve(text.size() / 8 + 16);
+    fast_parser fp(d, lim);
+    return fp.run();
+  }
+
   // The same result through the cursor of reader.hpp: slower, and the source of parse()'s error
   // reports. Public so that tests can hold the two parsers to the same answers.
   static result<document> parse_with_cursor(std::string_view text, const limits& lim = {}) {
@@ -278,7 +288,7 @@ class document {
   struct fast_parser {
     fast_parser(document& doc, const limits& l) : d(doc), lim(l) {}
     document& d;
-    const limits& lim;
+    const limits lim;  // a copy: read in the hot loop without going through a pointer
     const char* begin = nullptr;
     const char* p = nullptr;
     const char* end = nullptr;
@@ -294,14 +304,49 @@ class document {
     // The names of the unsorted objects being read, as views: the input and the side buffer
     // (reserved once, see escaped_string()) never move.
     name_set names;
-    lex::problem problem;  // what the lexer found wrong (the cursor reports it)
+    lex::problem problem;   // what the lexer found wrong (the cursor reports it)
+    std::string_view last;  // the string read last (a member name is looked at once it is read)
 
-    void skip_ws() noexcept {
-      while (p != end && lex::is_ws(static_cast<unsigned char>(*p)))
-        ++p;
+    // Whitespace is rare between tokens of generated JSON: one comparison says there is none.
+    ASSAY_ALWAYS_INLINE void skip_ws() noexcept {
+      if (p != end && static_cast<unsigned char>(*p) <= ' ') [[unlikely]]
+        while (p != end && lex::is_ws(static_cast<unsigned char>(*p)))
+          ++p;
+    }
+
+    // The tape as the parser fills it: the next node and the end of the room reserved, kept
+    // here (pointers, which the nodes written cannot alias) rather than re-read from the
+    // document after every node.
+    node* base = nullptr;
+    node* next = nullptr;
+    node* room_end = nullptr;
+
+    ASSAY_ALWAYS_INLINE std::size_t put(kind k, std::uint32_t count, std::uint64_t payload, bool flag = false) {
+      if (next == room_end) [[unlikely]]
+        grow();
+      *next = node{k, flag, count, payload};
+      return static_cast<std::size_t>(next++ - base);
+    }
+    std::size_t size() const noexcept { return static_cast<std::size_t>(next - base); }
+    void attach() noexcept {
+      base = d.nodes_.data();
+      next = base + d.nodes_.size();
+      room_end = base + d.nodes_.capacity();
+    }
+    ASSAY_NOINLINE void grow() {
+      d.nodes_.resize_within(size());
+      d.nodes_.reserve(d.nodes_.capacity() < 32 ? 64 : 2 * d.nodes_.capacity());
+      attach();
     }
 
     bool run() {
+      attach();
+      const bool ok = run_tokens();
+      d.nodes_.resize_within(size());
+      return ok;
+    }
+
+    bool run_tokens() {
       const std::string_view text = d.input_;
       begin = p = text.data();
       end = p + text.size();
@@ -322,7 +367,7 @@ class document {
             if (stack.size() >= lim.max_depth)
               return false;
             const bool is_object = *p == '{';
-            const std::size_t at = d.push(is_object ? kind::object : kind::array, 0, 0);
+            const std::size_t at = put(is_object ? kind::object : kind::array, 0, 0);
             stack.push_back(frame{at, 0, 0, is_object, true});
             ++p;
             skip_ws();
@@ -350,19 +395,19 @@ class document {
             if (end - p < 4 || std::memcmp(p, "true", 4) != 0)
               return false;
             p += 4;
-            d.push(kind::boolean, 0, 1);
+            put(kind::boolean, 0, 1);
             break;
           case 'f':
             if (end - p < 5 || std::memcmp(p, "false", 5) != 0)
               return false;
             p += 5;
-            d.push(kind::boolean, 0, 0);
+            put(kind::boolean, 0, 0);
             break;
           case 'n':
             if (end - p < 4 || std::memcmp(p, "null", 4) != 0)
               return false;
             p += 4;
-            d.push(kind::null, 0, 0);
+            put(kind::null, 0, 0);
             break;
           default:
             if (!number())
@@ -400,9 +445,9 @@ class document {
 
     void close() {
       const frame& f = stack.back();
-      node& n = d.nodes_[f.at];
+      node& n = base[f.at];
       n.count = static_cast<std::uint32_t>(f.count);
-      n.payload = d.nodes_.size();
+      n.payload = size();
       if (f.is_object) {
         n.flag = f.sorted;
         if (!f.sorted)
@@ -412,18 +457,18 @@ class document {
     }
 
     // At a member name (after '{' or ','): reads it, checks for a repeat, and consumes the ':'.
-    bool member_name() {
+    ASSAY_ALWAYS_INLINE bool member_name() {
       frame& f = stack.back();
       if (p == end || *p != '"' || f.count >= lim.max_members)
         return false;
       if (!string<lex::expect::ascii>())
         return false;
-      const std::size_t name = d.nodes_.size() - 1;
+      const std::size_t name = size() - 1;
       if (f.count == 0) {
         f.last_name = name;
       } else if (f.sorted) {
         // Strictly increasing names cannot repeat; the common case costs one comparison.
-        if (utf16_less(d.string_at(f.last_name), d.string_at(name))) {
+        if (utf16_less(d.string_at(f.last_name), last)) {
           f.last_name = name;
         } else {
           // Out of order from here on: the names so far (distinct, being sorted) go into the
@@ -432,10 +477,10 @@ class document {
           names.open();
           for (std::size_t j = f.at + 1; j < name; j = d.next(j + 1))
             names.insert_view(d.string_at(j));
-          if (!names.insert_view(d.string_at(name)))
+          if (!names.insert_view(last))
             return false;
         }
-      } else if (!names.insert_view(d.string_at(name))) {
+      } else if (!names.insert_view(last)) {
         return false;
       }
       ++f.count;
@@ -456,7 +501,8 @@ class document {
         ++p;
         if (len > lim.max_string_chars && lex::code_points(start, len) > lim.max_string_chars)
           return false;
-        d.push(kind::string, static_cast<std::uint32_t>(len), static_cast<std::uint64_t>(start - begin));
+        put(kind::string, static_cast<std::uint32_t>(len), static_cast<std::uint64_t>(start - begin));
+        last = std::string_view(start, len);
         return true;
       }
       return s == lex::stop::backslash && escaped_string(start);
@@ -466,19 +512,21 @@ class document {
     // buffer and pushes its node.
     bool escaped_string(const char* start) {
       detail::char_buffer& side = d.side_;
-      // Decoded text never outgrows the input; 16 bytes more let append_run() copy whole blocks.
+      // Decoded text never outgrows the input; 16 bytes more let the scans store whole blocks.
       // (Only the first escaped string of a parse finds less: the buffer is still empty.)
       if (side.capacity() < static_cast<std::size_t>(end - begin) + 16)
         side.reserve(static_cast<std::size_t>(end - begin) + 16);
       const std::size_t at = side.size();
       side.append(start, static_cast<std::size_t>(p - start));
-      if (!lex::scan_escaped(p, end, lim.reject_noncharacters, side, problem))
+      if (lim.reject_noncharacters ? !lex::scan_escaped(p, end, true, side, problem)
+                                   : !lex::scan_escaped_copy(p, end, side, problem))
         return false;
       ++p;
       const std::size_t len = side.size() - at;
       if (len > lim.max_string_chars && lex::code_points(side.data() + at, len) > lim.max_string_chars)
         return false;
-      d.push(kind::string, static_cast<std::uint32_t>(len), at, true);
+      put(kind::string, static_cast<std::uint32_t>(len), at, true);
+      last = std::string_view(side.data() + at, len);
       return true;
     }
 
@@ -503,7 +551,7 @@ class document {
       }
       const std::size_t len = static_cast<std::size_t>(p - n.begin);
       if (verbatim) {
-        d.push(kind::number, static_cast<std::uint32_t>(len), static_cast<std::uint64_t>(n.begin - begin), true);
+        put(kind::number, static_cast<std::uint32_t>(len), static_cast<std::uint64_t>(n.begin - begin), true);
         return true;
       }
       double v = 0;
@@ -511,7 +559,7 @@ class document {
         return false;
       std::uint64_t bits;
       std::memcpy(&bits, &v, sizeof bits);
-      d.push(kind::number, n.frac_digits != 0 || n.exponent != nullptr ? 1 : 0, bits);
+      put(kind::number, n.frac_digits != 0 || n.exponent != nullptr ? 1 : 0, bits);
       return true;
     }
   };

@@ -10,3 +10,12 @@
 #define ASSAY_ALWAYS_INLINE
 #endif
 #endif
+
+// ASSAY_NOINLINE: for the rare path of a hot function (growing a buffer), kept out of its body.
+#ifndef ASSAY_NOINLINE
+#if defined(__GNUC__)
+#define ASSAY_NOINLINE __attribute__((noinline))
+#else
+#define ASSAY_NOINLINE
+#endif
+#endif

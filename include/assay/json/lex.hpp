@@ -533,6 +533,75 @@ bool scan_escaped(const char*& p, const char* end, bool reject_noncharacters, Ou
   }
 }
 
+// scan_escaped() into a buffer with room for 16 bytes past every position the decoded text can
+// reach (data(), size(), resize_within(): detail::char_buffer reserved to the input's size + 16),
+// noncharacters allowed. Each block of 16 is stored where it goes before its stops are looked
+// for, so a run is copied as it is scanned (scan_escaped() finds a run's end, then copies it);
+// its UTF-8 is checked block by block as scan_plain() checks text. A run the block check
+// refuses, and the last bytes of the input, go through scan_plain(), which locates the fault.
+template <class Out>
+bool scan_escaped_copy(const char*& p, const char* end, Out& out, problem& e) {
+  for (;;) {
+    if (!escape(p, end, false, out, e))
+      return false;
+    const char* run = p;
+#if defined(__SSE2__)
+    char* o = out.data() + out.size();
+    __m128i prev = _mm_setzero_si128();  // an escape is ASCII
+    bool stopped = false;
+    while (end - p >= 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o), v);
+      const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
+      const __m128i stops = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))), control);
+      const auto stop_bits = static_cast<unsigned>(_mm_movemask_epi8(stops));
+      if ((utf8_blocks::errors(v, prev) & (stop_bits ^ (stop_bits - 1))) != 0) {
+        p = run;  // the whole run again, by the exact scan (out still ends where the run began)
+        o = out.data() + out.size();
+        break;
+      }
+      if (stop_bits == 0) {
+        prev = v;
+        p += 16;
+        o += 16;
+        continue;
+      }
+      const int k = __builtin_ctz(stop_bits);
+      p += k;
+      out.resize_within(static_cast<std::size_t>(o + k - out.data()));
+      stopped = true;
+      break;
+    }
+    if (stopped) {
+      const auto c = static_cast<unsigned char>(*p);
+      if (c == '"')
+        return true;
+      if (c != '\\') {
+        e = problem{fault::control, p, c};
+        return false;
+      }
+      continue;
+    }
+    // Fewer than 16 bytes left (or a run to check exactly): from the start of the character p
+    // may be inside, its lead within the three bytes before p.
+    const char* b = p;
+    while (b != run && p - b < 3 && (static_cast<unsigned char>(b[-1]) & 0xC0) == 0x80)
+      --b;
+    if (b != run && static_cast<unsigned char>(b[-1]) >= 0xC0) {
+      o -= p - (b - 1);
+      p = b - 1;
+    }
+    out.resize_within(static_cast<std::size_t>(o - out.data()));
+    run = p;
+#endif
+    const stop s = scan_plain(p, end, false, e);
+    out.append(run, static_cast<std::size_t>(p - run));
+    if (s != stop::backslash)
+      return s == stop::quote;
+  }
+}
+
 // --- numbers ------------------------------------------------------------------------------
 
 // What scan_number() saw of a number's text: enough to tell whether the text is already in

@@ -131,7 +131,7 @@ class name_set {
   name_set& operator=(name_set&&) noexcept = default;
 
   // Begins the names of a new object, nested in the current one (if any).
-  void open() { scopes_.push_back(scope{entries_.size(), block_, used_}); }
+  void open() { scopes_.push_back(scope{entries_.size(), block_, used_, 0}); }
 
   // Ends the innermost object and forgets its names (keeping the memory for the next ones).
   void close() noexcept {
@@ -168,6 +168,7 @@ class name_set {
     std::size_t first;  // its first entry
     std::size_t block;  // the copy store's position when it opened
     std::size_t used;
+    std::uint64_t seen;  // while compared directly: a bit for each name's fingerprint
   };
   struct slot {
     std::uint64_t hash;
@@ -181,11 +182,16 @@ class name_set {
 
   template <bool Copy>
   ASSAY_ALWAYS_INLINE bool add(std::string_view name) {
-    const std::size_t first = scopes_.back().first;
-    if (entries_.size() - first < linear_limit) [[likely]] {
-      for (const entry *e = entries_.data() + first, *last = entries_.data() + entries_.size(); e != last; ++e)
-        if (equal(*e, name))
-          return false;
+    scope& s = scopes_.back();
+    if (entries_.size() - s.first < linear_limit) [[likely]] {
+      // A name whose fingerprint no earlier name of the object had is new without comparing.
+      const std::uint64_t bit = std::uint64_t(1) << fingerprint(name);
+      if ((s.seen & bit) != 0) {
+        for (const entry *e = entries_.data() + s.first, *last = entries_.data() + entries_.size(); e != last; ++e)
+          if (equal(*e, name))
+            return false;
+      }
+      s.seen |= bit;
       entries_.push_back(entry{Copy ? store(name) : name.data(), name.size()});
       return true;
     }
@@ -224,6 +230,14 @@ class name_set {
   static std::uint64_t hash(std::string_view s) noexcept {
     const lex::hash_key& k = lex::name_hash_key();
     return lex::siphash<1, 3>(k.k0, k.k1, s);
+  }
+  // 0..63 from the length and the first and last bytes: equal names have equal fingerprints.
+  static unsigned fingerprint(std::string_view name) noexcept {
+    const std::size_t n = name.size();
+    if (n == 0)
+      return 0;
+    const unsigned first = static_cast<unsigned char>(name[0]), last = static_cast<unsigned char>(name[n - 1]);
+    return (static_cast<unsigned>(n) * 7u + first * 5u + last) & 63u;
   }
   static bool equal(const entry& e, std::string_view name) noexcept {
     return e.size == name.size() && (e.size == 0 || std::memcmp(e.data, name.data(), e.size) == 0);
