@@ -118,6 +118,23 @@ TEST_CASE("lex: SipHash-2-4 reference vectors (key 00..0f, message 00..n-1)") {
 
 // --- the name set -------------------------------------------------------------------------
 
+TEST_CASE("same_bytes: every length to 40, a difference at every place, as memcmp says") {
+  const std::string a = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH";
+  for (std::size_t n = 0; n <= 40; ++n) {
+    CHECK(json::lex::same_bytes(a.data(), a.data() + 0, n));
+    std::string b = a;
+    CHECK(json::lex::same_bytes(a.data(), b.data(), n));
+    for (std::size_t i = 0; i < n; ++i) {
+      b = a;
+      b[i] = static_cast<char>(b[i] ^ 0x20);
+      if (json::lex::same_bytes(a.data(), b.data(), n)) {
+        INFO("length " << n << ", difference at " << i);
+        CHECK(std::memcmp(a.data(), b.data(), n) == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("name_set: one scope per open object, names copied or viewed") {
   json::name_set s;
   s.open();

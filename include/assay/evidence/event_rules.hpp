@@ -42,6 +42,10 @@ struct event_fields {
               data = 0, datacontenttype = 0, subject = 0;
   std::uint64_t seq = 0;
   json::instant at;  // the time as an instant (its fraction a view into the document)
+  // The strings the stream's rules compare, as views into the document: read once where it was
+  // parsed (the verifier parses on one thread and takes the events in order on another, which
+  // then need not touch the document's nodes).
+  std::string_view run_id_text, source_text, id_text, time_text;
 };
 
 namespace detail {
@@ -94,11 +98,15 @@ inline std::optional<event_violation> read_event_fields(const json::document& do
     if (!detail::is_string_node(doc, idx))
       return event_violation{code::ContractInvalidJson, name, std::string("member \"") + name + "\" must be a string"};
   }
+  f.run_id_text = doc.string_at(f.run_id);
+  f.source_text = doc.string_at(f.source);
+  f.id_text = doc.string_at(f.id);
+  f.time_text = doc.string_at(f.time);
   if (auto v = read_event_seq(doc, f.seq_node, f.seq))
     return v;
   if (f.data == 0)
     return event_violation{code::ContractInvalidJson, "data", "member \"data\" is missing"};
-  const auto at = json::parse_instant(doc.string_at(f.time));
+  const auto at = json::parse_instant(f.time_text);
   if (!at)
     return event_violation{code::ContractInvalidJson, "time", "member \"time\" is not an RFC 3339 date-time"};
   f.at = *at;
@@ -137,7 +145,8 @@ class event_stream {
   explicit event_stream(std::optional<std::string> run_id = std::nullopt)
       : run_id_(std::move(run_id)), run_id_given_(run_id_.has_value()) {}
 
-  std::optional<event_violation> next(const json::document& doc, const event_fields& f) {
+  // `f` as read_event_fields() filled it.
+  std::optional<event_violation> next(const event_fields& f) {
     const std::uint64_t seq = f.seq;
     auto at_seq = [seq] { return "seq " + std::to_string(seq); };  // for messages only
     if (events_ == 0) {
@@ -148,7 +157,7 @@ class event_stream {
       return event_violation{code::ContractSequenceGap, "assayseq",
                              "sequence gap: " + at_seq() + " follows " + std::to_string(prev_seq_)};
     }
-    const std::string_view run_id = doc.string_at(f.run_id);
+    const std::string_view run_id = f.run_id_text;
     if (!run_id_)
       run_id_.emplace(run_id);
     if (run_id != *run_id_) {
@@ -156,7 +165,7 @@ class event_stream {
           code::ContractRunIdMismatch, "assayrunid",
           "the run id at " + at_seq() + " differs from " + (run_id_given_ ? "the manifest's" : "the first event's")};
     }
-    const std::string_view source = doc.string_at(f.source);
+    const std::string_view source = f.source_text;
     if (auto v = check_source(source, seq))
       return v;
     if (events_ == 0) {
@@ -167,7 +176,7 @@ class event_stream {
     }
     if (auto v = check_run_id(run_id, seq))
       return v;
-    const std::string_view id = doc.string_at(f.id);
+    const std::string_view id = f.id_text;
     char digits[24];
     const std::string_view seq_text(digits,
                                     static_cast<std::size_t>(std::to_chars(digits, digits + 24, seq).ptr - digits));
@@ -176,7 +185,7 @@ class event_stream {
       return event_violation{code::ContractInvalidEvent, "id",
                              "event id does not match the run_id:seq contract at " + at_seq()};
     }
-    const std::string_view time = doc.string_at(f.time);
+    const std::string_view time = f.time_text;
     if (events_ == 0 || f.at < json::instant{lo_seconds_, lo_fraction_}) {
       lo_seconds_ = f.at.seconds;
       lo_fraction_ = f.at.fraction;

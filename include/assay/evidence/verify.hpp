@@ -442,7 +442,7 @@ class basic_event_checker {
         return std::move(p.failure);
       const json::document& doc = p.doc;
       const event_fields& f = p.f;
-      if (auto v = stream_.next(doc, f))
+      if (auto v = stream_.next(f))
         return make_error(v->code, where(p.number) + ": " + v->message);
       root_.add(p.computed);
       if (hooks_.event != nullptr) {

@@ -207,7 +207,7 @@ class basic_events_builder {
       return fail(event_error(code::IntegrityEventHash, i, "assaycontenthash",
                               "assaycontenthash does not match the content (expected " + *computed + ")"));
     }
-    if (auto v = stream_.next(*doc, f))
+    if (auto v = stream_.next(f))
       return fail(event_error(v->code, i, v->member, v->message));
     if (count_ == 0) {
       const auto p = doc->find_members<3>(0, {"assayproducer", "assayproducerversion", "assaygit"});

@@ -145,7 +145,7 @@ class document {
       for (std::size_t k = 0; k < N; ++k) {
         // Sizes first, then the bytes: spelt out, so that no translation unit's copy of this hot
         // loop depends on the compiler inlining string_view::compare.
-        if (name.size() == names[k].size() && std::memcmp(name.data(), names[k].data(), name.size()) == 0) {
+        if (name.size() == names[k].size() && lex::same_bytes(name.data(), names[k].data(), name.size())) {
           found[k] = j + 1;
           break;
         }

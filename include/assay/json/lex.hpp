@@ -95,6 +95,33 @@ inline bool is_ws(unsigned char c) noexcept {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
+// Whether the n bytes at a and b are equal. Member names are short: up to 16 bytes they are
+// compared in two overlapping words each, not by a call to memcmp.
+ASSAY_ALWAYS_INLINE inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+  if (n >= 8) {
+    if (n > 16)
+      return std::memcmp(a, b, n) == 0;
+    std::uint64_t a0, b0, a1, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n >= 4) {
+    std::uint32_t a0, b0, a1, b1;
+    std::memcpy(&a0, a, 4);
+    std::memcpy(&b0, b, 4);
+    std::memcpy(&a1, a + n - 4, 4);
+    std::memcpy(&b1, b + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
 inline bool is_noncharacter(std::uint32_t cp) noexcept {
   return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
 }

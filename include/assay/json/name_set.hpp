@@ -240,7 +240,7 @@ class name_set {
     return (static_cast<unsigned>(n) * 7u + first * 5u + last) & 63u;
   }
   static bool equal(const entry& e, std::string_view name) noexcept {
-    return e.size == name.size() && (e.size == 0 || std::memcmp(e.data, name.data(), e.size) == 0);
+    return e.size == name.size() && lex::same_bytes(e.data, name.data(), e.size);
   }
   static void place(table& t, std::uint64_t h, std::size_t entry) noexcept {
     const std::size_t mask = t.size() - 1;
