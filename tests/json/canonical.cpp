@@ -299,6 +299,41 @@ TEST_CASE("canonical: only quote and backslash among printable characters are es
   CHECK(canon_value(json::value(big + "\n" + big)) == "\"" + big + "\\n" + big + "\"");
 }
 
+TEST_CASE("write_valid_string: what write_string writes, for each character that needs an escape, anywhere") {
+  // The document's strings are valid UTF-8 and written without checking it again; every byte
+  // that stops a copy (a control character, '"', '\\') and non-ASCII text, at every place around
+  // the 16-byte blocks, must come out as write_string() writes it.
+  std::vector<std::string> pieces = {"\"", "\\", "\x7F", "\xC3\xA9", "\xE2\x80\xA8", "\xF0\x9F\x98\x80", "/"};
+  for (int c = 0; c < 0x20; ++c)
+    pieces.emplace_back(1, static_cast<char>(c));
+  const auto written = [](auto write, const std::string& text) {
+    std::string out;
+    json::string_sink sink{&out};
+    {
+      json::writer<json::string_sink> w(sink);
+      write(w, text);
+    }
+    return out;
+  };
+  std::size_t compared = 0;
+  for (const std::string& piece : pieces) {
+    for (std::size_t before = 0; before <= 34; ++before) {
+      for (std::size_t after : {0, 1, 15, 16, 17}) {
+        const std::string text = std::string(before, 'a') + piece + "\xC3\xA9" + piece + std::string(after, 'z');
+        const std::string want =
+            written([](auto& w, const std::string& t) { REQUIRE(json::write_string(w, t)); }, text);
+        const std::string got = written([](auto& w, const std::string& t) { json::write_valid_string(w, t); }, text);
+        if (got != want) {
+          INFO("piece " << json::quote_for_message(piece) << " after " << before << " bytes");
+          CHECK(got == want);
+        }
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared == pieces.size() * 35 * 5);
+}
+
 TEST_CASE("canonical: invalid UTF-8 in a DOM string is an error with its pointer") {
   json::value doc = json::object{{"a", json::array{1, "ok", "bad\xC3"}}, {"b", true}};
   auto r = json::to_canonical(doc);

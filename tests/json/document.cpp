@@ -171,6 +171,38 @@ TEST_CASE("document: escapes, non-ASCII and faults at every place around 16-byte
   CHECK(refused > 0);
 }
 
+TEST_CASE("document: members ordered by UTF-16 when names share, end within or differ past eight bytes") {
+  // The writer orders most names by their first eight bytes; these names tie there, end there,
+  // hold U+0000, or are not ASCII there (where byte order and UTF-16 order part).
+  const std::vector<std::string> names = {"",
+                                          "a",
+                                          "a\\u0000",
+                                          "a\\u0000b",
+                                          "abcdefgh",
+                                          "abcdefghi",
+                                          "abcdefgg",
+                                          "abcdefgh\xC3\xA9",
+                                          "abcdefg\xC3\xA9",
+                                          "ABCDEFGH",
+                                          "\xC3\xA9",
+                                          "\xEE\x80\x80",
+                                          "\xF0\x9F\x98\x80",
+                                          "zz",
+                                          "abcdefgh\x7F"};
+  std::vector<std::size_t> order(names.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::mt19937 rng(7);
+  for (int round = 0; round < 50; ++round) {
+    std::shuffle(order.begin(), order.end(), rng);
+    std::string text = "{";
+    for (std::size_t i : order)
+      text += (text.size() > 1 ? ",\"" : "\"") + names[i] + "\":" + std::to_string(i);
+    text += "}";
+    REQUIRE(agree(text) == errc::ok);
+  }
+}
+
 TEST_CASE("document: repeated names in large and nested unsorted objects") {
   // Past 32 members the fast parser switches to a set; nested objects keep their own.
   std::string big = "{";

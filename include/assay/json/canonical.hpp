@@ -195,6 +195,86 @@ inline constexpr std::size_t max_reserve<buffer_writer> = static_cast<std::size_
 
 // --- strings ------------------------------------------------------------------------------
 
+namespace detail {
+
+// The JCS escape of a character that needs one: '"', '\\' or a control character.
+template <class W>
+void write_escape(W& w, unsigned char c) {
+  switch (c) {
+    case '"':
+      w.write("\\\"", 2);
+      break;
+    case '\\':
+      w.write("\\\\", 2);
+      break;
+    case '\b':
+      w.write("\\b", 2);
+      break;
+    case '\t':
+      w.write("\\t", 2);
+      break;
+    case '\n':
+      w.write("\\n", 2);
+      break;
+    case '\f':
+      w.write("\\f", 2);
+      break;
+    case '\r':
+      w.write("\\r", 2);
+      break;
+    default: {
+      static constexpr char hex[] = "0123456789abcdef";
+      const char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+      w.write(esc, 6);
+    }
+  }
+}
+
+// The length of the run at p of bytes that JCS writes as they are in valid UTF-8: all but
+// '"', '\\' and control characters (non-ASCII bytes included).
+inline std::size_t verbatim_run(const char* p, const char* end) noexcept {
+  const char* start = p;
+#if defined(__SSE2__)
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
+    const __m128i special = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))), control);
+    if (const int mask = _mm_movemask_epi8(special); mask != 0)
+      return static_cast<std::size_t>(p - start) + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    p += 16;
+  }
+#endif
+  while (p != end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c < 0x20 || c == '"' || c == '\\')
+      break;
+    ++p;
+  }
+  return static_cast<std::size_t>(p - start);
+}
+
+}  // namespace detail
+
+// write_string() for text known to be valid UTF-8, such as a parsed document's strings: the
+// bytes are copied in runs between the characters that need an escape, not checked again.
+template <class W>
+void write_valid_string(W& w, std::string_view s) {
+  const char* p = s.data();
+  const char* end = p + s.size();
+  w.put('"');
+  for (;;) {
+    const std::size_t n = detail::verbatim_run(p, end);
+    w.write(p, n);
+    p += n;
+    if (p == end)
+      break;
+    detail::write_escape(w, static_cast<unsigned char>(*p));
+    ++p;
+  }
+  w.put('"');
+}
+
 // Writes `s` as a JCS string literal. Returns false if `s` is not valid UTF-8; the literal
 // is then left unfinished. Runs of characters that need no escape (valid multi-byte
 // sequences included) reach the writer in one piece.
@@ -229,34 +309,7 @@ bool write_string(W& w, std::string_view s) {
       continue;
     }
     w.write(run, static_cast<std::size_t>(p - run));
-    switch (c) {
-      case '"':
-        w.write("\\\"", 2);
-        break;
-      case '\\':
-        w.write("\\\\", 2);
-        break;
-      case '\b':
-        w.write("\\b", 2);
-        break;
-      case '\t':
-        w.write("\\t", 2);
-        break;
-      case '\n':
-        w.write("\\n", 2);
-        break;
-      case '\f':
-        w.write("\\f", 2);
-        break;
-      case '\r':
-        w.write("\\r", 2);
-        break;
-      default: {
-        static constexpr char hex[] = "0123456789abcdef";
-        const char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-        w.write(esc, 6);
-      }
-    }
+    detail::write_escape(w, c);
     ++p;
     run = p;
   }

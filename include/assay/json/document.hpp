@@ -773,7 +773,7 @@ class document {
       w.write(input_.data() + n.payload, n.count);
       w.put('"');
     } else {
-      write_string(w, string_at(i));
+      write_valid_string(w, string_at(i));  // decoded from valid input: valid UTF-8
     }
   }
 
