@@ -14,7 +14,7 @@
 #   GOAL           the ratio the project aims at (default 20); reported, not enforced
 #   KEEP_TMP=1     keep the temporary directory (document, outputs, timings)
 #
-# Uses hyperfine when installed, else a loop around `date +%s%N`. Needs node and npm (the
+# Times the two commands alternately with `date +%s%N`. Needs node and npm (the
 # package is installed with `npm install --no-save --prefix` into a temporary directory).
 # Exit status: 0 when the outputs are byte-identical, 1 when they differ, 2 on setup errors.
 set -euo pipefail
@@ -97,31 +97,37 @@ if ! cmp "$tmp/assay.out" "$tmp/node.out"; then
   KEEP_TMP=1
 fi
 
-# mean and min wall time in seconds of one command, RUNS runs after one warm-up
-time_loop() {
-  local cmd=$1 i t0 t1
-  sh -c "$cmd" >/dev/null
-  : >"$tmp/loop.times"
+# Mean and least wall time in seconds of each command, RUNS timed runs each: a run of one is
+# followed by a run of the other, the order swapped each time, so that a slow spell of a shared
+# machine falls on both alike (timing one command's runs, then the other's, turned the ratio
+# around from one run of this script to the next on a busy virtual machine). Each timed run
+# comes straight after an untimed run of the same command: on a virtual machine a process that
+# starts after the other command (or after a pause) ran up to half again as long as one that
+# starts after itself.
+alternate() {
+  local a=$1 b=$2 i t0 t1
+  : >"$tmp/a.times"
+  : >"$tmp/b.times"
   for ((i = 0; i < runs; i++)); do
-    t0=$(date +%s%N)
-    sh -c "$cmd" >/dev/null
-    t1=$(date +%s%N)
-    echo $((t1 - t0)) >>"$tmp/loop.times"
+    for which in $([[ $((i % 2)) -eq 0 ]] && echo "a b" || echo "b a"); do
+      local cmd=$a
+      [[ $which == b ]] && cmd=$b
+      sh -c "$cmd" >/dev/null
+      t0=$(date +%s%N)
+      sh -c "$cmd" >/dev/null
+      t1=$(date +%s%N)
+      echo $((t1 - t0)) >>"$tmp/$which.times"
+    done
   done
-  awk '{ s += $1; if (min == "" || $1 < min) min = $1 } END { printf "%.6f %.6f\n", s / NR / 1e9, min / 1e9 }' "$tmp/loop.times"
+  for which in a b; do
+    awk '{ s += $1; if (min == "" || $1 < min) min = $1 } END { printf "%.6f %.6f ", s / NR / 1e9, min / 1e9 }' \
+      "$tmp/$which.times"
+  done
+  echo
 }
 
-echo "== timing ($runs runs each, document $doc_bytes bytes)"
-if command -v hyperfine >/dev/null; then
-  hyperfine --warmup 1 --runs "$runs" --style basic --export-json "$tmp/times.json" \
-    -n "assay jcs" "$assay_cmd" -n "canonicalize (node)" "$node_cmd"
-  read -r assay_mean assay_min node_mean node_min < <(node -e "
-    const r = JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')).results;
-    console.log(r[0].mean, r[0].min, r[1].mean, r[1].min);" "$tmp/times.json")
-else
-  read -r assay_mean assay_min < <(time_loop "$assay_cmd")
-  read -r node_mean node_min < <(time_loop "$node_cmd")
-fi
+echo "== timing ($runs runs each, alternating, document $doc_bytes bytes)"
+read -r assay_mean assay_min node_mean node_min < <(alternate "$assay_cmd" "$node_cmd")
 
 awk -v am="$assay_mean" -v an="$assay_min" -v nm="$node_mean" -v nn="$node_min" -v b="$doc_bytes" -v goal="$goal" '
   BEGIN {
