@@ -504,6 +504,21 @@ TEST_CASE("scan_plain: the 16-byte UTF-8 path and the exact scan agree wherever 
 
 namespace {
 
+// Calls `each(seq)` for every sequence of one to four of `bytes` (n + n^2 + n^3 + n^4 of them).
+void for_each_sequence(const std::vector<unsigned char>& bytes, const std::function<void(const std::string&)>& each) {
+  std::string seq;
+  const std::function<void()> extend = [&] {
+    for (unsigned char c : bytes) {
+      seq.push_back(static_cast<char>(c));
+      each(seq);
+      if (seq.size() < 4)
+        extend();
+      seq.pop_back();
+    }
+  };
+  extend();
+}
+
 // What scan_plain() must answer, from decode_utf8() one character at a time (the rules of
 // SPEC §1 without the noncharacter option): where it stops and why.
 struct scan_answer {
@@ -555,39 +570,28 @@ TEST_CASE("scan_plain: every sequence of up to four boundary bytes, at every pla
                                             0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED,
                                             0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF};
   std::size_t compared = 0, valid = 0;
-  std::string seq;
-  const std::function<void(std::size_t)> each = [&](std::size_t depth) {
-    if (depth > 0) {
-      // The sequence after 0..17 ASCII bytes (across the first block boundary), then the end
-      // of the string, then enough bytes for the 16-byte path to run to the end; and with the
-      // input ending at the string's end (with and without its quote), where the last bytes are
-      // left to the exact scan, up to a string that fills its last block to the input's end.
-      for (std::size_t offset : {0, 1, 12, 13, 14, 15, 16, 17, 18, 19, 28, 29, 30, 31}) {
-        const std::string tail = offset < 18 ? "\"" + std::string(20, 'z') : offset < 20 ? "\"" : "";
-        const std::string text = std::string(offset, 'a') + seq + tail;
-        const scan_answer want = expected_scan(text);
-        const scan_answer text_scan = actual_scan<json::lex::expect::text>(text);
-        const scan_answer name_scan = actual_scan<json::lex::expect::ascii>(text);
-        const scan_answer value_scan = actual_scan<json::lex::expect::either>(text);
-        if (text_scan != want || name_scan != want || value_scan != want) {
-          INFO("sequence " << json::quote_for_message(seq) << " after " << offset << " bytes");
-          CHECK(text_scan == want);
-          CHECK(name_scan == want);
-          CHECK(value_scan == want);
-        }
-        valid += want.stop == json::lex::stop::quote;
-        ++compared;
+  for_each_sequence(bytes, [&](const std::string& seq) {
+    // The sequence after 0..17 ASCII bytes (across the first block boundary), then the end
+    // of the string, then enough bytes for the 16-byte path to run to the end; and with the
+    // input ending at the string's end (with and without its quote), where the last bytes are
+    // left to the exact scan, up to a string that fills its last block to the input's end.
+    for (std::size_t offset : {0, 1, 12, 13, 14, 15, 16, 17, 18, 19, 28, 29, 30, 31}) {
+      const std::string tail = offset < 18 ? "\"" + std::string(20, 'z') : offset < 20 ? "\"" : "";
+      const std::string text = std::string(offset, 'a') + seq + tail;
+      const scan_answer want = expected_scan(text);
+      const scan_answer text_scan = actual_scan<json::lex::expect::text>(text);
+      const scan_answer name_scan = actual_scan<json::lex::expect::ascii>(text);
+      const scan_answer value_scan = actual_scan<json::lex::expect::either>(text);
+      if (text_scan != want || name_scan != want || value_scan != want) {
+        INFO("sequence " << json::quote_for_message(seq) << " after " << offset << " bytes");
+        CHECK(text_scan == want);
+        CHECK(name_scan == want);
+        CHECK(value_scan == want);
       }
+      valid += want.stop == json::lex::stop::quote;
+      ++compared;
     }
-    if (depth == 4)
-      return;
-    for (unsigned char c : bytes) {
-      seq.push_back(static_cast<char>(c));
-      each(depth + 1);
-      seq.pop_back();
-    }
-  };
-  each(0);
+  });
   const std::size_t n = bytes.size();
   CHECK(compared == 14 * (n + n * n + n * n * n + n * n * n * n));
   CHECK(valid > 0);
@@ -632,39 +636,28 @@ TEST_CASE("scan_escaped_copy: every sequence of up to four boundary bytes after 
   const std::vector<unsigned char> bytes = {0x41, 0x22, 0x5C, 0x01, 0x80, 0xBF, 0xC2, 0xDF,
                                             0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0x6E, 0xC0};
   std::size_t compared = 0, accepted = 0;
-  std::string seq;
-  const std::function<void(std::size_t)> each = [&](std::size_t depth) {
-    if (depth > 0) {
-      // After 0..33 bytes of the run that follows an escape (across the first two blocks), with
-      // the input ending at the sequence, soon after it, or well after it; a second escape (the
-      // sequence's backslash followed by 'n' or a quote) starts a run of its own.
-      for (std::size_t offset : {0, 1, 13, 14, 15, 16, 17, 30, 31, 32, 33}) {
-        for (const char* tail : {"", "z\"", "zzzz\\n\"zzzzzzzzzzzzzzzzzzzz"}) {
-          const std::string text = "\\t" + std::string(offset, 'a') + seq + tail;
-          const escaped_answer want = exact_escaped(text);
-          const escaped_answer got = copying_escaped(text);
-          if (got != want) {
-            INFO("sequence " << json::quote_for_message(seq) << " after " << offset << " bytes, then "
-                             << json::quote_for_message(tail));
-            CHECK(got.ok == want.ok);
-            CHECK(got.at == want.at);
-            CHECK(got.fault == want.fault);
-            CHECK(got.decoded == want.decoded);
-          }
-          accepted += want.ok;
-          ++compared;
+  for_each_sequence(bytes, [&](const std::string& seq) {
+    // After 0..33 bytes of the run that follows an escape (across the first two blocks), with
+    // the input ending at the sequence, soon after it, or well after it; a second escape (the
+    // sequence's backslash followed by 'n' or a quote) starts a run of its own.
+    for (std::size_t offset : {0, 1, 13, 14, 15, 16, 17, 30, 31, 32, 33}) {
+      for (const char* tail : {"", "z\"", "zzzz\\n\"zzzzzzzzzzzzzzzzzzzz"}) {
+        const std::string text = "\\t" + std::string(offset, 'a') + seq + tail;
+        const escaped_answer want = exact_escaped(text);
+        const escaped_answer got = copying_escaped(text);
+        if (got != want) {
+          INFO("sequence " << json::quote_for_message(seq) << " after " << offset << " bytes, then "
+                           << json::quote_for_message(tail));
+          CHECK(got.ok == want.ok);
+          CHECK(got.at == want.at);
+          CHECK(got.fault == want.fault);
+          CHECK(got.decoded == want.decoded);
         }
+        accepted += want.ok;
+        ++compared;
       }
     }
-    if (depth == 4)
-      return;
-    for (unsigned char c : bytes) {
-      seq.push_back(static_cast<char>(c));
-      each(depth + 1);
-      seq.pop_back();
-    }
-  };
-  each(0);
+  });
   const std::size_t n = bytes.size();
   CHECK(compared == 11 * 3 * (n + n * n + n * n * n + n * n * n * n));
   CHECK(accepted > 0);
