@@ -15,7 +15,8 @@
 //     in strictly increasing UTF-16 order (checked with a comparison written here, not the
 //     library's);
 //   - json::document (the flat tape), where present, accepts and rejects exactly as json::parse
-//     does (same error code and offset, under both sets of limits) and writes the same bytes;
+//     does (same error code and offset, under both sets of limits; its fast parser alone the
+//     same inputs) and writes the same bytes;
 //   - json::skip_value (which builds nothing) accepts and rejects exactly as json::parse does,
 //     with the same error, under both sets of limits;
 //   - a copy of the parsed value is equal to it and writes the same bytes.
@@ -136,6 +137,9 @@ void check_document(std::string_view text, const json::limits& lim, const assay:
     fail(doc ? "document accepts what json::parse rejects" : "document rejects what json::parse accepts",
          doc ? dom.error().format() : doc.error().format());
   }
+  // parse() asks the cursor whenever its fast parser says no: that one alone must agree too.
+  if (json::document::fast_parser_accepts(text, lim) != bool(dom))
+    fail(dom ? "the fast parser rejects what json::parse accepts" : "the fast parser accepts what json::parse rejects");
   if (!doc) {
     if (doc.error().code != dom.error().code || doc.error().offset != dom.error().offset) {
       fail("document and json::parse fail differently", doc.error().format() + " | " + dom.error().format());
