@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The demo: builds the assay CLI and the examples, then walks through what the library does.
+# DEMO_BUILD_DIR=DIR runs it on the examples of an existing build (CI reuses its gcc build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
-dir=build-demo
+dir=${DEMO_BUILD_DIR:-build-demo}
 [ -f "$dir/build.ninja" ] || meson setup "$dir" -Dtests=false >/dev/null
 ninja -C "$dir" >/dev/null
 assay="$dir/examples/assay"
