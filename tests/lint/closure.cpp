@@ -272,3 +272,29 @@ TEST_CASE("closure beside the linter: one pass feeds both") {
   REQUIRE(assay::evidence::verify_bundle_bytes(bundle_of(mixed_events()), {}, c2).has_value());
   CHECK(c2.not_captured(more[0]) == std::vector<std::string>{"rng_seeds (missing)", "policy_decisions (unknown)"});
 }
+
+TEST_CASE("closure: the reference's network and process event types are dependencies too") {
+  // The reference's profile mapping writes assay.net.connect and assay.process.exec, the host:port
+  // or the program in the subject (as in its own test bundle).
+  std::vector<json::value> events{
+      event(0, "assay.net.connect", R"j({"subject":"api.example.com:443"})j"),
+      event(1, "assay.process.exec", R"j({"subject":"echo"})j"),
+      event(2, "assay.net.access", R"j({"hits":1})j"),
+      event(3, "assay.net.connect", R"j({})j"),
+  };
+  events[0].set("subject", "api.example.com:443");
+  events[1].set("subject", "echo");
+  events[2].set("subject", "api.example.com:443");
+  const computed c = run(bundle_of(std::move(events)), {});
+  CHECK(c.report.find(R"j("uncontrolled_dependencies":["network:(no subject)","network:api.example.com:443",)j"
+                      R"j("process:echo"])j") != std::string::npos);
+  CHECK(c.report.find(R"j("confidence":"low")j") != std::string::npos);
+}
+
+TEST_CASE("closure: the reference's own test bundle shows its connect and exec as dependencies" *
+          doctest::test_suite("conformance")) {
+  const auto bytes = assay_test::read_file(assay_test::conformance_dir() / "assay-upstream/bundles/test-bundle.tar.gz");
+  const computed c = run(bytes, {});
+  CHECK(c.report.find(R"j("uncontrolled_dependencies":["network:api.example.com:443","process:echo"])j") !=
+        std::string::npos);
+}

@@ -139,8 +139,12 @@ class basic_closure_observer {
       const std::size_t flag = e.doc.find_member(e.data, "nondeterministic");
       if (flag != 0 && e.doc.nodes()[flag].kind == json::kind::boolean && e.doc.nodes()[flag].payload != 0)
         dependencies_.push_back("tool:" + evidence::tool_of(e).value_or("(unnamed)"));
-    } else if (e.type == "assay.net.access") {
+    } else if (e.type == "assay.net.access" || e.type == "assay.net.connect") {
+      // Every network event type the reference's exporters write (SPEC §13): ours, and its profile
+      // mapping's connect events.
       dependencies_.push_back("network:" + (e.subject ? std::string(*e.subject) : std::string("(no subject)")));
+    } else if (e.type == "assay.process.exec") {
+      dependencies_.push_back("process:" + (e.subject ? std::string(*e.subject) : std::string("(no subject)")));
     }
   }
 
@@ -264,7 +268,7 @@ class basic_closure_observer {
     return score >= 0.5 ? "medium" : "low";
   }
 
-  // tool:<name> and network:<subject>, sorted and unique.
+  // tool:<name>, network:<subject> and process:<subject>, sorted and unique.
   std::vector<std::string> dependencies() const {
     std::vector<std::string> out = dependencies_;
     std::sort(out.begin(), out.end());
