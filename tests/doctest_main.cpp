@@ -3,7 +3,8 @@
 // the suite "oracle"; meson runs such an executable without those suites, then with each alone
 // (tests/meson.build). A run of one alone reports itself skipped (exit 77, as meson reads it)
 // when what it needs is absent, unless ASSAY_REQUIRE_CONFORMANCE=1 says the conformance data must
-// be there: a check that did not run is never reported as passed.
+// be there (ASSAY_REQUIRE_ORACLE=1, the reference too, as CI says): a check that did not run is
+// never reported as passed.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "support.hpp"
 
@@ -18,6 +19,10 @@ int main(int argc, char** argv) {
     oracle_only = oracle_only || a == "--test-suite=oracle" || a == "-ts=oracle";
   }
   if (oracle_only && (assay_test::reference_binary().empty() || !assay_test::conformance_present())) {
+    if (assay_test::oracle_required()) {
+      std::fprintf(stderr, "assay-ref (ASSAY_REF or the PATH) or the conformance data required but absent\n");
+      return 1;
+    }
     std::printf("assay-ref (ASSAY_REF or the PATH) or the conformance data absent: skipped\n");
     return 77;
   }

@@ -29,6 +29,12 @@ inline bool conformance_required() {
   return req && std::string(req) == "1";
 }
 
+// ASSAY_REQUIRE_ORACLE=1 (CI builds the reference): an oracle test without assay-ref fails.
+inline bool oracle_required() {
+  const char* req = std::getenv("ASSAY_REQUIRE_ORACLE");
+  return req && std::string(req) == "1";
+}
+
 inline bool conformance_present() {
   const char* d = std::getenv("ASSAY_CONFORMANCE_DIR");
   return d && *d && std::filesystem::is_directory(d);

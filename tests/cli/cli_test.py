@@ -510,10 +510,11 @@ check("sim soak --target: all pass, exit 0", code == 0 and err == b"" and out.st
 srep = json.loads(open(soak_report, "rb").read() or b"{}")
 check("sim soak: the report", srep.get("generated_at") == "2023-11-14T22:13:20Z" and srep["suite"] == "nightly"
       and srep["seed"] == 5 and srep["iterations"] == 3 and srep["time_budget_secs"] == 3600
-      and srep["packs"] == [{"name": "cicd-starter", "version": "1.0.0", "kind": "quality", "source": "built-in",
+      and srep["packs"] == [{"name": "cicd-starter", "version": "1.0.0+assay", "kind": "quality", "source": "built-in",
                              "digest": srep["packs"][0]["digest"]}]
       and srep["results"]["runs"] == 3 and srep["results"]["pass_all"] is True
-      and srep["results"]["violations_by_rule"] == {"cicd-starter@1.0.0:CI-002": 3, "cicd-starter@1.0.0:CI-004": 3}
+      and srep["results"]["violations_by_rule"] == {"cicd-starter@1.0.0+assay:CICD-002": 3,
+                                                 "cicd-starter@1.0.0+assay:CICD-004": 3}
       and [r["index"] for r in srep["runs"]] == [1, 2, 3], srep)
 try:
     import jsonschema
@@ -529,8 +530,8 @@ check("sim soak: two soaks of the same inputs, the same report but for durations
       strip(open(soak_report, "rb").read()) == strip(first_bytes))
 code, out, err = soak(["--iterations", "4", "--target", signal_bundle, "--fail-on", "warning"])
 check("sim soak --fail-on warning: the cicd-starter warnings fail every run, exit 1", code == 1 and
-      b"pass^4: FAIL (first run not passing: 1)\n" in out and b"violated rules (runs):\n  4  cicd-starter@1.0.0:CI-002\n"
-      in out, f"{code} {out!r} {err!r}")
+      b"pass^4: FAIL (first run not passing: 1)\n" in out and b"violated rules (runs):\n  4  cicd-starter@1.0.0+assay:CICD-002\n"
+      b"  4  cicd-starter@1.0.0+assay:CICD-004\n" in out, f"{code} {out!r} {err!r}")
 good = signal_bundle.replace("'", "")
 code, out, err = soak(["--iterations", "8", "--seed", "1", "--jobs", "4", "--exec",
                        f"if [ $(( {{seed}} % 4 )) -eq 0 ]; then echo 'no luck' >&2; exit 7; fi; cp '{good}' {{out}}"])
@@ -826,9 +827,9 @@ if os.path.isfile(REF_BUNDLE) and os.path.isdir(REF_PACKS):
                             f"  4 rules; source {EU}; signals: none",
                             f"ok   soc2-baseline@1.0.0 compliance {SOC2_DIGEST}",
                             f"  3 rules; source {SOC2}; signals: none"]
-          and lines[4:] == ["ok   cicd-starter@1.0.0 quality "
-                            "sha256:3fa3b0f4942bfe769d046e5bd1c612378cb5259224a4d4d69b8f93648bb2a4be",
-                            "  4 rules; source built-in; signals: policy_decisions"], o + e)
+          and lines[4:] == ["ok   cicd-starter@1.0.0+assay quality "
+                            "sha256:3d42ff5434ced5d0aa1f9639daeb7a7e74313783d45143e2c72c6515dbace4cc",
+                            "  4 rules; source built-in; signals: none"], o + e)
     code, o, e = pack(["check", f"{EU},nope"])
     check("pack check: a pack that does not load fails the check (exit 1), every problem named",
           code == 1 and e == b"" and o == (f"ok   eu-ai-act-baseline@1.0.0 compliance {EU_DIGEST}\n"

@@ -510,14 +510,22 @@ TEST_CASE("built-in packs load without YAML; replay-readiness requires the repla
   const lint::loaded_pack cicd = builtin("cicd-starter");
   CHECK(cicd.source.label() == "built-in pack cicd-starter");
   CHECK(cicd.source.report_value() == "built-in");
-  CHECK(cicd.digest == "sha256:3fa3b0f4942bfe769d046e5bd1c612378cb5259224a4d4d69b8f93648bb2a4be");
+  CHECK(cicd.digest == "sha256:3d42ff5434ced5d0aa1f9639daeb7a7e74313783d45143e2c72c6515dbace4cc");
+  // The reference's cicd-starter rules under a version of its own (SPEC §10).
+  CHECK(cicd.definition.version == "1.0.0+assay");
+  std::vector<std::string> ids;
   std::vector<lint::check_type> types;
-  for (const auto& c : cicd.checks)
-    types.push_back(c.type);
+  for (std::size_t i = 0; i < cicd.checks.size(); ++i) {
+    ids.push_back(static_cast<const std::string&>(cicd.definition.rules[i].id));
+    types.push_back(cicd.checks[i].type);
+  }
+  CHECK(ids == std::vector<std::string>{"CICD-001", "CICD-002", "CICD-003", "CICD-004"});
   CHECK(types == std::vector<lint::check_type>{lint::check_type::event_count, lint::check_type::event_pairs,
                                                lint::check_type::event_field_present,
-                                               lint::check_type::event_type_exists});
-  CHECK(cicd.checks[3].pattern == "assay.tool.decision");
+                                               lint::check_type::event_field_present});
+  CHECK(cicd.checks[1].start_pattern == "assay.profile.started");
+  CHECK(cicd.checks[1].finish_pattern == "assay.profile.finished");
+  CHECK(cicd.requires_signals().empty());
 
   const lint::loaded_pack replay = builtin("replay-readiness");
   CHECK(replay.digest == "sha256:9e8e3cb0a6e71d86a579b265d92d3826faed0ba22852417c37425998085f8a43");
