@@ -116,19 +116,6 @@ int run_soak(const soak_args& a) {
   const int targets = !a.target.empty() + !a.target_dir.empty() + !a.exec.empty();
   if (targets != 1)
     return usage("give exactly one of --target, --target-dir and --exec");
-  if (a.iterations == 0)
-    return usage("--iterations must be at least 1");
-  if (a.iterations > static_cast<std::uint64_t>(INT64_MAX))
-    return usage("--iterations " + std::to_string(a.iterations) + ": too many");
-  if (a.seed > 9007199254740992ULL)
-    return usage("--seed " + std::to_string(a.seed) +
-                 ": above 2^53 (9007199254740992), which the report's JSON number cannot hold exactly");
-  if (a.time_budget < 1)
-    return usage("--time-budget must be at least 1 (seconds)");
-  if (a.jobs == 0)
-    return usage("--jobs must be at least 1");
-  if (a.max_failures && *a.max_failures == 0)
-    return usage("--max-failures must be at least 1");
   std::optional<lint::severity> threshold;
   if (a.fail_on == "none" || !lint::parse_threshold(a.fail_on, threshold) || !threshold)
     return usage("--fail-on " + printable(a.fail_on, echo_cap) + ": expected info, warning, warn or error");
@@ -214,11 +201,15 @@ int run_soak(const soak_args& a) {
 void add_sim_soak(CLI::App& sim, dispatcher& d) {
   auto* sub = sim.add_subcommand("soak", "pass^k: verify and lint N runs' bundles (SPEC §12)");
   auto a = std::make_shared<soak_args>();
-  sub->add_option("--iterations", a->iterations, "How many runs (k of pass^k)")->required();
-  sub->add_option("--seed", a->seed, "The seed of run 1; run i gets seed + i - 1 (default 0)");
-  sub->add_option("--time-budget", a->time_budget,
-                  "Seconds for the whole soak (default 3600): no run starts after it; --exec commands "
-                  "still running are killed");
+  in_range(sub->add_option("--iterations", a->iterations, "How many runs (k of pass^k)"), 1, max_soak_iterations)
+      ->required();
+  // Up to 2^53: the report's seed is a JSON number.
+  in_range(sub->add_option("--seed", a->seed, "The seed of run 1; run i gets seed + i - 1 (default 0)"), 0,
+           max_exact_json_integer);
+  in_range(sub->add_option("--time-budget", a->time_budget,
+                           "Seconds for the whole soak (default 3600): no run starts after it; a run still "
+                           "being linted, or an --exec command still running, is ended"),
+           1, max_time_budget_secs);
   sub->add_option("--pack", a->packs, "A pack, as lint takes it (default: cicd-starter); comma lists allowed");
   sub->add_option("--target", a->target, "Every run verifies and lints this bundle");
   sub->add_option("--target-dir", a->target_dir, "Run i takes the i-th bundle of this directory in name order");
@@ -227,8 +218,9 @@ void add_sim_soak(CLI::App& sim, dispatcher& d) {
                   "the bundle it wrote to {out}");
   sub->add_option("--fail-on", a->fail_on, "A run fails on a violated rule at or above: info, warning, error");
   sub->add_flag("--stop-on-first-failure", a->stop_on_first_failure, "Start no run after one that did not pass");
-  sub->add_option("--max-failures", a->max_failures, "Start no run once this many did not pass");
-  sub->add_option("--jobs", a->jobs, "Runs at once (default 1)");
+  in_range(sub->add_option("--max-failures", a->max_failures, "Start no run once this many did not pass"), 1,
+           max_soak_iterations);
+  in_range(sub->add_option("--jobs", a->jobs, "Runs at once (default 1)"), 1, max_soak_jobs);
   sub->add_option("--ci", a->ci, "The interval of pass_rate_ci95: wilson (default) or jeffreys");
   sub->add_option("--suite", a->suite, "A name for the soak, written to the report");
   sub->add_option("--report", a->report, "Write the soak-report-v1 JSON here")->required();
