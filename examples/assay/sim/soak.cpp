@@ -17,13 +17,21 @@
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 namespace assay_cli {
@@ -58,6 +66,63 @@ struct scratch_dir {
     }
   }
 };
+
+// SIGINT, SIGTERM and SIGHUP, taken by a thread of their own for the whole soak (SPEC §12
+// "Stopping"): they are blocked in every thread (the runs' threads, started later, inherit the
+// mask; commands start with none blocked, targets.hpp), and this thread waits for them with
+// sigtimedwait, so no handler runs in the middle of anything. The first one sets the stop request
+// and writes a byte to its pipe, which wakes every command wait; run() then ends the runs in
+// flight and starts no other.
+class signal_watch {
+ public:
+  explicit signal_watch(soak::stop_request& stop) : stop_(stop) {
+    sigemptyset(&set_);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+      sigaddset(&set_, sig);
+    ::pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+    if (::pipe2(pipe_, O_CLOEXEC | O_NONBLOCK) == 0)
+      stop_.wake_fd = pipe_[0];
+    thread_ = std::thread([this] { watch(); });
+  }
+  signal_watch(const signal_watch&) = delete;
+  signal_watch& operator=(const signal_watch&) = delete;
+  // Stops watching; a signal that arrives afterwards stays blocked and pending (the process exits
+  // with the status this soak decided).
+  ~signal_watch() {
+    done_.store(true);
+    thread_.join();
+    stop_.wake_fd = -1;
+    for (int fd : pipe_)
+      if (fd >= 0)
+        ::close(fd);
+  }
+
+ private:
+  void watch() {
+    const timespec tick{0, 50'000'000};  // 50 ms: how soon the destructor is answered
+    while (!done_.load()) {
+      const int sig = ::sigtimedwait(&set_, nullptr, &tick);
+      if (sig <= 0)
+        continue;  // the tick, or EINTR
+      int none = 0;
+      stop_.signal.compare_exchange_strong(none, sig);
+      if (pipe_[1] >= 0) {
+        const char byte = 1;
+        [[maybe_unused]] const auto n = ::write(pipe_[1], &byte, 1);
+      }
+    }
+  }
+
+  soak::stop_request& stop_;
+  sigset_t set_{};
+  int pipe_[2] = {-1, -1};
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+const char* signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
+}
 
 std::string fixed(double v, int decimals) {
   char buf[32];
@@ -122,7 +187,21 @@ int run_soak(const soak_args& a) {
   if (a.ci != "wilson" && a.ci != "jeffreys")
     return usage("--ci " + printable(a.ci, echo_cap) + ": expected wilson or jeffreys");
 
+  // From here on a signal stops the soak (SPEC §12 "Stopping"): every command in flight killed
+  // with its process group, the scratch directory removed, no report written, exit 128 + signal.
+  // (The watch is declared before the scratch directory, so it outlives it.)
+  soak::stop_request stop;
+  signal_watch watch(stop);
+  auto interrupted = [&] {
+    const int sig = stop.signal.load();
+    print_error(command,
+                std::string("interrupted by ") + signal_name(sig) + ": runs in flight ended, no report written");
+    return 128 + sig;
+  };
+
   auto packs = load_cli_packs(command, a.packs);
+  if (stop.requested())
+    return interrupted();
   if (!packs)
     return exit_io;  // a pack that does not load (SPEC §17)
 
@@ -134,6 +213,7 @@ int run_soak(const soak_args& a) {
   o.stop_on_first_failure = a.stop_on_first_failure;
   o.max_failures = a.max_failures;
   o.jobs = a.jobs;
+  o.stop = &stop;
   if (a.ci == "jeffreys") {
     o.ci = soak::ci_method::jeffreys;
     o.interval = &assay::stats::jeffreys<>;
@@ -172,12 +252,14 @@ int run_soak(const soak_args& a) {
       return exit_io;
     }
     scratch.path = tmpl;
-    target = std::make_unique<soak::command_target>(a.exec, scratch.path);
+    target = std::make_unique<soak::command_target>(a.exec, scratch.path, &stop);
   }
 
   auto outcome = soak::run(*packs, *target, o);
   if (live)
     std::fprintf(stderr, "\n");
+  if (stop.requested())  // what finished is not reported: a report is of the whole soak or none
+    return interrupted();
   if (!outcome) {
     print_error(command, printable(outcome.error().message));
     return exit_io;
@@ -193,6 +275,8 @@ int run_soak(const soak_args& a) {
     return fail(command, w.error());
   if (auto w = write_file("-", printable_lines(summary(report, *outcome, a))); !w)
     return fail(command, w.error());
+  if (stop.requested())  // while the report was written: it is whole (written whole or not at all)
+    return 128 + stop.signal.load();
   return report.results.pass_all ? exit_ok : exit_failed;
 }
 
