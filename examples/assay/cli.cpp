@@ -30,11 +30,13 @@ namespace {
 // A byte count with an optional k, m or g suffix (powers of 1024) made plain ("64k" -> "65536");
 // the reason when it is not one (or is 0).
 std::string to_byte_count(std::string& text) {
+  if (!text.empty() && text.front() == '-')  // negative: never a count, whatever follows
+    return printable(text, echo_cap) + " is out of range [1, " + std::to_string(max_input_bytes) + "]";
   std::uint64_t n = 0;
   std::size_t i = 0;
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
     if (n > (UINT64_MAX - 9) / 10)
-      return "too large";
+      return printable(text, echo_cap) + " is out of range [1, " + std::to_string(max_input_bytes) + "]";
     n = n * 10 + static_cast<unsigned>(text[i] - '0');
   }
   const std::size_t digits = i;
@@ -46,8 +48,8 @@ std::string to_byte_count(std::string& text) {
   }
   if (digits == 0 || i != text.size() || shift == 64)
     return "a byte count, with an optional k, m or g suffix, is expected";
-  if (n == 0 || n > (UINT64_MAX >> shift))
-    return n == 0 ? "at least 1 byte" : "too large";
+  if (n == 0 || n > (max_input_bytes >> shift))
+    return printable(text, echo_cap) + " is out of range [1, " + std::to_string(max_input_bytes) + "]";
   text = std::to_string(n << shift);
   return {};
 }
@@ -55,8 +57,41 @@ std::string to_byte_count(std::string& text) {
 }  // namespace
 
 void add_max_bytes(CLI::App* verb, std::uint64_t& max_bytes) {
-  verb->add_option("--max-bytes", max_bytes, "Refuse an input larger than this (default 256m)")
+  verb->add_option("--max-bytes", max_bytes, "Refuse an input larger than this (default 256m, at most 1024g)")
       ->transform(CLI::Validator(to_byte_count, "BYTES[k|m|g]"));
+}
+
+std::string range_error(std::string_view text, std::uint64_t min, std::uint64_t max) {
+  const std::string bounds = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  const std::string_view digits = !text.empty() && text.front() == '-' ? text.substr(1) : text;
+  const bool integer =
+      !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!integer)
+    return printable(text, echo_cap) + " is not an integer in " + bounds;
+  bool within = digits.size() == text.size();  // not negative
+  if (within) {                                // compared as decimal text: no value is too long to compare
+    const std::string_view trimmed = digits.substr(std::min(digits.find_first_not_of('0'), digits.size() - 1));
+    const std::string lo = std::to_string(min), hi = std::to_string(max);
+    auto less = [](std::string_view a, std::string_view b) {
+      return a.size() != b.size() ? a.size() < b.size() : a < b;
+    };
+    within = !less(trimmed, lo) && !less(hi, trimmed);
+  } else {  // "-0" is 0
+    within = min == 0 && digits.find_first_not_of('0') == std::string_view::npos;
+  }
+  return within ? std::string() : printable(text, echo_cap) + " is out of range " + bounds;
+}
+
+CLI::Option* in_range(CLI::Option* opt, std::uint64_t min, std::uint64_t max) {
+  auto check = [min, max](std::string& text) {
+    std::string e = range_error(text, min, max);
+    if (e.empty()) {  // plain decimal for CLI11, which reads a leading 0 as octal: "010" is 10
+      const std::size_t first = text.find_first_not_of("-0");
+      text = first == std::string::npos ? std::string("0") : text.substr(first);
+    }
+    return e;
+  };
+  return opt->transform(CLI::Validator(check, "INT in [" + std::to_string(min) + ", " + std::to_string(max) + "]"));
 }
 
 namespace {

@@ -14,7 +14,8 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace assay_cli {
 
@@ -242,5 +243,32 @@ class output_file {
 
 // Writes `bytes` to `path` as one output_file.
 assay::result<void> write_file(const std::string& path, std::string_view bytes);
+
+// --- numeric options (SPEC §17) ----------------------------------------------------------------
+//
+// Every numeric option of every verb is declared through in_range(): its value must be a decimal
+// integer within [min, max], checked while the command line is parsed, before anything runs. A
+// value outside (negative, too large, past 2^64) is a usage error, exit 2, in one shape:
+//   assay: --max-results: 18446744073709551615 is out of range [0, 1000000]
+// and a value that is no integer at all: `--jobs: x is not an integer in [1, 256]`. Nothing
+// silently means "unlimited". The bounds are documented in docs/cli.md ("Numeric options").
+
+// The largest integer a report's JSON number holds exactly (2^53).
+inline constexpr std::uint64_t max_exact_json_integer = 9007199254740992ull;
+// Shared bounds: runs of a soak (and its --max-failures), soak jobs at once, a soak's time budget
+// (365 days, so that no deadline overflows the clock), lint findings, OpenTelemetry spans.
+inline constexpr std::uint64_t max_soak_iterations = 1000000;
+inline constexpr std::uint64_t max_soak_jobs = 256;
+inline constexpr std::uint64_t max_time_budget_secs = 365ull * 24 * 3600;
+inline constexpr std::uint64_t max_lint_results = 1000000;
+inline constexpr std::uint64_t max_otel_spans = 1000000;
+// --max-bytes: 1 TiB.
+inline constexpr std::uint64_t max_input_bytes = 1ull << 40;
+
+// The message for `text` given to an option bounded by [min, max], or "" when it is within.
+std::string range_error(std::string_view text, std::uint64_t min, std::uint64_t max);
+
+// Bounds the option `opt` (an integer option of any type) to [min, max]; returns it.
+CLI::Option* in_range(CLI::Option* opt, std::uint64_t min, std::uint64_t max);
 
 }  // namespace assay_cli

@@ -1,7 +1,8 @@
 // The soak (SPEC §12) over crafted bundles and real commands: the decision policy, the early
-// stops, the time budget, infra errors by kind, directory cycling, seeds modulo 2^64, the Wilson
-// and Jeffreys intervals against values computed here, parallel runs giving the one-job report,
-// and the report's exact bytes.
+// stops, the time budget (between runs and inside a run's lint), a stop request (a signal),
+// infra errors by kind, directory cycling, seeds modulo 2^64, the Wilson and Jeffreys intervals
+// against values computed here, parallel runs giving the one-job report, and the report's exact
+// bytes.
 #include "support.hpp"
 
 #include "../evidence/events.hpp"
@@ -12,10 +13,15 @@
 
 #include <boost/math/distributions/beta.hpp>
 
+#include <chrono>
+#include <climits>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -357,4 +363,119 @@ TEST_CASE("soak: refusals") {
   const soak::outcome r = run_ok(broken, {.iterations = 2}, packs);
   CHECK(statuses(r) == "ii");
   CHECK(r.runs[0].error->kind == "bundle_invalid");
+}
+
+namespace {
+
+// A target whose bundle comes only once the deadline has passed: its verification and lint run
+// past the time budget from their first event.
+class late_target final : public soak::target {
+ public:
+  explicit late_target(std::string_view bytes) : bytes_(bytes) {}
+  soak::produced produce(std::uint64_t, std::uint64_t, soak::clock::time_point deadline) override {
+    std::this_thread::sleep_until(deadline + std::chrono::milliseconds(5));
+    return {{}, bytes_, {}};
+  }
+
+ private:
+  std::string_view bytes_;
+};
+
+// True while `pid` is a process that has not ended (a zombie has ended).
+bool running(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t paren = text.rfind(')');
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] != 'Z' && text[paren + 2] != 'X';
+}
+
+}  // namespace
+
+TEST_CASE("soak: the time budget ends a verification and lint in progress") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  late_target late(good_bundle());
+  const soak::outcome r = run_ok(late, {.iterations = 3, .time_budget_secs = 1}, packs);
+  CHECK(statuses(r) == "i");
+  REQUIRE(r.runs[0].error.has_value());
+  CHECK(r.runs[0].error->kind == "time_budget_exceeded");
+  CHECK(r.runs[0].error->message == "the time budget ended while the bundle was being verified and linted");
+  CHECK(r.runs[0].violated_rules.empty());
+  CHECK(r.stop_reason == "the time budget of 1 s was spent");
+  CHECK(r.interrupted == 0);
+
+  // judge() alone: a deadline already spent ends the pass at its first event; none, it runs.
+  soak::options o;
+  const soak::run_record spent = soak::judge(packs, {{}, good_bundle(), {}}, o, soak::clock::now());
+  CHECK(spent.error->kind == "time_budget_exceeded");
+  const soak::run_record open = soak::judge(packs, {{}, good_bundle(), {}}, o);
+  CHECK(open.status == soak::run_status::pass);
+}
+
+TEST_CASE("soak: a time budget past the clock's range is refused, not wrapped") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  soak::bundle_bytes_target t(good_bundle());
+  auto r = soak::run(packs, t, {.iterations = 1, .time_budget_secs = INT64_MAX});
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message == "the time budget of 9223372036854775807 s is past what the clock can count to");
+}
+
+TEST_CASE("soak: a stop request starts no run and ends the runs in flight, their groups killed") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  {  // set before the soak: nothing runs
+    soak::stop_request stop;
+    stop.signal = SIGTERM;
+    soak::bundle_bytes_target t(good_bundle());
+    const soak::outcome r = run_ok(t, {.iterations = 3, .stop = &stop}, packs);
+    CHECK(r.runs.empty());
+    CHECK(r.stopped_early);
+    CHECK(r.interrupted == SIGTERM);
+    CHECK(r.stop_reason == "interrupted by signal 15");
+  }
+  // Set while two commands hang, each with a child in the background: both runs end as
+  // `interrupted`, every process of their groups is killed, no third run starts.
+  temp_dir d;
+  const std::string pids = (d.path / "pids").string();
+  int wake[2];
+  REQUIRE(::pipe(wake) == 0);
+  soak::stop_request stop;
+  stop.wake_fd = wake[0];
+  soak::command_target hang("echo $$ >> " + pids + "; sleep 60 & echo $! >> " + pids + "; wait", d.path.string(),
+                            &stop);
+  std::thread stopper([&] {
+    for (int i = 0; i < 2000; ++i) {  // until both runs have written their two pids (at most 20 s)
+      std::ifstream in(pids);
+      std::string line;
+      int n = 0;
+      while (std::getline(in, line))
+        ++n;
+      if (n == 4)
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    stop.signal.store(SIGINT);
+    [[maybe_unused]] const auto n = ::write(wake[1], "x", 1);
+  });
+  const auto began = soak::clock::now();
+  const soak::outcome r = run_ok(hang, {.iterations = 5, .jobs = 2, .stop = &stop}, packs);
+  stopper.join();
+  CHECK(soak::clock::now() - began < std::chrono::seconds(30));
+  CHECK(statuses(r) == "ii");
+  for (const auto& x : r.runs) {
+    CHECK(x.error->kind == "interrupted");
+    CHECK(x.error->message == "the soak was interrupted while the command was running; killed with its process group");
+  }
+  CHECK(r.interrupted == SIGINT);
+  CHECK(r.stop_reason == "interrupted by signal 2");
+  std::ifstream in(pids);
+  std::vector<std::string> listed;
+  for (std::string line; std::getline(in, line);)
+    listed.push_back(line);
+  CHECK(listed.size() == 4);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // SIGKILL delivered: they end
+  for (const std::string& pid : listed)
+    CHECK_MESSAGE(!running(pid), pid);
+  // Only the pid file is left: every run's directory is gone.
+  CHECK(std::distance(fs::directory_iterator(d.path), fs::directory_iterator()) == 1);
+  ::close(wake[0]);
+  ::close(wake[1]);
 }

@@ -41,10 +41,6 @@ std::string summary(const assay::contracts::otel_export_report& r, std::uint64_t
 
 int run_export(const export_args& a) {
   constexpr std::string_view command = "evidence export-otel";
-  if (a.spans_per_line == 0) {
-    print_error(command, "--spans-per-line must be at least 1");
-    return exit_usage;
-  }
   assay::otel::bundle_exporter x(
       {.max_spans = a.max_spans, .spans_per_line = a.spans_per_line, .include_sensitive = a.include_sensitive});
   assay::evidence::bundle_limits limits;
@@ -84,9 +80,11 @@ void add_evidence_export_otel(CLI::App& evidence, dispatcher& d) {
   sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
   sub->add_option("--out", a->out, "Write the TracesData lines (JSON Lines) here; - for standard output")->required();
   sub->add_option("--report", a->report, "Write the otel-export-report-v1 JSON here")->required();
-  sub->add_option("--max-spans", a->max_spans,
-                  "Refuse (exit 1, nothing written) an export of more than N spans (default 100000)");
-  sub->add_option("--spans-per-line", a->spans_per_line, "Spans in one TracesData line (default 512)");
+  in_range(sub->add_option("--max-spans", a->max_spans,
+                           "Refuse (exit 1, nothing written) an export of more than N spans (default 100000)"),
+           1, max_otel_spans);
+  in_range(sub->add_option("--spans-per-line", a->spans_per_line, "Spans in one TracesData line (default 512)"), 1,
+           max_otel_spans);
   sub->add_flag("--include-sensitive", a->include_sensitive,
                 "Also export the payload members SPEC §9 calls sensitive (tool arguments and results)");
   d.on(sub, [a] { return run_export(*a); });

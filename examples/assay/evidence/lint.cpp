@@ -175,7 +175,8 @@ void add_evidence_lint(CLI::App& evidence, dispatcher& d) {
   sub->add_option("--format", a->format, "What standard output gets: text, json (lint-report-v1) or sarif");
   sub->add_option("--report", a->report, "Write the lint-report-v1 JSON here");
   sub->add_option("--sarif", a->sarif, "Write SARIF 2.1.0 here");
-  sub->add_option("--max-results", a->max_results, "Report at most N findings (the highest severities)");
+  in_range(sub->add_option("--max-results", a->max_results, "Report at most N findings (the highest severities)"), 0,
+           max_lint_results);
   sub->add_option("--explain", a->explain, "Explain a rule (its id, short or canonical) or closure.score");
   d.on(sub, [a] { return run_lint(*a); });
 }

@@ -17,13 +17,21 @@
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 namespace assay_cli {
@@ -58,6 +66,63 @@ struct scratch_dir {
     }
   }
 };
+
+// SIGINT, SIGTERM and SIGHUP, taken by a thread of their own for the whole soak (SPEC §12
+// "Stopping"): they are blocked in every thread (the runs' threads, started later, inherit the
+// mask; commands start with none blocked, targets.hpp), and this thread waits for them with
+// sigtimedwait, so no handler runs in the middle of anything. The first one sets the stop request
+// and writes a byte to its pipe, which wakes every command wait; run() then ends the runs in
+// flight and starts no other.
+class signal_watch {
+ public:
+  explicit signal_watch(soak::stop_request& stop) : stop_(stop) {
+    sigemptyset(&set_);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+      sigaddset(&set_, sig);
+    ::pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+    if (::pipe2(pipe_, O_CLOEXEC | O_NONBLOCK) == 0)
+      stop_.wake_fd = pipe_[0];
+    thread_ = std::thread([this] { watch(); });
+  }
+  signal_watch(const signal_watch&) = delete;
+  signal_watch& operator=(const signal_watch&) = delete;
+  // Stops watching; a signal that arrives afterwards stays blocked and pending (the process exits
+  // with the status this soak decided).
+  ~signal_watch() {
+    done_.store(true);
+    thread_.join();
+    stop_.wake_fd = -1;
+    for (int fd : pipe_)
+      if (fd >= 0)
+        ::close(fd);
+  }
+
+ private:
+  void watch() {
+    const timespec tick{0, 50'000'000};  // 50 ms: how soon the destructor is answered
+    while (!done_.load()) {
+      const int sig = ::sigtimedwait(&set_, nullptr, &tick);
+      if (sig <= 0)
+        continue;  // the tick, or EINTR
+      int none = 0;
+      stop_.signal.compare_exchange_strong(none, sig);
+      if (pipe_[1] >= 0) {
+        const char byte = 1;
+        [[maybe_unused]] const auto n = ::write(pipe_[1], &byte, 1);
+      }
+    }
+  }
+
+  soak::stop_request& stop_;
+  sigset_t set_{};
+  int pipe_[2] = {-1, -1};
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+const char* signal_name(int sig) {
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
+}
 
 std::string fixed(double v, int decimals) {
   char buf[32];
@@ -116,26 +181,27 @@ int run_soak(const soak_args& a) {
   const int targets = !a.target.empty() + !a.target_dir.empty() + !a.exec.empty();
   if (targets != 1)
     return usage("give exactly one of --target, --target-dir and --exec");
-  if (a.iterations == 0)
-    return usage("--iterations must be at least 1");
-  if (a.iterations > static_cast<std::uint64_t>(INT64_MAX))
-    return usage("--iterations " + std::to_string(a.iterations) + ": too many");
-  if (a.seed > 9007199254740992ULL)
-    return usage("--seed " + std::to_string(a.seed) +
-                 ": above 2^53 (9007199254740992), which the report's JSON number cannot hold exactly");
-  if (a.time_budget < 1)
-    return usage("--time-budget must be at least 1 (seconds)");
-  if (a.jobs == 0)
-    return usage("--jobs must be at least 1");
-  if (a.max_failures && *a.max_failures == 0)
-    return usage("--max-failures must be at least 1");
   std::optional<lint::severity> threshold;
   if (a.fail_on == "none" || !lint::parse_threshold(a.fail_on, threshold) || !threshold)
     return usage("--fail-on " + printable(a.fail_on, echo_cap) + ": expected info, warning, warn or error");
   if (a.ci != "wilson" && a.ci != "jeffreys")
     return usage("--ci " + printable(a.ci, echo_cap) + ": expected wilson or jeffreys");
 
+  // From here on a signal stops the soak (SPEC §12 "Stopping"): every command in flight killed
+  // with its process group, the scratch directory removed, no report written, exit 128 + signal.
+  // (The watch is declared before the scratch directory, so it outlives it.)
+  soak::stop_request stop;
+  signal_watch watch(stop);
+  auto interrupted = [&] {
+    const int sig = stop.signal.load();
+    print_error(command,
+                std::string("interrupted by ") + signal_name(sig) + ": runs in flight ended, no report written");
+    return 128 + sig;
+  };
+
   auto packs = load_cli_packs(command, a.packs);
+  if (stop.requested())
+    return interrupted();
   if (!packs)
     return exit_io;  // a pack that does not load (SPEC §17)
 
@@ -147,6 +213,7 @@ int run_soak(const soak_args& a) {
   o.stop_on_first_failure = a.stop_on_first_failure;
   o.max_failures = a.max_failures;
   o.jobs = a.jobs;
+  o.stop = &stop;
   if (a.ci == "jeffreys") {
     o.ci = soak::ci_method::jeffreys;
     o.interval = &assay::stats::jeffreys<>;
@@ -185,12 +252,14 @@ int run_soak(const soak_args& a) {
       return exit_io;
     }
     scratch.path = tmpl;
-    target = std::make_unique<soak::command_target>(a.exec, scratch.path);
+    target = std::make_unique<soak::command_target>(a.exec, scratch.path, &stop);
   }
 
   auto outcome = soak::run(*packs, *target, o);
   if (live)
     std::fprintf(stderr, "\n");
+  if (stop.requested())  // what finished is not reported: a report is of the whole soak or none
+    return interrupted();
   if (!outcome) {
     print_error(command, printable(outcome.error().message));
     return exit_io;
@@ -206,6 +275,8 @@ int run_soak(const soak_args& a) {
     return fail(command, w.error());
   if (auto w = write_file("-", printable_lines(summary(report, *outcome, a))); !w)
     return fail(command, w.error());
+  if (stop.requested())  // while the report was written: it is whole (written whole or not at all)
+    return 128 + stop.signal.load();
   return report.results.pass_all ? exit_ok : exit_failed;
 }
 
@@ -214,11 +285,15 @@ int run_soak(const soak_args& a) {
 void add_sim_soak(CLI::App& sim, dispatcher& d) {
   auto* sub = sim.add_subcommand("soak", "pass^k: verify and lint N runs' bundles (SPEC §12)");
   auto a = std::make_shared<soak_args>();
-  sub->add_option("--iterations", a->iterations, "How many runs (k of pass^k)")->required();
-  sub->add_option("--seed", a->seed, "The seed of run 1; run i gets seed + i - 1 (default 0)");
-  sub->add_option("--time-budget", a->time_budget,
-                  "Seconds for the whole soak (default 3600): no run starts after it; --exec commands "
-                  "still running are killed");
+  in_range(sub->add_option("--iterations", a->iterations, "How many runs (k of pass^k)"), 1, max_soak_iterations)
+      ->required();
+  // Up to 2^53: the report's seed is a JSON number.
+  in_range(sub->add_option("--seed", a->seed, "The seed of run 1; run i gets seed + i - 1 (default 0)"), 0,
+           max_exact_json_integer);
+  in_range(sub->add_option("--time-budget", a->time_budget,
+                           "Seconds for the whole soak (default 3600): no run starts after it; a run still "
+                           "being linted, or an --exec command still running, is ended"),
+           1, max_time_budget_secs);
   sub->add_option("--pack", a->packs, "A pack, as lint takes it (default: cicd-starter); comma lists allowed");
   sub->add_option("--target", a->target, "Every run verifies and lints this bundle");
   sub->add_option("--target-dir", a->target_dir, "Run i takes the i-th bundle of this directory in name order");
@@ -227,8 +302,9 @@ void add_sim_soak(CLI::App& sim, dispatcher& d) {
                   "the bundle it wrote to {out}");
   sub->add_option("--fail-on", a->fail_on, "A run fails on a violated rule at or above: info, warning, error");
   sub->add_flag("--stop-on-first-failure", a->stop_on_first_failure, "Start no run after one that did not pass");
-  sub->add_option("--max-failures", a->max_failures, "Start no run once this many did not pass");
-  sub->add_option("--jobs", a->jobs, "Runs at once (default 1)");
+  in_range(sub->add_option("--max-failures", a->max_failures, "Start no run once this many did not pass"), 1,
+           max_soak_iterations);
+  in_range(sub->add_option("--jobs", a->jobs, "Runs at once (default 1)"), 1, max_soak_jobs);
   sub->add_option("--ci", a->ci, "The interval of pass_rate_ci95: wilson (default) or jeffreys");
   sub->add_option("--suite", a->suite, "A name for the soak, written to the report");
   sub->add_option("--report", a->report, "Write the soak-report-v1 JSON here")->required();

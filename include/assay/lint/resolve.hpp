@@ -9,7 +9,8 @@
 //      $XDG_CONFIG_HOME/assay/packs (else ~/.config/assay/packs); a file found there must not
 //      resolve, symlinks followed, outside that directory;
 //   4. otherwise an error listing the built-in packs and suggesting the nearest name.
-// No value at all means the default pack (cicd-starter).
+// No value at all means the built-in default pack (cicd-starter), never a file that happens to be
+// named like it in the working directory.
 #pragma once
 
 #include "assay/error.hpp"
@@ -205,13 +206,33 @@ results<loaded_pack> load_pack_ref(std::string_view ref, const pack_options& opt
   return errors(make_error(errc::invalid_argument, detail::not_found_message(ref, config)));
 }
 
+// The built-in default pack (cicd-starter), loaded as built in: never through the resolution order,
+// so no file in the working directory or the config directory can stand in for it (SPEC §10).
+template <class = void>
+results<loaded_pack> load_default_pack(const pack_options& opts = {}) {
+  const builtin_pack* b = find_builtin_pack(default_pack_name);
+  if (b == nullptr)  // not reached: the default is one of the built-ins (tests/lint/pack.cpp)
+    return errors(make_error(errc::invalid_argument, "the default pack is not built in"));
+  pack_options builtin_opts = opts;
+  builtin_opts.reader = nullptr;  // built-ins are JSON
+  return load_pack(b->text, pack_source{pack_source::origin::built_in, std::string(b->name)}, builtin_opts);
+}
+
 // Resolves and loads the packs of --pack values (comma lists allowed), in order; no value at all
-// means the default pack. Every reference is tried; all errors are returned together.
+// means the built-in default pack, whatever the working directory holds (load_default_pack). An
+// explicit `--pack cicd-starter` is resolved like any other value (a path of that name wins).
+// Every reference is tried; all errors are returned together.
 template <class = void>
 results<std::vector<loaded_pack>> load_packs(std::span<const std::string> values, const pack_options& opts = {}) {
-  const std::string fallback(default_pack_name);
-  auto refs =
-      values.empty() ? results<std::vector<std::string>>(std::vector<std::string>{fallback}) : split_pack_refs(values);
+  if (values.empty()) {
+    auto p = load_default_pack(opts);
+    if (!p)
+      return std::move(p).error();
+    std::vector<loaded_pack> out;
+    out.push_back(std::move(*p));
+    return out;
+  }
+  auto refs = split_pack_refs(values);
   if (!refs)
     return refs.error();
   std::vector<loaded_pack> out;
@@ -236,6 +257,7 @@ namespace assay::lint {
 ASSAY_EXTERN_TEMPLATE results<loaded_pack> load_pack_file<void>(const std::filesystem::path&, const pack_options&,
                                                                 std::string);
 ASSAY_EXTERN_TEMPLATE results<loaded_pack> load_pack_ref<void>(std::string_view, const pack_options&);
+ASSAY_EXTERN_TEMPLATE results<loaded_pack> load_default_pack<void>(const pack_options&);
 ASSAY_EXTERN_TEMPLATE results<std::vector<loaded_pack>> load_packs<void>(std::span<const std::string>,
                                                                          const pack_options&);
 }  // namespace assay::lint

@@ -10,8 +10,12 @@
 // verified (SPEC §7) and linted with the packs in one pass. The run passes when lint's verdict
 // at the threshold passes, fails when a violated rule is at or above it, and is an infrastructure
 // error when no verifiable bundle came out (the target's error, or `bundle_invalid` with the
-// verifier's code). Before each run the stop conditions are checked: the time budget spent,
-// stop_on_first_failure after a run that did not pass, max_failures runs that did not pass. With
+// verifier's code). The time budget bounds a run in progress too: the pass checks the clock at
+// every event and ends a run whose verification and lint overrun it (`time_budget_exceeded`),
+// without reading the bundle again. A stop_request (a signal, set from outside) ends the runs in
+// flight the same way (`interrupted`) and starts no other. Before each run the stop conditions
+// are checked: a stop request, the time budget spent, stop_on_first_failure after a run that did
+// not pass, max_failures runs that did not pass. With
 // jobs > 1 up to that many runs are in flight at once; a run not yet started when a stop
 // condition holds is not started, runs in flight finish and count. Runs are reported in index
 // order whatever order they finished in, so the report is the one of a single job but for
@@ -68,6 +72,17 @@ class target {
   virtual void finish(std::uint64_t /*index*/, const produced& /*p*/) {}
 };
 
+// A request to stop the soak now, from outside (the CLI sets it from a signal). Setting it is
+// async-signal-safe: an atomic store (lock-free int) and, when `wake_fd` is a pipe's write end, a
+// write(2) there by the caller. run() starts no run once it is set; the runs in flight end as
+// infra errors of kind `interrupted` (a command killed with its process group, a lint refused at
+// its next event), and the outcome says which signal.
+struct stop_request {
+  std::atomic<int> signal{0};  // the signal that asked to stop (or any non-zero value); 0: none
+  int wake_fd = -1;            // optional: a descriptor that is readable once `signal` is set
+  bool requested() const noexcept { return signal.load(std::memory_order_acquire) != 0; }
+};
+
 enum class ci_method : std::uint8_t { wilson, jeffreys };
 
 struct progress {
@@ -89,6 +104,7 @@ struct options {
   // (assay/stats/jeffreys.hpp) for ci_method::jeffreys.
   stats::interval (*interval)(std::int64_t successes, std::int64_t trials) = &stats::wilson;
   std::function<void(const progress&)> on_progress{};  // after each run, one call at a time
+  const stop_request* stop = nullptr;                  // optional: a request to stop from outside
 };
 
 enum class run_status : std::uint8_t { pass, fail, infra_error };
@@ -111,15 +127,43 @@ struct outcome {
   std::uint64_t passes = 0, failures = 0, infra_errors = 0;
   bool stopped_early = false;
   std::string stop_reason;  // why runs were left unstarted (empty when none were)
+  int interrupted = 0;      // the stop_request's signal when one ended the soak; 0 otherwise
 
   std::uint64_t executed() const noexcept { return runs.size(); }
   // pass^k: every requested run executed and passed.
   bool pass_all(std::uint64_t iterations) const noexcept { return runs.size() == iterations && passes == iterations; }
 };
 
-// Judges one produced bundle: verified and linted in one pass.
+namespace detail {
+
+// The first visitor of a run's verification pass: before each event reaches the linter, the
+// clock and the stop request are checked, and the pass is refused once the deadline has passed
+// or a stop was requested; `ended` then says which (the refusal's error is not the verifier's).
+struct run_guard {
+  run_guard(clock::time_point d, const stop_request* s) noexcept : deadline(d), stop(s) {}
+
+  clock::time_point deadline;
+  const stop_request* stop = nullptr;
+  enum class why : std::uint8_t { none, time_budget, interrupted } ended = why::none;
+
+  std::optional<error> on_event(const evidence::verified_event&) {
+    if (stop != nullptr && stop->requested())
+      ended = why::interrupted;
+    else if (clock::now() >= deadline)
+      ended = why::time_budget;
+    else
+      return std::nullopt;
+    return make_error(errc::unsupported, "the run was ended");
+  }
+};
+
+}  // namespace detail
+
+// Judges one produced bundle: verified and linted in one pass, which ends the run when it is
+// still going at `deadline` (time_budget_exceeded) or when o.stop is set (interrupted).
 template <class = void>  // compiled only where used: it holds the verifier and the linter
-run_record judge(std::span<const lint::loaded_pack> packs, const produced& p, const options& o) {
+run_record judge(std::span<const lint::loaded_pack> packs, const produced& p, const options& o,
+                 clock::time_point deadline = clock::time_point::max()) {
   run_record r;
   if (p.error) {
     r.status = run_status::infra_error;
@@ -132,8 +176,18 @@ run_record judge(std::span<const lint::loaded_pack> packs, const produced& p, co
     r.error = infra_error{"pack_conflict", linter.error().message};
     return r;
   }
-  auto verified = p.path.empty() ? evidence::verify_bundle_bytes(p.bytes, o.limits, *linter)
-                                 : evidence::verify_bundle_file(p.path, o.limits, *linter);
+  detail::run_guard guard{deadline, o.stop};
+  auto verified = p.path.empty() ? evidence::verify_bundle_bytes(p.bytes, o.limits, guard, *linter)
+                                 : evidence::verify_bundle_file(p.path, o.limits, guard, *linter);
+  if (!verified && guard.ended != detail::run_guard::why::none) {
+    r.status = run_status::infra_error;
+    r.error =
+        guard.ended == detail::run_guard::why::time_budget
+            ? infra_error{"time_budget_exceeded",
+                          "the time budget ended while the bundle was being verified and linted"}
+            : infra_error{"interrupted", "the soak was interrupted while the bundle was being verified and linted"};
+    return r;
+  }
   if (!verified) {
     const error& e = verified.error();
     r.status = run_status::infra_error;
@@ -162,6 +216,9 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
   if (o.time_budget_secs < 1)
     return make_error(errc::invalid_argument, "the time budget must be at least 1 second");
   const clock::time_point start = clock::now();
+  if (o.time_budget_secs > std::chrono::duration_cast<std::chrono::seconds>(clock::time_point::max() - start).count())
+    return make_error(errc::invalid_argument, "the time budget of " + std::to_string(o.time_budget_secs) +
+                                                  " s is past what the clock can count to");
   const clock::time_point deadline = start + std::chrono::seconds(o.time_budget_secs);
 
   std::mutex m;
@@ -178,6 +235,11 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
         std::lock_guard lock(m);
         if (stop || next > o.iterations)
           return;
+        if (o.stop != nullptr && o.stop->requested()) {
+          stop = true;
+          out.stop_reason = "interrupted by signal " + std::to_string(o.stop->signal.load());
+          return;
+        }
         if (clock::now() >= deadline) {
           stop = true;
           out.stop_reason = "the time budget of " + std::to_string(o.time_budget_secs) + " s was spent";
@@ -188,7 +250,7 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
       const std::uint64_t seed = o.seed + (index - 1);  // mod 2^64
       const clock::time_point began = clock::now();
       const produced p = t.produce(index, seed, deadline);
-      run_record r = judge(packs, p, o);
+      run_record r = judge(packs, p, o, deadline);
       t.finish(index, p);
       r.index = index;
       r.seed = seed;
@@ -235,7 +297,15 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
   for (const run_record& r : out.runs)
     ++(r.status == run_status::pass ? out.passes : r.status == run_status::fail ? out.failures : out.infra_errors);
   out.stopped_early = out.runs.size() < o.iterations;
-  if (!out.stopped_early)
+  if (o.stop != nullptr && o.stop->requested()) {  // the runs it ended, or a soak stopped before its end
+    const bool ended_one = std::any_of(out.runs.begin(), out.runs.end(),
+                                       [](const run_record& x) { return x.error && x.error->kind == "interrupted"; });
+    if (ended_one || out.stopped_early) {
+      out.interrupted = o.stop->signal.load();
+      out.stop_reason = "interrupted by signal " + std::to_string(out.interrupted);
+    }
+  }
+  if (!out.stopped_early && out.interrupted == 0)
     out.stop_reason.clear();
   return out;
 }
@@ -349,7 +419,8 @@ inline contracts::soak_report make_report(const outcome& r, std::span<const lint
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::soak {
-ASSAY_EXTERN_TEMPLATE run_record judge<void>(std::span<const lint::loaded_pack>, const produced&, const options&);
+ASSAY_EXTERN_TEMPLATE run_record judge<void>(std::span<const lint::loaded_pack>, const produced&, const options&,
+                                             clock::time_point);
 ASSAY_EXTERN_TEMPLATE result<outcome> run<void>(std::span<const lint::loaded_pack>, target&, const options&);
 }  // namespace assay::soak
 #endif

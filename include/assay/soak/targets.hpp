@@ -12,8 +12,10 @@
 // error kept for the message of a failed run (the last line). A non-zero exit or a signal is
 // `subprocess_failed`; exiting 0 without a bundle at {out}, `bundle_invalid`; a command still
 // running when the time budget ends is killed with its whole process group,
-// `time_budget_exceeded`. Whatever the command left running in its group is killed when it exits.
-// POSIX only.
+// `time_budget_exceeded`; a command still running when a stop_request is set (a signal to the
+// soak) is killed the same way, `interrupted`. Whatever the command left running in its group is
+// killed when it exits. The command starts with no signal blocked and SIGINT, SIGTERM, SIGHUP and
+// SIGPIPE at their default action, whatever the soak's own threads block. POSIX only.
 #pragma once
 
 #include "assay/error.hpp"
@@ -93,8 +95,9 @@ class directory_target final : public target {
 class command_target final : public target {
  public:
   // `work_dir`: an existing directory where each run gets its own directory (run-<index>).
-  command_target(std::string command, std::string work_dir)
-      : command_(std::move(command)), work_dir_(std::move(work_dir)) {}
+  // `stop`: a request (with its wake_fd, when it has one) that ends the commands in flight.
+  command_target(std::string command, std::string work_dir, const stop_request* stop = nullptr)
+      : command_(std::move(command)), work_dir_(std::move(work_dir)), stop_(stop) {}
 
   // The command of a run: every {seed} and {out} replaced (the path is single-quoted for the
   // shell when it holds anything but [A-Za-z0-9_./-]).
@@ -132,7 +135,14 @@ class command_target final : public target {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawnattr_setpgroup(&attr, 0);  // its own process group, to kill it whole
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    sigset_t none, defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
+      sigaddset(&defaults, sig);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     const char* argv[] = {"sh", "-c", cmd.c_str(), nullptr};
     pid_t pid = 0;
     const int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, const_cast<char* const*>(argv), environ);
@@ -143,10 +153,12 @@ class command_target final : public target {
 
     // Wait for the shell to exit without reaping it (WNOWAIT): while it is a zombie its id cannot
     // be reused, so killing its group afterwards reaches only what it left running. Where Linux
-    // has pidfd_open, the wait sleeps until the exit or the deadline; elsewhere it polls.
+    // has pidfd_open, the wait sleeps until the exit, the deadline or a stop request (its
+    // wake_fd); elsewhere it polls.
     const int pidfd = open_pidfd(pid);
+    const int wake_fd = stop_ != nullptr ? stop_->wake_fd : -1;
     auto pause = std::chrono::milliseconds(1);
-    bool budget_spent = false;
+    bool budget_spent = false, interrupted = false;
     while (true) {
       siginfo_t info{};
       const int w = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
@@ -156,15 +168,19 @@ class command_target final : public target {
         ::kill(-pid, SIGKILL);
         break;
       }
+      if (stop_ != nullptr && stop_->requested()) {
+        interrupted = true;
+        break;
+      }
       const auto now = clock::now();
       if (now >= deadline) {
         budget_spent = true;
         break;
       }
-      if (pidfd >= 0) {
+      if (pidfd >= 0 && (stop_ == nullptr || wake_fd >= 0)) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
-        pollfd pfd{pidfd, POLLIN, 0};
-        ::poll(&pfd, 1, static_cast<int>(std::min<long long>(left, 60'000)));
+        pollfd pfd[2] = {{pidfd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
+        ::poll(pfd, wake_fd >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left, 60'000)));
       } else {
         std::this_thread::sleep_for(pause);
         pause = std::min(pause * 2, std::chrono::milliseconds(10));
@@ -176,6 +192,9 @@ class command_target final : public target {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    if (interrupted)
+      return fail("interrupted",
+                  "the soak was interrupted while the command was running; killed with its process group");
     if (budget_spent)
       return fail("time_budget_exceeded",
                   "the command was still running when the time budget ended; killed with its process group");
@@ -272,6 +291,7 @@ class command_target final : public target {
 
   std::string command_;
   std::string work_dir_;
+  const stop_request* stop_ = nullptr;
 };
 
 }  // namespace assay::soak
