@@ -684,11 +684,12 @@ TEST_CASE("finding-v1 and ledger: each declared label is listed once") {
 }
 
 TEST_CASE("finding-v1 and ledger rules: trial labels are among those declared") {
-  // Without the per-label tables, which would count the relabelled trial too.
+  // Without the per-label tables, which would count the relabelled trial too. (Not trial 0: it is
+  // tool_response's direct baseline, without which its delta would not be confirmed either.)
   rejects_all<finding>(finding_untabled(), {
-                                               {{{"/method/trial_results/0/framing", R"("other")"}},
+                                               {{{"/method/trial_results/3/framing", R"("other")"}},
                                                 errc::rule_violation,
-                                                "/method/trial_results/0/framing",
+                                                "/method/trial_results/3/framing",
                                                 "framing \"other\" is not listed in framings"},
                                                {{{"/method/trial_results/2/technique_id", R"("t-other")"}},
                                                 errc::rule_violation,
