@@ -209,8 +209,8 @@ no_trials = {"trials": 0, "successes": 0, "success_rate": 0, "ci_low": 0, "ci_hi
 # The Wilson bounds are recomputed (within 1e-12): 1 of 1 is [0.20654931437723742, 1], not [0.21, 1].
 one_success = {"trials": 1, "successes": 1, "success_rate": 1, "ci_low": 0.20654931437723742, "ci_high": 1}
 finding_ok = {"schema_version": "finding-v1", "intent": "read the secret file",
-              "method": {"trial_results": [trial], "delta_confirmed": True,
-                         "verdict_policy": "direct 0, laundered at least 1"},
+              "method": {"trial_results": [trial], "delta_confirmed": False,
+                         "verdict_policy": "no direct trial, so no baseline and no delta"},
               "evidence": {"observed": "secret read"},
               "stats": {"by_route": {"direct": no_trials, "laundered": one_success},
                         "trials": 1, "success_rate": 1, "ci_low": 0.20654931437723742, "ci_high": 1},

@@ -293,10 +293,10 @@ inline const std::string finding_full =
 
 // The finding computed from trial_minimal: required members only, no direct trials.
 inline const std::string finding_minimal =
-    R"({"evidence":{"observed":"secret read"},"intent":"read the secret file","method":{"delta_confirmed":true,)"
+    R"({"evidence":{"observed":"secret read"},"intent":"read the secret file","method":{"delta_confirmed":false,)"
     R"("trial_results":)" +
     trial_minimal +
-    R"(,"verdict_policy":"direct 0, laundered at least 1"},"schema_version":"finding-v1",)"
+    R"(,"verdict_policy":"no direct trial, so no baseline and no delta"},"schema_version":"finding-v1",)"
     R"("stats":{"by_route":{"direct":{"ci_high":1,"ci_low":0,"success_rate":0,"successes":0,"trials":0},)"
     R"("laundered":)" +
     one_of_one +

@@ -384,8 +384,8 @@ TEST_CASE("finding-v1 rules: the statistics count the trials, delta_confirmed fo
           {{{"/method/delta_confirmed", "false"}},
            errc::rule_violation,
            "/method/delta_confirmed",
-           "delta_confirmed must be true exactly when the direct route has no successes and the laundered route "
-           "has at least one"},
+           "delta_confirmed must be true exactly when the direct route has at least one trial and no successes and "
+           "the laundered route has at least one success"},
       });
   rejects<finding>(finding_untabled(), {{{"/method/trial_results/3/succeeded", "true"},
                                          {"/method/delta_confirmed_framings", R"(["tool_response","user_message"])"}},
@@ -399,8 +399,12 @@ TEST_CASE("finding-v1 rules: the statistics count the trials, delta_confirmed fo
                                                                  {"/stats/by_route/direct", docs::one_of_two}});
   rejects<finding>(direct_success, {{}, errc::rule_violation, "/method/delta_confirmed"});
   CHECK(assay::decode<finding>(edited(direct_success, {{"/method/delta_confirmed", "false"}})).has_value());
+  // No direct trial: no baseline, so no delta, though the laundered route succeeded.
+  rejects<finding>(docs::finding_minimal,
+                   {{{"/method/delta_confirmed", "true"}}, errc::rule_violation, "/method/delta_confirmed"});
   // No laundered success: not confirmed either.
   rejects<finding>(docs::finding_minimal, {{{"/method/trial_results/0/succeeded", "false"},
+                                            {"/method/delta_confirmed", "true"},
                                             {"/stats/by_route/laundered", docs::none_of_one},
                                             {"/stats/success_rate", "0"},
                                             {"/stats/ci_low", "0"},
@@ -504,8 +508,8 @@ TEST_CASE("finding-v1 rules: the keys of the per-label tables are declared label
 TEST_CASE("finding-v1 rules: delta_confirmed_framings lists the framings whose delta is confirmed") {
   const std::string at = "/method/delta_confirmed_framings";
   const std::string message =
-      "delta_confirmed_framings must list, in method.framings order, exactly the framings whose direct route has no "
-      "success and laundered route at least one: ";
+      "delta_confirmed_framings must list, in method.framings order, exactly the framings whose direct route was "
+      "tried and had no success and laundered route at least one: ";
   rejects_all<finding>(
       docs::finding_full,
       {
@@ -680,11 +684,12 @@ TEST_CASE("finding-v1 and ledger: each declared label is listed once") {
 }
 
 TEST_CASE("finding-v1 and ledger rules: trial labels are among those declared") {
-  // Without the per-label tables, which would count the relabelled trial too.
+  // Without the per-label tables, which would count the relabelled trial too. (Not trial 0: it is
+  // tool_response's direct baseline, without which its delta would not be confirmed either.)
   rejects_all<finding>(finding_untabled(), {
-                                               {{{"/method/trial_results/0/framing", R"("other")"}},
+                                               {{{"/method/trial_results/3/framing", R"("other")"}},
                                                 errc::rule_violation,
-                                                "/method/trial_results/0/framing",
+                                                "/method/trial_results/3/framing",
                                                 "framing \"other\" is not listed in framings"},
                                                {{{"/method/trial_results/2/technique_id", R"("t-other")"}},
                                                 errc::rule_violation,

@@ -71,8 +71,9 @@ int run() {
   assay::findings::accumulator acc("intent");
   acc.append(c::finding_v1::trial_result{});
   auto finding = acc.finding();
-  const std::string packet =
-      finding ? assay::findings::render_html(*finding) + assay::findings::render_markdown(*finding) : std::string();
+  const auto html = finding ? assay::findings::render_html(*finding) : assay::results<std::string>(std::string());
+  const auto md = finding ? assay::findings::render_markdown(*finding) : assay::results<std::string>(std::string());
+  const std::string packet = html && md ? *html + *md : std::string();
   std::printf("%d %f %f %zu\n", back.has_value(), w.low, j.high, packet.size());
   return 0;
 }

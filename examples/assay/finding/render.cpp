@@ -1,6 +1,7 @@
 // assay finding render F.json --format md|html [--out FILE] — a finding as a review packet
-// (SPEC §14): Markdown, or one self-contained HTML page. A finding that breaks its contract:
-// every violation on stderr, exit 1.
+// (SPEC §14): Markdown, or one self-contained HTML page. A finding that breaks its contract, or
+// whose computed members are not what its own trial_results give (findings::disagreements):
+// every violation on stderr as "<json pointer>: <reason>", exit 1.
 #include "../cli.hpp"
 #include "../verbs.hpp"
 #include "finding.hpp"
@@ -30,8 +31,16 @@ int render(const render_args& a) {
   assay::contracts::finding f;
   if (int rc = read_contract(command, a.finding, a.max_bytes, "finding", f); rc != exit_ok)
     return rc;
-  const std::string page = a.format == "html" ? assay::findings::render_html(f) : assay::findings::render_markdown(f);
-  return finish(command, write_file(a.out, page));
+  auto page = a.format == "html" ? assay::findings::render_html(f) : assay::findings::render_markdown(f);
+  if (!page) {
+    const std::size_t n = page.error().size();
+    print_error(command, input_name(a.finding) + ": not what its own trial_results give (" + std::to_string(n) +
+                             (n == 1 ? " violation)" : " violations)"));
+    for (const auto& e : page.error())
+      print_line(stderr, e.format_pointer_line());
+    return exit_failed;
+  }
+  return finish(command, write_file(a.out, *page));
 }
 
 }  // namespace

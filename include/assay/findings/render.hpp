@@ -1,8 +1,17 @@
 // assay/findings/render.hpp — review packets: a finding as Markdown, or as one self-contained
 // HTML page (SPEC §14).
 //
-//   std::string md = assay::findings::render_markdown(f);
-//   std::string html = assay::findings::render_html(f);
+//   auto md = assay::findings::render_markdown(f);      // results<std::string>
+//   auto html = assay::findings::render_html(f);
+//   assay::errors e = assay::findings::disagreements(f); // what render refuses, by JSON pointer
+//
+// A finding is proof-carrying: before anything is rendered, every computed member is derived
+// again from the finding's own trial_results (the ledger the finding tells, ledger_of(), given
+// to the same compute() `finding stats` uses) and compared with what the finding says, member by
+// member, numbers by their canonical (JCS) bytes. A finding that disagrees is refused, each
+// disagreeing member named by its JSON pointer ("/method/delta_confirmed: the finding says true,
+// its trial_results give false"): a hand-edited verdict, interval or evidence never reaches a
+// reviewer.
 //
 // Both show the intent, the verdict and the rule that gave it, the evidence, the per-route and
 // per-label tables with their 95% Wilson intervals, and the trial ledger; the page adds a chart
@@ -16,6 +25,12 @@
 #pragma once
 
 #include "assay/contracts/finding.hpp"
+#include "assay/error.hpp"
+#include "assay/findings/stats.hpp"
+#include "assay/json/canonical.hpp"
+#include "assay/json/pointer.hpp"
+#include "assay/json/value.hpp"
+#include "assay/reflect/codec.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +42,176 @@
 #include <vector>
 
 namespace assay::findings {
+
+// --- proof: the finding derived again from its own trials ---------------------------------------
+
+// The ledger `f` was computed from, as far as the finding tells it: its intent, case family,
+// labels, trials and hypothesis binding as they are; the miss summary as the evidence shows it
+// (evidence.observed when no laundered trial succeeded, else the by_framing entry of the first
+// framing without a laundered success), absent when the finding never shows one.
+inline trial_ledger ledger_of(const finding& f) {
+  trial_ledger l;
+  l.intent = f.intent;
+  l.case_family = f.method.case_family;
+  l.techniques = f.method.techniques;
+  l.mutations = f.method.mutations;
+  l.framings = f.method.framings;
+  l.trial_results = f.method.trial_results;
+  l.hypothesis_binding = f.method.hypothesis_binding;
+  const auto laundered_hit = [](const trial_result& t) { return t.route == "laundered" && t.succeeded; };
+  bool any = false;
+  for (const auto& t : l.trial_results)
+    any = any || laundered_hit(t);
+  if (!any) {
+    l.miss_summary = f.evidence.observed;
+  } else if (f.method.framings && f.evidence.by_framing) {
+    std::set<std::string_view> hit;
+    for (const auto& t : l.trial_results)
+      if (laundered_hit(t) && t.framing)
+        hit.insert(*t.framing);
+    for (const auto& fr : *f.method.framings) {
+      if (hit.count(fr) != 0)
+        continue;
+      const auto it = f.evidence.by_framing->find(fr);
+      if (it != f.evidence.by_framing->end() && !it->second.empty()) {
+        l.miss_summary = it->second;
+        break;
+      }
+    }
+  }
+  return l;
+}
+
+// At most this many disagreeing members are named; the rest are counted in one last line.
+inline constexpr std::size_t max_disagreements = 100;
+
+namespace detail {
+
+// A value as a message shows it: canonical JSON, shortened past 200 bytes (at a UTF-8 boundary).
+inline std::string shown(const json::value& v) {
+  std::string s = json::to_canonical(v).value();
+  if (s.size() <= 200)
+    return s;
+  std::size_t cut = 200;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+    --cut;
+  return s.substr(0, cut) + "\u2026";
+}
+
+// The JCS bytes of `f` as it is, its rules not judged (they are what is compared).
+inline std::string bytes_as_said(const finding& f) {
+  std::string out;
+  json::string_sink sink{&out};
+  reflect::detail::checking_writer w(sink);
+  reflect::encode_context<reflect::detail::checking_writer> ctx{w};
+  ctx.track = false;
+  reflect::encode_value(ctx, f);
+  return out;
+}
+
+struct differ {
+  errors out;
+  std::size_t found = 0;
+
+  void note(const std::string& at, std::string message) {
+    if (found++ < max_disagreements) {
+      error e = make_error(errc::rule_violation, std::move(message));
+      e.pointer = at;
+      out.items.push_back(std::move(e));
+    }
+  }
+
+  // Every leaf where `said` (the finding) and `derived` (from its trials) differ.
+  void walk(const std::string& at, const json::value* said, const json::value* derived) {
+    if (said == nullptr) {
+      note(at, "the finding leaves it out, its trial_results give " + shown(*derived));
+      return;
+    }
+    if (derived == nullptr) {
+      note(at, "the finding says " + shown(*said) + ", its trial_results give none");
+      return;
+    }
+    if (said->is_object() && derived->is_object()) {
+      // Both are canonical: members in the same (sorted) order, so one merge pass.
+      const auto& a = said->as_object();
+      const auto& b = derived->as_object();
+      std::size_t i = 0, j = 0;
+      while (i < a.size() || j < b.size()) {
+        if (j == b.size() || (i < a.size() && json::utf16_less(a[i].name, b[j].name))) {
+          walk(key_at(at, a[i].name), &a[i].value, nullptr);
+          ++i;
+        } else if (i == a.size() || json::utf16_less(b[j].name, a[i].name)) {
+          walk(key_at(at, b[j].name), nullptr, &b[j].value);
+          ++j;
+        } else {
+          walk(key_at(at, a[i].name), &a[i].value, &b[j].value);
+          ++i;
+          ++j;
+        }
+      }
+      return;
+    }
+    if (said->is_array() && derived->is_array()) {
+      const auto& a = said->as_array();
+      const auto& b = derived->as_array();
+      for (std::size_t i = 0; i < a.size() || i < b.size(); ++i)
+        walk(at + "/" + std::to_string(i), i < a.size() ? &a[i] : nullptr, i < b.size() ? &b[i] : nullptr);
+      return;
+    }
+    const std::string x = json::to_canonical(*said).value();
+    const std::string y = json::to_canonical(*derived).value();
+    if (x != y)
+      note(at, "the finding says " + shown(*said) + ", its trial_results give " + shown(*derived));
+  }
+
+  static std::string key_at(const std::string& at, std::string_view key) {
+    return at + "/" + json::escape_pointer_token(key);
+  }
+};
+
+}  // namespace detail
+
+// The members of `f` its own trial_results do not give, each by its JSON pointer; empty when
+// `f` is exactly the finding of ledger_of(f). When the trials themselves break the ledger's rules
+// (the evidence rules, the bounds), those violations, at the finding's pointers.
+inline errors disagreements(const finding& f) {
+  auto g = compute(ledger_of(f));
+  if (!g) {
+    errors out = g.error();
+    for (auto& e : out.items) {
+      for (const std::string_view m : {"/trial_results", "/framings", "/techniques", "/mutations"}) {
+        if (e.pointer.rfind(m, 0) == 0) {
+          e.pointer = "/method" + e.pointer;
+          break;
+        }
+      }
+    }
+    return out;
+  }
+  const std::string said = detail::bytes_as_said(f);
+  auto derived = assay::encode(*g);
+  if (!derived)  // a computed finding meets its contract: this would be a bug, said as such
+    return derived.error();
+  if (said == *derived)
+    return {};
+  json::limits lim;
+  lim.max_members = static_cast<std::size_t>(-1);
+  lim.max_string_chars = static_cast<std::size_t>(-1);
+  const auto a = json::parse(said, lim);
+  const auto b = json::parse(*derived, lim);
+  if (!a)
+    return errors(a.error());
+  if (!b)
+    return errors(b.error());
+  detail::differ d;
+  d.walk("", &*a, &*b);
+  if (d.found > max_disagreements) {
+    error e = make_error(errc::rule_violation, "and " + std::to_string(d.found - max_disagreements) +
+                                                   " more members disagree with the finding's trial_results");
+    d.out.items.push_back(std::move(e));
+  }
+  return std::move(d.out);
+}
 
 // --- escaping ----------------------------------------------------------------------------------
 
@@ -119,7 +304,7 @@ inline std::string cell_text(const route_stats& s) {
 }
 
 inline bool confirmed(const route_pair& p) {
-  return p.direct.successes.value() == 0 && p.laundered.successes.value() >= 1;
+  return delta_holds(p);
 }
 
 // One labelled table of the finding (by framing, technique or mutation), in label order.
@@ -214,8 +399,10 @@ inline std::string verdict_words(const contracts::finding& f) {
 
 // --- Markdown ----------------------------------------------------------------------------------
 
-inline std::string render_markdown(const contracts::finding& f) {
-  using namespace detail;
+namespace detail {
+
+// The Markdown packet of a finding already checked (render_markdown checks it).
+inline std::string markdown_packet(const contracts::finding& f) {
   const auto md = [](std::string_view s) { return markdown_text(s); };
   std::string o;
   o += "# Finding: " + md(f.intent) + "\n\n";
@@ -303,6 +490,15 @@ inline std::string render_markdown(const contracts::finding& f) {
   }
   o += "\n";
   return o;
+}
+
+}  // namespace detail
+
+// The Markdown packet of `f`, or its disagreements() when it is not what its trials give.
+inline results<std::string> render_markdown(const contracts::finding& f) {
+  if (errors e = disagreements(f); !e.empty())
+    return e;
+  return detail::markdown_packet(f);
 }
 
 // --- HTML --------------------------------------------------------------------------------------
@@ -450,10 +646,8 @@ footer { margin-top: 2em; color: #5b6472; font-size: .85em; }
 }
 )";
 
-}  // namespace detail
-
-inline std::string render_html(const contracts::finding& f) {
-  using namespace detail;
+// The page of a finding already checked (render_html checks it).
+inline std::string html_packet(const contracts::finding& f) {
   const auto h = [](std::string_view s) { return html_text(s); };
   std::string o;
   o += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
@@ -558,6 +752,15 @@ inline std::string render_html(const contracts::finding& f) {
   o += "<footer>finding-v1 review packet. Intervals are 95% Wilson score intervals; no trials gives [0%, "
        "100%].</footer>\n</body>\n</html>\n";
   return o;
+}
+
+}  // namespace detail
+
+// The HTML page of `f`, or its disagreements() when it is not what its trials give.
+inline results<std::string> render_html(const contracts::finding& f) {
+  if (errors e = disagreements(f); !e.empty())
+    return e;
+  return detail::html_packet(f);
 }
 
 }  // namespace assay::findings

@@ -16,16 +16,22 @@
 //   mutations; a kind the ledger does not declare but its trials carry is declared by the
 //   trials, in the order the labels first appear. Every label gets a cell, with or without
 //   trials; the technique x mutation matrix is given when both kinds have labels.
-// - delta_confirmed: the direct route had no success and the laundered route at least one.
-//   delta_confirmed_framings: the framings, in their order, for which the same holds among the
-//   trials with that framing. robust_across "framing:<f>": whether it holds under framing f.
+// - delta_confirmed: the direct route was tried at least once and never succeeded, and the
+//   laundered route succeeded at least once (no baseline, no delta). delta_confirmed_framings:
+//   the framings, in their order, for which the same holds among the trials with that framing.
+//   robust_across "framing:<f>": whether it holds under framing f.
 // - evidence.observed: what the oracle observed in the first laundered trial that succeeded;
 //   when none did, the ledger's miss_summary (the oracle's summary of what it checked), which
 //   such a ledger must then give. evidence.by_framing: the same, per framing (a framing with no
 //   laundered success and no miss_summary is left out).
 // - transcript_refs: every trial's transcript_ref once, in trial order.
-// A ledger that breaks its contract (contracts/finding.hpp) or these evidence rules is refused
-// with every violation, each with its JSON pointer.
+// - Bounds: at most max_labels_per_kind (4,096) labels of each kind (framings, techniques,
+//   mutations, declared or carried by the trials) and max_matrix_cells (1,000,000) technique x
+//   mutation cells; beyond them the ledger is refused, before anything grows. Every table is
+//   counted in one pass over the trials (no scan per label), so the work is linear in the
+//   ledger plus the size of the finding.
+// A ledger that breaks its contract (contracts/finding.hpp), these evidence rules or the bounds
+// is refused with every violation, each with its JSON pointer.
 #pragma once
 
 #include "assay/contracts/finding.hpp"
@@ -37,6 +43,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <set>
 #include <string>
@@ -54,8 +61,14 @@ using contracts::finding_v1::trial_result;
 
 // The rule that sets delta_confirmed, as method.verdict_policy begins.
 inline constexpr std::string_view verdict_rule =
-    "The delta is confirmed exactly when the direct route had no success and the laundered route at least one; "
-    "a framing is listed in delta_confirmed_framings when the same holds among its trials.";
+    "The delta is confirmed exactly when the direct route was tried at least once and never succeeded and the "
+    "laundered route succeeded at least once (no baseline, no delta); a framing is listed in "
+    "delta_confirmed_framings when the same holds among its trials.";
+
+// The bounds of a ledger (SPEC §14): labels of one kind, and cells of the technique x mutation
+// matrix.
+inline constexpr std::size_t max_labels_per_kind = 4096;
+inline constexpr std::size_t max_matrix_cells = 1000000;
 
 // Trials, successes, the rate and its Wilson interval for `successes` of `trials`.
 inline route_stats route_stats_of(std::int64_t successes, std::int64_t trials) {
@@ -79,9 +92,11 @@ route_pair routes_of(const std::vector<trial_result>& trials, Match match) {
   return p;
 }
 
-// The rule of delta_confirmed on one pair of routes.
+// The rule of delta_confirmed on one pair of routes: a direct baseline with no success, and a
+// laundered success.
 inline bool delta_holds(const route_pair& p) noexcept {
-  return p.direct.successes.value() == 0 && p.laundered.successes.value() >= 1;
+  return contracts::finding_v1::delta_rule(p.direct.trials.value(), p.direct.successes.value(),
+                                           p.laundered.successes.value());
 }
 
 namespace detail {
@@ -111,12 +126,55 @@ inline bool has(const std::optional<assay::non_empty>& label, std::string_view k
   return label && *label == key;
 }
 
+using contracts::finding_v1::route_counts;
+
+inline route_pair pair_of(const route_counts& c) {
+  route_pair p;
+  p.direct = route_stats_of(c.successes[0], c.trials[0]);
+  p.laundered = route_stats_of(c.successes[1], c.trials[1]);
+  return p;
+}
+
+inline void count(route_counts& c, const trial_result& t) {
+  const std::size_t route = t.route.index();  // 0 direct, 1 laundered
+  ++c.trials[route];
+  c.successes[route] += t.succeeded ? 1 : 0;
+}
+
+// One cell per label, each counting the trials with that label: one pass over the trials.
 inline std::map<std::string, route_pair> table_of(const std::vector<trial_result>& trials, const label_list& labels,
                                                   label_member member) {
+  std::unordered_map<std::string_view, route_counts> counts;
+  counts.reserve(labels.size());
+  for (const auto& label : labels)
+    counts.emplace(label, route_counts{});
+  for (const auto& t : trials) {
+    const auto& label = t.*member;
+    if (!label)
+      continue;
+    const auto it = counts.find(*label);
+    if (it != counts.end())
+      count(it->second, t);
+  }
   std::map<std::string, route_pair> out;
   for (const auto& label : labels)
-    out.emplace(label, routes_of(trials, [&](const trial_result& t) { return has(t.*member, label); }));
+    out.emplace_hint(out.end(), label, pair_of(counts.at(label)));
   return out;
+}
+
+// Refuses a kind of label with more than max_labels_per_kind labels: `at` the list's pointer,
+// `kind` how a message calls it, `declared` whether the ledger lists them (or its trials carry
+// them).
+inline void check_label_bound(errors& out, const std::optional<label_list>& labels, bool declared, std::string_view at,
+                              std::string_view kind) {
+  if (!labels || labels->size() <= max_labels_per_kind)
+    return;
+  error e =
+      make_error(errc::too_many_items, (declared ? "the ledger declares " : "the trials carry ") +
+                                           std::to_string(labels->size()) + " " + std::string(kind) + ": at most " +
+                                           std::to_string(max_labels_per_kind) + " labels of one kind are allowed");
+  e.pointer = declared ? std::string(at) : "/trial_results";
+  out.items.push_back(std::move(e));
 }
 
 // The first laundered trial that succeeded among those `match` selects; nullptr when none did.
@@ -167,13 +225,40 @@ inline errors evidence_violations(const trial_ledger& ledger) {
   return out;
 }
 
-// The finding of `ledger`, or every violation of its contract and of the evidence rules.
+// The violations of the bounds (max_labels_per_kind, max_matrix_cells) by a ledger: checked on
+// the labels the finding would have, before any table is built.
+inline errors bound_violations(const trial_ledger& ledger) {
+  errors out;
+  const auto& trials = ledger.trial_results;
+  const auto framings = detail::labels_of(ledger.framings, trials, &trial_result::framing);
+  const auto techniques = detail::labels_of(ledger.techniques, trials, &trial_result::technique_id);
+  const auto mutations = detail::labels_of(ledger.mutations, trials, &trial_result::mutation_id);
+  detail::check_label_bound(out, framings, ledger.framings.has_value(), "/framings", "framings");
+  detail::check_label_bound(out, techniques, ledger.techniques.has_value(), "/techniques", "techniques");
+  detail::check_label_bound(out, mutations, ledger.mutations.has_value(), "/mutations", "mutations");
+  if (out.empty() && techniques && mutations && !techniques->empty() &&
+      mutations->size() > max_matrix_cells / techniques->size()) {
+    const auto cells = static_cast<std::uint64_t>(techniques->size()) * mutations->size();
+    error e = make_error(errc::too_many_items, "the technique x mutation matrix would have " + std::to_string(cells) +
+                                                   " cells (" + std::to_string(techniques->size()) + " techniques x " +
+                                                   std::to_string(mutations->size()) + " mutations): at most " +
+                                                   std::to_string(max_matrix_cells) + " are allowed");
+    e.pointer = ledger.mutations ? "/mutations" : "/trial_results";
+    out.items.push_back(std::move(e));
+  }
+  return out;
+}
+
+// The finding of `ledger`, or every violation of its contract, of the evidence rules and of the
+// bounds.
 template <class = void>
 results<finding> compute(const trial_ledger& ledger) {
   errors bad;
   if (auto ok = assay::validate(ledger); !ok)
     bad = ok.error();
   for (auto& e : evidence_violations(ledger).items)
+    bad.items.push_back(std::move(e));
+  for (auto& e : bound_violations(ledger).items)
     bad.items.push_back(std::move(e));
   if (!bad.empty())
     return bad;
@@ -206,17 +291,22 @@ results<finding> compute(const trial_ledger& ledger) {
     s.trials_per_framing.emplace();
     s.robust_across.emplace();
     m.delta_confirmed_framings.emplace();
+    // The first laundered success under each framing, in one pass.
+    std::unordered_map<std::string_view, const trial_result*> first_hit;
+    for (const auto& t : trials)
+      if (t.route == "laundered" && t.succeeded && t.framing)
+        first_hit.emplace(*t.framing, &t);
     std::map<std::string, std::string> observed;
     for (const auto& fr : *m.framings) {
       const route_pair& cell = s.by_framing->at(fr);
-      (*s.trials_per_framing)[fr] = cell.direct.trials.value() + cell.laundered.trials.value();
+      s.trials_per_framing->emplace_hint(s.trials_per_framing->end(), fr,
+                                         cell.direct.trials.value() + cell.laundered.trials.value());
       (*s.robust_across)["framing:" + fr] = delta_holds(cell);
       if (delta_holds(cell))
         m.delta_confirmed_framings->push_back(fr);
-      const trial_result* hit =
-          detail::first_laundered_success(trials, [&](const trial_result& t) { return detail::has(t.framing, fr); });
-      if (hit != nullptr)
-        observed.emplace(fr, hit->evidence.observed);
+      const auto hit = first_hit.find(fr);
+      if (hit != first_hit.end())
+        observed.emplace(fr, hit->second->evidence.observed);
       else if (ledger.miss_summary)
         observed.emplace(fr, *ledger.miss_summary);
     }
@@ -228,13 +318,18 @@ results<finding> compute(const trial_ledger& ledger) {
   if (m.mutations)
     s.by_mutation = detail::table_of(trials, *m.mutations, &trial_result::mutation_id);
   if (m.techniques && m.mutations) {
+    // The cells with trials, counted in one pass; every other cell has none.
+    std::map<std::pair<std::string_view, std::string_view>, detail::route_counts> counted;
+    for (const auto& t : trials)
+      if (t.technique_id && t.mutation_id)
+        detail::count(counted[{*t.technique_id, *t.mutation_id}], t);
+    const route_pair empty = detail::pair_of({});
     s.technique_mutation_matrix.emplace();
     for (const auto& t : *m.techniques) {
       auto& row = (*s.technique_mutation_matrix)[t];
       for (const auto& mu : *m.mutations) {
-        row.emplace(mu, routes_of(trials, [&](const trial_result& x) {
-                      return detail::has(x.technique_id, t) && detail::has(x.mutation_id, mu);
-                    }));
+        const auto it = counted.find({t, mu});
+        row.emplace_hint(row.end(), mu, it == counted.end() ? empty : detail::pair_of(it->second));
       }
     }
   }
