@@ -355,7 +355,9 @@ TEST_CASE("verify-attestation: the reference agrees on two signatures, in each o
   std::ofstream(dir / "b.tar.gz", std::ios::binary) << bundle;
   std::ofstream(dir / "pub.pem", std::ios::binary) << key1().public_part().pem();
   const std::string good = attest::envelope_json(attest::attest_bundle(bundle, key1()).value()).value();
-  const auto [good_sig, bad_sig] = good_and_bad_signature(good);
+  const auto sig_pair = good_and_bad_signature(good);
+  const std::string& good_sig = sig_pair.first;
+  const std::string& bad_sig = sig_pair.second;
   const std::vector<std::vector<std::string>> orders = {
       {bad_sig, good_sig}, {good_sig, bad_sig}, {good_sig}, {bad_sig}, std::vector<std::string>(1000, bad_sig)};
   for (const auto& sigs : orders) {

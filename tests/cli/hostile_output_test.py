@@ -45,7 +45,7 @@ def events_with(text, run_id="run1"):
 
 
 def lines(b):
-    return b.decode("utf-8").split("\n")
+    return b.decode("utf-8", "replace").split("\n")
 
 
 benign = bundle_of(events_with(".write"))
@@ -69,7 +69,7 @@ for raw, shown in HOSTILE:
     check(f"lint text {shown!r}: the escaped line", code == 0 and got == [want], f"{code} {got!r} {e!r}")
     check(f"lint text {shown!r}: no extra line", len(lines(o)) == len(lines(benign_lint)) and
           not any(l.startswith("error FAKE") for l in lines(o)), repr(o))
-    check(f"lint text {shown!r}: nothing raw", all(c not in o.decode() for c in "\x1b\r\t\u202e\u2066\u200f\u0085\u2028"),
+    check(f"lint text {shown!r}: nothing raw", all(c not in o.decode("utf-8", "replace") for c in "\x1b\r\t\u202e\u2066\u200f\u0085\u2028"),
           repr(o))
     # lint --explain: the finding's message on its one line.
     code, o, e = run(["evidence", "lint", b, "--explain", "ASSAY-W004"], env=ENV)

@@ -544,7 +544,9 @@ TEST_CASE("text report: a hostile string stays on its line, escaped by the one s
        "a\\u200fb"},
       {"a\\u0085b\\u2028c", "a\\u0085b\\u2028c"},
   };
-  for (const auto& [json_text, shown] : cases) {
+  for (const auto& c : cases) {
+    const std::string& json_text = c.first;
+    const std::string& shown = c.second;
     CAPTURE(json_text);
     const auto r = run({event(0, "assay.proxy.observed",
                               R"({"schema":"assay.denied_call_observation.v0","caller_visible_error":{"code":-32042,)"

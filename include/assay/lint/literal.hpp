@@ -155,7 +155,7 @@ class literal {
   }
 
   // An integer as written in `source` ([+|-] digits, or 0x, 0o, 0b forms): exactly its value when
-  // 64 bits hold it (a double would round it: 2^64 - 1 is not 2^64), else, for decimal digits, the
+  // an i64 or a u64 holds it (a double would round it: 2^64 - 1 is not 2^64), else, for decimal digits, the
   // digits as written (a value past 64 bits is printed as it is, never cut or rounded). With
   // `only_past_64_bits`, only the latter (a float written as digits). False when `source` is not
   // such an integer.
@@ -181,7 +181,8 @@ class literal {
     }
     std::uint64_t v = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v, radix);
-    if (ec == std::errc() && end == t.data() + t.size()) {
+    const bool read = ec == std::errc() && end == t.data() + t.size();
+    if (read && (!negative || v <= (std::uint64_t{1} << 63))) {  // an i64 or a u64
       if (only_past_64_bits)
         return false;
       if (negative && v != 0)
@@ -190,7 +191,7 @@ class literal {
       out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
       return true;
     }
-    if (ec != std::errc::result_out_of_range || radix != 10)
+    if ((!read && ec != std::errc::result_out_of_range) || radix != 10)
       return false;
     if (negative)
       out += '-';
