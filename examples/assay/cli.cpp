@@ -275,6 +275,7 @@ output_file::output_file(output_file&& o) noexcept
       fd_(o.fd_),
       replace_(o.replace_),
       done_(o.done_),
+      prepared_(o.prepared_),
       err_(o.err_) {
   o.fd_ = -1;
   o.replace_ = false;
@@ -300,7 +301,11 @@ bool output_file::write(std::string_view bytes) {
   return err_ == 0;
 }
 
-assay::result<void> output_file::commit() {
+assay::result<void> output_file::prepare() {
+  const auto cannot = [this](int err) { return io_error("cannot write " + path_ + ": " + reason(err)); };
+  if (prepared_)
+    return err_ == 0 ? assay::result<void>() : cannot(err_);
+  prepared_ = true;
   if (fd_ < 0 && !replace_ && target_.empty()) {  // standard output
     done_ = true;
     if (err_ == 0 && std::fflush(stdout) != 0)
@@ -309,7 +314,6 @@ assay::result<void> output_file::commit() {
       return io_error("cannot write to standard output: " + reason(err_));
     return {};
   }
-  const auto cannot = [this](int err) { return io_error("cannot write " + path_ + ": " + reason(err)); };
   if (!replace_) {  // a device or FIFO, written in place
     done_ = true;
     const int fd = fd_;
@@ -324,10 +328,21 @@ assay::result<void> output_file::commit() {
   fd_ = -1;
   if (::close(fd) != 0 && err_ == 0)
     err_ = errno;
+  if (err_ != 0)
+    return cannot(err_);  // the destructor removes the temporary
+  return {};
+}
+
+assay::result<void> output_file::publish() {
+  if (!prepared_)
+    if (auto p = prepare(); !p)
+      return p;
+  if (done_)  // standard output, a device: nothing to rename
+    return {};
   if (err_ == 0 && ::rename(temp_.c_str(), target_.c_str()) != 0)
     err_ = errno;
   if (err_ != 0)
-    return cannot(err_);  // the destructor removes the temporary
+    return io_error("cannot write " + path_ + ": " + reason(err_));  // the destructor removes the temporary
   done_ = true;
   // The rename itself made durable (best effort: some file systems cannot sync a directory).
   const int dfd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -335,6 +350,30 @@ assay::result<void> output_file::commit() {
     ::fsync(dfd);
     ::close(dfd);
   }
+  return {};
+}
+
+assay::result<void> output_file::commit() {
+  if (auto p = prepare(); !p)
+    return p;
+  return publish();
+}
+
+assay::result<output_file*> output_set::add(const std::string& path) {
+  auto f = output_file::open(path);
+  if (!f)
+    return f.error();
+  files_.push_back(std::move(*f));
+  return &files_.back();
+}
+
+assay::result<void> output_set::commit() {
+  for (output_file& f : files_)
+    if (auto p = f.prepare(); !p)
+      return p;  // nothing renamed yet: every target as it was
+  for (output_file& f : files_)
+    if (auto p = f.publish(); !p)
+      return p;
   return {};
 }
 

@@ -1,13 +1,15 @@
 // What every verb of the reference CLI shares (SPEC §17): exit codes, how an action is chosen,
 // how errors are printed, how inputs are read and files written. Definitions that need CLI11 or
-// system calls are in cli.cpp; this header includes neither CLI11 nor any assay floor above
-// error.hpp, so a verb pays only for the library headers it includes itself.
+// system calls are in cli.cpp; this header includes neither CLI11 nor any assay header above
+// error.hpp and the sanitizer json/printable.hpp, so a verb pays only for the library headers it includes itself.
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/json/printable.hpp"
 
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -39,57 +41,10 @@ inline int exit_for(const assay::error& e) noexcept {
 // How much of an echoed untrusted value (an unknown word, a run id) a message shows.
 inline constexpr std::size_t echo_cap = 120;
 
-// `s` made safe to print on one line of a terminal: ASCII control bytes (ESC, CR, LF, TAB, DEL)
-// and bytes that are not well-formed UTF-8 become `\xHH`; C1 controls and the invisible
-// direction marks, overrides and isolates (U+200E, U+200F, U+2028..U+202E, U+2066..U+2069)
-// become `\uHHHH`. Everything else, backslash included, is kept. With `max_bytes`, at most that
-// many bytes of `s` are shown (never half a character), followed by "…" when some were left out.
-// Every line the CLI prints goes through this one function.
-inline std::string printable(std::string_view s, std::size_t max_bytes = std::string_view::npos) {
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(s.size() < 256 ? s.size() : 256);
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned char c = p[i];
-    std::size_t len = 1;
-    std::uint32_t cp = c;
-    bool valid = c < 0x80;
-    if (c >= 0xC2 && c <= 0xF4) {
-      len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-      const unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-      const unsigned char hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-      valid = i + len <= n && p[i + 1] >= lo && p[i + 1] <= hi;
-      cp = c & (0x7F >> len);
-      for (std::size_t k = 1; valid && k < len; ++k) {
-        valid = k == 1 || (p[i + k] & 0xC0) == 0x80;
-        cp = (cp << 6) | (p[i + k] & 0x3F);
-      }
-      if (!valid)
-        len = 1;
-    }
-    if (max_bytes != std::string_view::npos && i + len > max_bytes) {
-      out += "\xE2\x80\xA6";  // …
-      break;
-    }
-    if (!valid || c < 0x20 || c == 0x7F) {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else if ((cp >= 0x80 && cp <= 0x9F) || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
-               (cp >= 0x2066 && cp <= 0x2069)) {
-      out += "\\u";
-      for (int shift = 12; shift >= 0; shift -= 4)
-        out += hex[(cp >> shift) & 15];
-    } else {
-      out.append(s.data() + i, len);
-    }
-    i += len;
-  }
-  return out;
-}
+// The one sanitizer (assay/json/printable.hpp, SPEC §17): every line the CLI prints of untrusted
+// text goes through printable() (one line) or printable_lines() (text whose own newlines stay).
+using assay::json::printable;
+using assay::json::printable_lines;
 
 // One line on stderr: "assay <command>: <message>" ("assay: <message>" for no command), the
 // message made printable.
@@ -99,17 +54,6 @@ inline void print_error(std::string_view command, std::string_view message) {
     std::fprintf(stderr, "assay: %s\n", line.c_str());
   else
     std::fprintf(stderr, "assay %.*s: %s\n", static_cast<int>(command.size()), command.data(), line.c_str());
-}
-
-// printable() for text of several lines: each line made safe, the newlines kept.
-inline std::string printable_lines(std::string_view text) {
-  std::string out;
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    out += printable(text.substr(0, nl)) + "\n";
-    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-  }
-  return out;
 }
 
 // One printable line on `f` (a validation line, a code name and its message).
@@ -231,14 +175,42 @@ class output_file {
   ~output_file();
 
   bool write(std::string_view bytes);  // false once anything failed
-  assay::result<void> commit();
+  assay::result<void> commit();        // prepare(), then publish()
+
+  // The two halves of commit(), for output_set: prepare() makes the bytes durable in the
+  // temporary (standard output flushed, a device closed: those are then done); publish() renames
+  // the temporary over the target.
+  assay::result<void> prepare();
+  assay::result<void> publish();
 
  private:
   output_file() = default;
   std::string path_, target_, temp_, dir_;
   int fd_ = -1;  // -1: standard output
-  bool replace_ = false, done_ = false;
+  bool replace_ = false, done_ = false, prepared_ = false;
   int err_ = 0;
+};
+
+// Several outputs of one verb, written all or none (SPEC §17: `--out` + `--report`, `--report` +
+// `--sarif`): every output is opened (its temporary made beside its target) before any is
+// written, and commit() renames them only once every one is complete. When one cannot be opened,
+// written or synced, no target is created or changed: the temporaries are removed when the set
+// is destroyed without a commit.
+//
+//   output_set set;
+//   auto report = set.add(a.report);  // each error names its path
+//   auto sarif = set.add(a.sarif);
+//   (*report)->write(...); (*sarif)->write(...);
+//   set.commit();
+class output_set {
+ public:
+  // One more output; the pointer stays valid while the set lives.
+  assay::result<output_file*> add(const std::string& path);
+  // Prepares every output, then publishes each; the first error is returned.
+  assay::result<void> commit();
+
+ private:
+  std::deque<output_file> files_;
 };
 
 // Writes `bytes` to `path` as one output_file.

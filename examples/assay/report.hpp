@@ -6,13 +6,14 @@
 #include "assay/reflect/codec.hpp"
 
 #include <string>
+#include <utility>
 
 namespace assay_cli {
 
-// Writes `value` to `path` ("-": standard output) as its canonical bytes and a newline, through
-// write_file. A value that breaks its own contract is not written: the error says why.
+// The bytes of a report: `value`'s canonical bytes and a newline. A value that breaks its own
+// contract has none: the error says why.
 template <class Contract>
-assay::result<void> write_report(const Contract& value, const std::string& path) {
+assay::result<std::string> report_bytes(const Contract& value) {
   auto bytes = assay::encode(value);
   if (!bytes) {
     auto e = bytes.error().front();
@@ -21,6 +22,15 @@ assay::result<void> write_report(const Contract& value, const std::string& path)
     return e;
   }
   bytes->push_back('\n');
+  return std::move(*bytes);
+}
+
+// Writes `value` to `path` ("-": standard output) as report_bytes, through write_file.
+template <class Contract>
+assay::result<void> write_report(const Contract& value, const std::string& path) {
+  auto bytes = report_bytes(value);
+  if (!bytes)
+    return bytes.error();
   return write_file(path, *bytes);
 }
 

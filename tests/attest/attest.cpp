@@ -6,11 +6,16 @@
 #include "assay/attest/attest.hpp"
 #include "assay/json/value.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/wait.h>
 
 #include <unistd.h>
 
@@ -155,6 +160,14 @@ TEST_CASE("keys: PKCS#8 v1 and v2, SPKI, keyid; what is refused and why") {
   CHECK(refused(attest::private_key::from_pem(pub.pem())) ==
         "expected a PEM block \"PRIVATE KEY\", found \"PUBLIC KEY\"");
   CHECK(refused(attest::private_key::from_pem("hello")) == "not PEM: no \"-----BEGIN PRIVATE KEY-----\" line");
+  // Two keys in one file: which was meant is not guessed (the first was taken silently before).
+  const attest::public_key other_pub = attest::private_key::from_seed(std::string(32, '\7')).value().public_part();
+  CHECK(refused(attest::public_key::from_pem(pub.pem() + other_pub.pem())) ==
+        "the PEM text holds 2 \"PUBLIC KEY\" blocks: give exactly one");
+  CHECK(refused(attest::public_key::from_pem(pub.pem() + pub.pem() + pub.pem())) ==
+        "the PEM text holds 3 \"PUBLIC KEY\" blocks: give exactly one");
+  CHECK(refused(attest::private_key::from_pem(pem("PRIVATE KEY", v1) + pem("PRIVATE KEY", v1))) ==
+        "the PEM text holds 2 \"PRIVATE KEY\" blocks: give exactly one");
   // An X25519 key (OID 1.3.101.110): another algorithm.
   CHECK(refused(attest::private_key::from_pem(pem("PRIVATE KEY", unhex("302e020100300506032b656e04220420") + seed1))) ==
         "not an Ed25519 private key (its algorithm is not 1.3.101.112)");
@@ -281,6 +294,86 @@ TEST_CASE("verify-attestation: each named failure, in its order") {
                                        "predicate/run/event_count is 4, the bundle says 3");
   CHECK(p.signature_verified);
   CHECK_FALSE(p.subject_matched);
+}
+
+namespace {
+
+// `good` (an envelope) with its signatures replaced by `sigs` (each a base64 signature), every one
+// under `keyid`.
+std::string with_signatures(const std::string& good, const std::vector<std::string>& sigs, const std::string& keyid) {
+  std::string list = "[";
+  for (std::size_t i = 0; i < sigs.size(); ++i)
+    list += (i == 0 ? "" : ",") + std::string("{\"keyid\":\"") + keyid + "\",\"sig\":\"" + sigs[i] + "\"}";
+  return edited(good, "/signatures", list + "]");
+}
+
+// The base64 signature of envelope `env` and one of the same length that does not verify.
+std::pair<std::string, std::string> good_and_bad_signature(const std::string& env) {
+  const std::string good_sig =
+      std::string(json::parse(env).value().find("signatures")->as_array().at(0).find("sig")->as_string());
+  std::string raw = attest::base64_decode(good_sig).value();
+  raw[0] = static_cast<char>(raw[0] ^ 1);
+  return {good_sig, attest::base64_encode(raw)};
+}
+
+}  // namespace
+
+TEST_CASE("verify-attestation: the first signature decides; many signatures cost one verification") {
+  const std::string bundle = small_bundle();
+  const attest::private_key key = key1();
+  const attest::public_key pub = key.public_part();
+  const std::string good = envelope_of(statement_text(bundle), key);
+  const auto [good_sig, bad_sig] = good_and_bad_signature(good);
+  // As the reference: signatures[0] is the one checked, whatever follows it.
+  const auto bad_first = attest::verify_attestation(bundle, with_signatures(good, {bad_sig, good_sig}, keyid1), pub);
+  CHECK(bad_first.failure == "Signature");
+  CHECK(bad_first.message == "the Ed25519 signature over the PAE does not verify with the key");
+  CHECK(attest::verify_attestation(bundle, with_signatures(good, {good_sig, bad_sig}, keyid1), pub).ok());
+  // 100 000 signatures under the key's keyid: one verification, not 100 000 (17 s before).
+  const std::vector<std::string> many_bad(100000, bad_sig);
+  std::vector<std::string> good_then_bad = many_bad;
+  good_then_bad.front() = good_sig;
+  const std::string env_bad = with_signatures(good, many_bad, keyid1);
+  const std::string env_good = with_signatures(good, good_then_bad, keyid1);
+  const auto start = std::chrono::steady_clock::now();
+  const auto v_bad = attest::verify_attestation(bundle, env_bad, pub);
+  const auto v_good = attest::verify_attestation(bundle, env_good, pub);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(v_bad.failure == "Signature");
+  CHECK_FALSE(v_bad.signature_verified);
+  CHECK(v_good.ok());
+  MESSAGE("two envelopes of 100000 signatures (" << env_bad.size() << " bytes each) verified in " << seconds << " s");
+  CHECK(seconds < 5.0);  // one parse each; generous for a loaded machine and sanitizers
+}
+
+TEST_CASE("verify-attestation: the reference agrees on two signatures, in each order" * doctest::test_suite("oracle")) {
+  const fs::path ref = assay_test::reference_binary();
+  REQUIRE_MESSAGE(!ref.empty(), "assay-ref not found");
+  const fs::path dir = fs::temp_directory_path() / ("assay-attest-sigs-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string bundle = small_bundle();
+  std::ofstream(dir / "b.tar.gz", std::ios::binary) << bundle;
+  std::ofstream(dir / "pub.pem", std::ios::binary) << key1().public_part().pem();
+  const std::string good = attest::envelope_json(attest::attest_bundle(bundle, key1()).value()).value();
+  const auto sig_pair = good_and_bad_signature(good);
+  const std::string& good_sig = sig_pair.first;
+  const std::string& bad_sig = sig_pair.second;
+  const std::vector<std::vector<std::string>> orders = {
+      {bad_sig, good_sig}, {good_sig, bad_sig}, {good_sig}, {bad_sig}, std::vector<std::string>(1000, bad_sig)};
+  for (const auto& sigs : orders) {
+    const std::string env = with_signatures(good, sigs, keyid1);
+    std::ofstream(dir / "env.json", std::ios::binary) << env;
+    const std::string d = dir.string();
+    const int status = std::system(
+        (ref.string() + " verify-attestation " + d + "/b.tar.gz " + d + "/env.json " + d + "/pub.pem >/dev/null 2>&1")
+            .c_str());
+    const bool theirs = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    const bool ours = attest::verify_attestation(bundle, env, key1().public_part()).ok();
+    INFO(sigs.size() << " signature(s), the first " << (sigs.front() == good_sig ? "good" : "bad"));
+    CHECK(ours == (sigs.front() == good_sig));
+    CHECK(theirs == ours);
+  }
+  fs::remove_all(dir);
 }
 
 TEST_CASE("attest with packs and a closure digest: the predicate carries ADR-025's members") {

@@ -117,6 +117,25 @@ for b in verified + [located]:
     problems.append(lint(f"{name}: the default pack", b, []))
 problems.append(lint("located findings, some dropped by --max-results", located,
                      ["--max-results", "1"] + [x for pk in packs for x in ("--pack", pk)]))
+# A pack's source_url becomes helpUri only when it is an absolute URI: "not a uri" is left out (and
+# noted), so the file stays valid; a https URL is kept.
+for label, url in (("not-uri", "not a uri"), ("https-uri", "https://example.com/packs/uri-check.yaml")):
+    pack_file = os.path.join(work, f"{label}.yaml")
+    open(pack_file, "w", encoding="utf-8").write(
+        f"name: {label}\nversion: 1.0.0\nkind: security\ndescription: d\nauthor: a\nlicense: Apache-2.0\n"
+        f"source_url: {url}\nrequires:\n  assay_min_version: \">=5.0\"\nrules:\n  - id: R1\n    severity: warning\n"
+        f"    description: x\n    check:\n      type: event_count\n      min: 99\n")
+    problem = lint(f"source_url {url!r}", located, ["--pack", pack_file])
+    problems.append(problem)
+    if problem is None:
+        run = json.load(open(cases[-1][1], encoding="utf-8"))["runs"][0]
+        rule = [r for r in run["tool"]["driver"]["rules"] if r["id"] == f"{label}@1.0.0:R1"]
+        want = None if url == "not a uri" else url
+        if len(rule) != 1 or rule[0].get("helpUri") != want:
+            problems.append(f"source_url {url!r}: rule {rule!r}, expected helpUri {want!r}")
+        notes = [n["descriptor"]["id"] for n in run["invocations"][0].get("toolExecutionNotifications", [])]
+        if notes != ([] if want else ["ASSAY-LINT-HELPURI"]):
+            problems.append(f"source_url {url!r}: notifications {notes!r}")
 problems = [x for x in problems if x]
 
 results_seen = located_seen = dropped_seen = 0

@@ -89,8 +89,14 @@ inspect::evidence_diff diff_of(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-TEST_CASE("text: control characters made visible, widths in code points, shortened in the middle") {
-  CHECK(inspect::visible("a\x1b[31mb\n\x7f\xc2\x85\xc3\xa9") == "a\\u001b[31mb\\u000a\\u007f\\u0085\xc3\xa9");
+TEST_CASE("text: control characters made printable, widths in code points, shortened in the middle") {
+  CHECK(inspect::printable("a\x1b[31mb\n\x7f\xc2\x85\xc3\xa9") == "a\\x1b[31mb\\x0a\\x7f\\u0085\xc3\xa9");
+  // Direction overrides, isolates and marks, and bytes that are not UTF-8, are escaped too.
+  CHECK(inspect::printable("a\xe2\x80\xae"
+                           "b\xe2\x81\xa6"
+                           "c\xe2\x80\x8f"
+                           "d\xff"
+                           "e") == "a\\u202eb\\u2066c\\u200fd\\xffe");
   CHECK(inspect::width_of("h\xc3\xa9llo \xe2\x86\x92") == 7);
   CHECK(inspect::shorten_middle("abcdefghij", 10) == "abcdefghij");
   CHECK(inspect::shorten_middle("abcdefghij", 7) == "abc\xe2\x80\xa6hij");
@@ -248,7 +254,7 @@ TEST_CASE("show: the summary and a table, whole when it fits") {
                      "  0  2026-01-02T03:04:00Z  assay.profile.started\n"
                      "  1  2026-01-02T03:04:01Z  assay.tool.decision\n"
                      "  2  2026-01-02T03:04:02Z  assay.net.access       api.example.com:443\n"
-                     "  3  2026-01-02T03:04:03Z  assay.fs.access        /etc/ho\\u001bsts\n");
+                     "  3  2026-01-02T03:04:03Z  assay.fs.access        /etc/ho\\x1bsts\n");
 }
 
 TEST_CASE("show: a narrow terminal shortens type and subject in the middle; colour only when asked") {

@@ -526,3 +526,93 @@ TEST_CASE("the report, the text and SARIF of a run") {
   CHECK(lint::sarif_uri("a/..") == ".");
   CHECK(lint::sarif_uri("") == "");
 }
+
+TEST_CASE("text report: a hostile string stays on its line, escaped by the one sanitizer") {
+  // A tool name holding a newline could print a line of its own ("error FAKE@1:X: forged line");
+  // ESC, direction overrides, isolates and marks could drive or reorder the terminal.
+  const std::pair<std::string, std::string> cases[] = {
+      {"a\\nerror FAKE@1:X: forged line", "a\\x0aerror FAKE@1:X: forged line"},
+      {"a\\u001b[31mred", "a\\x1b[31mred"},
+      {"a\xe2\x80\xae"
+       "b",
+       "a\\u202eb"},
+      {"a\xe2\x81\xa6"
+       "b",
+       "a\\u2066b"},
+      {"a\xe2\x80\x8f"
+       "b",
+       "a\\u200fb"},
+      {"a\\u0085b\\u2028c", "a\\u0085b\\u2028c"},
+  };
+  for (const auto& c : cases) {
+    const std::string& json_text = c.first;
+    const std::string& shown = c.second;
+    CAPTURE(json_text);
+    const auto r = run({event(0, "assay.proxy.observed",
+                              R"({"schema":"assay.denied_call_observation.v0","caller_visible_error":{"code":-32042,)"
+                              R"("origin":"assay-proxy"},"call":{"tool_name":")" +
+                                  json_text + R"(","target_digest":"sha256:aa"}})")},
+                       {});
+    CHECK(lint::text_report(r, lint::severity::error) ==
+          "warning ASSAY-W004 at events.ndjson:1 (seq 0, assay.proxy.observed): Denied-call observation for '" + shown +
+              "' is not backed by a digest-bound assay.enforcement_decision.v0 deny record  [--explain ASSAY-W004]\n"
+              "6 rules: 5 passed, 1 violated, 0 skipped; 1 finding(s); fail-on error: pass\n");
+  }
+  // Rule ids from a pack are escaped too.
+  std::vector<lint::loaded_pack> packs{load(pack_text({rule("R\\u202e1\\n2", R"({"type":"nope"})")}))};
+  const auto r = run(basic(), packs);
+  CHECK(lint::text_report(r, std::nullopt) ==
+        "skipped demo@1.0.0:R\\u202e1\\x0a2: Unknown check type 'unsupported'\n"
+        "7 rules: 6 passed, 0 violated, 1 skipped; 0 finding(s); fail-on none: pass\n");
+}
+
+TEST_CASE("value_equals: numbers in messages are printed as written, never rounded or cut") {
+  auto message = [](std::string_view value) {
+    return one_rule(basic(), rule("R", R"({"type":"json_path_exists","paths":["/data/n"],"value_equals":)" +
+                                           std::string(value) + "}"))
+        .message;
+  };
+  // 2^64 - 1 as a double is 2^64, which no 64-bit integer holds (it printed as 0).
+  CHECK(message("18446744073709551615") == "No event has path /data/n equal to 18446744073709551615");
+  CHECK(message("18446744073709551616") == "No event has path /data/n equal to 18446744073709551616");
+  CHECK(message("123456789012345678901234567890") ==
+        "No event has path /data/n equal to 123456789012345678901234567890");
+  CHECK(message("-9223372036854775808") == "No event has path /data/n equal to -9223372036854775808");
+  CHECK(message("-9223372036854775809") == "No event has path /data/n equal to -9223372036854775809");
+  CHECK(message("9007199254740993") == "No event has path /data/n equal to 9007199254740993");  // 2^53 + 1
+  CHECK(message("[18446744073709551615]") == "No event has path /data/n equal to [18446744073709551615]");
+  // Floats keep the reference's form.
+  CHECK(message("2.5") == "No event has path /data/n equal to 2.5");
+  CHECK(message("1e20") == "No event has path /data/n equal to 1e20");
+}
+
+TEST_CASE("SARIF: helpUri only from a source_url that is an absolute URI") {
+  CHECK(lint::is_absolute_uri("https://example.com/packs/demo.yaml?x=1#r"));
+  CHECK(lint::is_absolute_uri("urn:assay:pack:demo"));
+  CHECK(lint::is_absolute_uri("https://example.com/a%20b"));
+  CHECK_FALSE(lint::is_absolute_uri("not a uri"));
+  CHECK_FALSE(lint::is_absolute_uri("packs/demo.yaml"));
+  CHECK_FALSE(lint::is_absolute_uri("https://example.com/a b"));
+  CHECK_FALSE(lint::is_absolute_uri("https://example.com/\n"));
+  CHECK_FALSE(lint::is_absolute_uri("https://example.com/%2"));
+  CHECK_FALSE(lint::is_absolute_uri("https://example.com/\xc3\xa9"));
+  CHECK_FALSE(lint::is_absolute_uri("1http://x"));
+  CHECK_FALSE(lint::is_absolute_uri(":x"));
+  CHECK_FALSE(lint::is_absolute_uri(""));
+  auto sarif_of = [](std::string_view source_url) {
+    std::string text = pack_text({rule("R1", R"({"type":"event_count","min":9})")});
+    text.insert(1, R"("source_url":")" + std::string(source_url) + R"(",)");
+    std::vector<lint::loaded_pack> packs{load(text)};
+    return lint::sarif_log(run(basic(), packs), packs);
+  };
+  const json::value good = sarif_of("https://example.com/packs/demo.yaml");
+  CHECK(json::to_canonical(**json::find(good, "/runs/0/tool/driver/rules/6/helpUri")).value() ==
+        R"("https://example.com/packs/demo.yaml")");
+  CHECK_FALSE(json::find(good, "/runs/0/invocations/0/toolExecutionNotifications").has_value());
+  const json::value bad = sarif_of("not a uri");
+  CHECK(json::find(bad, "/runs/0/tool/driver/rules/6/id").has_value());
+  CHECK_FALSE(json::find(bad, "/runs/0/tool/driver/rules/6/helpUri").has_value());
+  CHECK(json::to_canonical(**json::find(bad, "/runs/0/invocations/0/toolExecutionNotifications")).value() ==
+        R"([{"descriptor":{"id":"ASSAY-LINT-HELPURI"},"level":"note","message":{"text":"pack demo@1.0.0: its )"
+        R"(source_url is not an absolute URI, so its rules have no helpUri"}}])");
+}

@@ -243,7 +243,7 @@ TEST_CASE("encoding a value that violates its constraints reports every violatio
   encode_fails(assay::non_empty{}, errc::too_short, "string is shorter than the minimum length 1");
   encode_fails(assay::str<2>{"\xc3\xa9"}, errc::too_short, "string is shorter than the minimum length 2");
   encode_fails(assay::pattern<"^[a-z]+$">{"abc\n"}, errc::pattern_mismatch,
-               "\"abc?\" does not match the pattern ^[a-z]+$");
+               "\"abc\\x0a\" does not match the pattern ^[a-z]+$");
   encode_fails(assay::pattern<"^[a-z]+$">{""}, errc::pattern_mismatch, "\"\" does not match the pattern ^[a-z]+$");
   encode_fails(assay::date_time{}, errc::format_mismatch, "\"\" is not an RFC 3339 date-time");
   encode_fails(assay::date_time{"2023-02-29T00:00:00Z"}, errc::format_mismatch,

@@ -32,7 +32,7 @@ struct closure_args {
 std::string listed(const std::vector<assay::contracts::closure_v1::signal>& list) {
   std::string out;
   for (const auto& s : list)
-    out += (out.empty() ? "" : ", ") + std::string(s);
+    out += (out.empty() ? "" : ", ") + printable(s);
   return out.empty() ? "none" : out;
 }
 
@@ -44,12 +44,11 @@ std::string summary(const assay::contracts::closure_report& r) {
                     " required signal(s) captured\n";
   out += "  captured: " + listed(c.captured) + "\n  redacted: " + listed(c.redacted) +
          "\n  unknown:  " + listed(c.unknown) + "\n";
-  out +=
-      "closure: score " + assay::json::number_to_string(z.score) + ", confidence " + std::string(z.confidence) + "\n";
+  out += "closure: score " + assay::json::number_to_string(z.score) + ", confidence " + printable(z.confidence) + "\n";
   out += "  captured: " + listed(z.captured) + "\n  missing:  " + listed(z.missing) + "\n";
   std::string deps;
   for (const auto& d : z.uncontrolled_dependencies.value_or(std::vector<assay::non_empty>{}))
-    deps += (deps.empty() ? "" : ", ") + std::string(d);
+    deps += (deps.empty() ? "" : ", ") + printable(d);
   out += "  uncontrolled dependencies: " + (deps.empty() ? std::string("none") : deps) + "\n";
   return out;
 }

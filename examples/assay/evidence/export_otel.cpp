@@ -35,7 +35,7 @@ std::string summary(const assay::contracts::otel_export_report& r, std::uint64_t
   out += "mapping loss: " + std::to_string(loss.totals.dropped_attributes.value()) + " attribute(s) dropped, " +
          std::to_string(loss.totals.unmapped_events.value()) + " event(s) without a mapping\n";
   for (const auto& [type, n] : loss.unmapped_events)
-    out += "  unmapped " + type + ": " + std::to_string(n.value()) + "\n";
+    out += "  unmapped " + printable(type) + ": " + std::to_string(n.value()) + "\n";
   return out;
 }
 
@@ -53,19 +53,30 @@ int run_export(const export_args& a) {
       return fail(command, verified.error());
     return fail_bundle(command, verified.error());
   }
-  // The lines go to the file as they are made (one line in memory at a time); the file appears,
-  // whole, only once the last is written.
-  auto file = output_file::open(a.out);
+  // The lines go to the file as they are made (one line in memory at a time). The lines and the
+  // report are written all or none (SPEC §17): both are opened first, and both appear, whole,
+  // only once the last byte of each is written.
+  output_set files;
+  auto file = files.add(a.out);
   if (!file)
     return fail(command, file.error());
+  auto report_file = files.add(a.report);
+  if (!report_file)
+    return fail(command, report_file.error());
   std::uint64_t lines = 0;
   auto report = x.finish_to([&](std::string_view line) {
     ++lines;
-    return file->write(line);
+    return (*file)->write(line);
   });
-  if (auto w = file->commit(); !w)
-    return fail(command, w.error());
-  if (auto w = write_report(*report, a.report); !w)
+  if (!report) {  // a line could not be written: that output's error, nothing renamed
+    auto w = files.commit();
+    return fail(command, w ? report.error() : w.error());
+  }
+  auto report_text = report_bytes(*report);
+  if (!report_text)
+    return fail(command, report_text.error());
+  (*report_file)->write(*report_text);
+  if (auto w = files.commit(); !w)
     return fail(command, w.error());
   if (is_std_stream(a.out))
     return exit_ok;

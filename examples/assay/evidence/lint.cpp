@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace assay_cli {
@@ -37,14 +38,16 @@ struct lint_args {
 };
 
 // What --explain prints for a rule: what it looks for, where, what it found, and the signals its
-// pack requires that the bundle does not show captured.
+// pack requires that the bundle does not show captured. Each string from a pack or the bundle is
+// made printable here, so the text's own newlines are the only ones.
 std::string explain(const lint::lint_result& r, std::span<const lint::loaded_pack> packs,
                     const lint::closure_observer& signals, const std::string& id) {
   for (std::size_t i = 0; i < r.rules.size(); ++i) {
     const lint::rule_result& x = r.rules[i];
     if (x.rule_id != id && x.short_id != id)
       continue;
-    std::string out = x.rule_id + " (" + std::string(lint::name(x.level)) + ")\n  " + x.description + "\n";
+    std::string out =
+        printable(x.rule_id) + " (" + std::string(lint::name(x.level)) + ")\n  " + printable(x.description) + "\n";
     if (x.pack) {
       const lint::loaded_pack& p = packs[*x.pack];
       for (std::size_t k = 0; k < p.definition.rules.size(); ++k) {
@@ -53,31 +56,33 @@ std::string explain(const lint::lint_result& r, std::span<const lint::loaded_pac
           continue;
         const auto doc = lint::digest_document(p.definition);
         auto check = assay::json::to_canonical(*doc.find("rules")->as_array()[k].find("check"));
-        out += "  pack: " + p.definition.name + "@" + p.definition.version + " (" + p.source.report_value() + ")\n";
-        out += "  check: " + (check ? *check : std::string("?")) + "\n";
+        out += "  pack: " + printable(std::string(p.definition.name) + "@" + p.definition.version) + " (" +
+               printable(p.source.report_value()) + ")\n";
+        out += "  check: " + (check ? printable(*check) : std::string("?")) + "\n";
         if (def.event_types) {
           std::string types;
           for (const auto& t : *def.event_types)
-            types += (types.empty() ? "" : ", ") + std::string(t);
+            types += (types.empty() ? "" : ", ") + printable(t);
           out += "  looks at: events of type " + types + "\n";
         } else {
           out += "  looks at: every event\n";
         }
         if (def.article_ref)
-          out += "  article: " + *def.article_ref + "\n";
+          out += "  article: " + printable(*def.article_ref) + "\n";
       }
       if (!p.requires_signals().empty()) {
         const std::vector<std::string> missing = signals.not_captured(p);
         std::string list;
         for (const std::string& m : missing)
-          list += (list.empty() ? "" : ", ") + m;
+          list += (list.empty() ? "" : ", ") + printable(m);
         out += "  signals its pack requires, not captured: " + (list.empty() ? std::string("none") : list) + "\n";
       }
     }
-    out += "  outcome: " + std::string(lint::name(x.status)) + (x.reason.empty() ? "" : " (" + x.reason + ")") + "\n";
+    out += "  outcome: " + std::string(lint::name(x.status)) +
+           (x.reason.empty() ? "" : " (" + printable(x.reason) + ")") + "\n";
     for (const lint::finding& f : r.findings)
       if (f.rule == i)
-        out += "  finding: " + f.message +
+        out += "  finding: " + printable(f.message) +
                (f.location ? " (events.ndjson:" + std::to_string(f.location->line) + ")" : std::string()) + "\n";
     return out;
   }
@@ -132,20 +137,38 @@ int run_lint(const lint_args& a) {
   lint::report_options ro{
       .fail_on = threshold, .tool_version = "0.1.0", .generated_at = *now, .bundle_path = input_name(a.bundle)};
   const auto report = lint::make_report(result, *packs, ro);
-  if (!a.report.empty())
-    if (auto w = write_report(report, a.report); !w)
-      return fail(command, w.error());
   auto sarif_bytes = [&]() -> assay::result<std::string> {
     auto s = assay::json::to_canonical(lint::sarif_log(result, *packs, ro));
     if (!s)
       return s.error();
     return *s + "\n";
   };
-  if (!a.sarif.empty()) {
-    auto s = sarif_bytes();
-    if (!s)
-      return fail(command, s.error());
-    if (auto w = write_file(a.sarif, *s); !w)
+  // --report and --sarif: both written or neither (SPEC §17), before standard output.
+  if (!a.report.empty() || !a.sarif.empty()) {
+    output_set files;
+    std::vector<std::pair<std::string, std::string>> planned;  // path, bytes
+    if (!a.report.empty()) {
+      auto bytes = report_bytes(report);
+      if (!bytes)
+        return fail(command, bytes.error());
+      planned.emplace_back(a.report, std::move(*bytes));
+    }
+    if (!a.sarif.empty()) {
+      auto bytes = sarif_bytes();
+      if (!bytes)
+        return fail(command, bytes.error());
+      planned.emplace_back(a.sarif, std::move(*bytes));
+    }
+    std::vector<output_file*> opened;
+    for (const auto& [path, bytes] : planned) {
+      auto f = files.add(path);
+      if (!f)
+        return fail(command, f.error());
+      opened.push_back(*f);
+    }
+    for (std::size_t i = 0; i < planned.size(); ++i)
+      opened[i]->write(planned[i].second);
+    if (auto w = files.commit(); !w)
       return fail(command, w.error());
   }
   assay::result<void> out;

@@ -147,7 +147,7 @@ std::string summary(const assay::contracts::soak_report& r, const soak::outcome&
     out += " (first run not passing: " + std::to_string((*res.first_failure_at)->value()) + ")";
   out += "\n";
   if (o.stopped_early)
-    out += "  stopped early: " + o.stop_reason + "\n";
+    out += "  stopped early: " + printable(o.stop_reason) + "\n";
   if (!res.violations_by_rule->empty()) {
     std::vector<std::pair<std::int64_t, std::string>> top;
     for (const auto& [id, n] : *res.violations_by_rule)
@@ -155,7 +155,7 @@ std::string summary(const assay::contracts::soak_report& r, const soak::outcome&
     std::stable_sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
     out += "violated rules (runs):\n";
     for (std::size_t i = 0; i < top.size() && i < 5; ++i)
-      out += "  " + std::to_string(top[i].first) + "  " + top[i].second + "\n";
+      out += "  " + std::to_string(top[i].first) + "  " + printable(top[i].second) + "\n";
     if (top.size() > 5)
       out += "  ... " + std::to_string(top.size() - 5) + " more in the report\n";
   }
@@ -165,7 +165,8 @@ std::string summary(const assay::contracts::soak_report& r, const soak::outcome&
       out += "  " + std::to_string(n.value()) + "  " + kind + "\n";
     for (const auto& x : o.runs)
       if (x.error) {
-        out += "  first: run " + std::to_string(x.index) + ": " + x.error->kind + ": " + x.error->message + "\n";
+        out += "  first: run " + std::to_string(x.index) + ": " + printable(x.error->kind) + ": " +
+               printable(x.error->message) + "\n";
         break;
       }
   }

@@ -108,11 +108,21 @@ inline std::optional<std::string> base64_decode(std::string_view in) {
 
 // --- PEM ----------------------------------------------------------------------------------------
 
-// The bytes between "-----BEGIN <label>-----" and "-----END <label>-----" (the first such block).
+// The bytes between "-----BEGIN <label>-----" and "-----END <label>-----", the one such block of
+// `text`: a text with two or more is refused, naming how many (which key was meant is not ours to
+// guess).
 inline result<std::string> pem_decode(std::string_view text, std::string_view label) {
   const std::string begin = "-----BEGIN " + std::string(label) + "-----";
   const std::string end = "-----END " + std::string(label) + "-----";
   const std::size_t b = text.find(begin);
+  if (b != std::string_view::npos) {
+    std::size_t blocks = 1;
+    for (std::size_t at = text.find(begin, b + 1); at != std::string_view::npos; at = text.find(begin, at + 1))
+      ++blocks;
+    if (blocks > 1)
+      return make_error(errc::invalid_argument, "the PEM text holds " + std::to_string(blocks) + " \"" +
+                                                    std::string(label) + "\" blocks: give exactly one");
+  }
   if (b == std::string_view::npos) {
     if (text.find("-----BEGIN ENCRYPTED PRIVATE KEY-----") != std::string_view::npos)
       return make_error(errc::invalid_argument, "the private key is encrypted: give an unencrypted PKCS#8 key");

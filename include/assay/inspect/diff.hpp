@@ -232,9 +232,9 @@ inline std::string signed_count(std::int64_t n) {
 }
 
 inline std::string side_line(std::string_view role, const contracts::diff_v1::bundle_summary& s) {
-  return std::string(role) + visible(s.run_id) + "  " + std::to_string(s.event_count.value()) + " event" +
-         (s.event_count.value() == 1 ? "" : "s") + "  " + std::string(s.time_range.start) + " .. " +
-         std::string(s.time_range.end) + "  " + std::string(s.run_root) + "\n";
+  return std::string(role) + printable(s.run_id) + "  " + std::to_string(s.event_count.value()) + " event" +
+         (s.event_count.value() == 1 ? "" : "s") + "  " + printable(s.time_range.start) + " .. " +
+         printable(s.time_range.end) + "  " + printable(s.run_root) + "\n";
 }
 
 inline void list_changes(std::string& out, std::string_view name, const std::vector<std::string>& added,
@@ -247,15 +247,15 @@ inline void list_changes(std::string& out, std::string_view name, const std::vec
   out += std::to_string(added.size()) + " added, " + std::to_string(removed.size()) + " removed" + std::string(more) +
          "\n";
   for (const auto& s : added)
-    out += "  + " + visible(s) + "\n";
+    out += "  + " + printable(s) + "\n";
   for (const auto& s : removed)
-    out += "  - " + visible(s) + "\n";
+    out += "  - " + printable(s) + "\n";
 }
 
 inline std::string joined(const std::vector<contracts::diff_v1::decision>& ds) {
   std::string out;
   for (const auto& d : ds)
-    out += (out.empty() ? "" : ", ") + std::string(d.value());
+    out += (out.empty() ? "" : ", ") + printable(d.value());
   return out.empty() ? "(none)" : out;
 }
 
@@ -264,7 +264,7 @@ inline std::string joined(const std::vector<contracts::diff_v1::decision>& ds) {
 // The diff as a person reads it (what `assay evidence diff` prints): a line per bundle, the
 // event-count change, then each category with its additions (+) and removals (-), decisions that
 // changed (~ tool: before → after) and event types whose count changed. Strings from the bundles
-// have their control characters made visible.
+// are made printable (json::printable).
 inline std::string diff_text(const evidence_diff& d) {
   std::string out = detail::side_line("baseline   ", d.baseline) + detail::side_line("candidate  ", d.candidate);
   out += "events: " + std::to_string(d.baseline.event_count.value()) + " \xe2\x86\x92 " +
@@ -278,7 +278,7 @@ inline std::string diff_text(const evidence_diff& d) {
       out, "tools", d.tools.added, d.tools.removed,
       flips == 0 ? std::string() : ", " + std::to_string(flips) + " decision" + (flips == 1 ? "" : "s") + " changed");
   for (const auto& c : d.tools.decisions_changed) {
-    out += "  ~ " + visible(c.tool) + ": " + detail::joined(c.baseline) + " \xe2\x86\x92 " +
+    out += "  ~ " + printable(c.tool) + ": " + detail::joined(c.baseline) + " \xe2\x86\x92 " +
            detail::joined(c.candidate) + "\n";
   }
   out += "event types: ";
@@ -287,7 +287,7 @@ inline std::string diff_text(const evidence_diff& d) {
   } else {
     out += std::to_string(d.event_types.size()) + " changed\n";
     for (const auto& t : d.event_types) {
-      out += "  " + visible(t.type) + ": " + std::to_string(t.baseline.value()) + " \xe2\x86\x92 " +
+      out += "  " + printable(t.type) + ": " + std::to_string(t.baseline.value()) + " \xe2\x86\x92 " +
              std::to_string(t.candidate.value()) + " (" +
              detail::signed_count(t.candidate.value() - t.baseline.value()) + ")\n";
     }

@@ -104,7 +104,8 @@ class basic_gatherer {
       spool_.put(line);
       return;
     }
-    const std::string cells[4] = {seq ? std::to_string(*seq) : "?", visible(time), visible(type), visible(subject)};
+    const std::string cells[4] = {seq ? std::to_string(*seq) : "?", printable(time), printable(type),
+                                  printable(subject)};
     for (std::size_t i = 0; i < 4; ++i)
       widths_[i] = std::max(widths_[i], width_of(cells[i]));
     spool_.put_record(std::array<std::string_view, 4>{cells[0], cells[1], cells[2], cells[3]});
@@ -186,7 +187,7 @@ struct unverified_rows {
         "a line of " + std::to_string(bytes) + " bytes, over the limit of " + std::to_string(lim.max_input_bytes));
   }
   void on_other(const evidence::tar_member& m) {
-    g.problem("archive member " + visible(m.path), m.regular ? "not read (not a member of a bundle)" : "not a file");
+    g.problem("archive member " + printable(m.path), m.regular ? "not read (not a member of a bundle)" : "not a file");
   }
 };
 
@@ -203,7 +204,7 @@ inline std::string summary_lines(const facts& f, const show_summary& s, const ga
   if (!s.verified)
     out += "not verified (--no-verify): nothing below has been checked\n";
   auto line = [&](std::string_view name, const std::string& value) {
-    out += pad(std::string(name), 10) + (value.empty() ? "?" : visible(value)) + "\n";
+    out += pad(std::string(name), 10) + (value.empty() ? "?" : printable(value)) + "\n";
   };
   line("bundle", f.bundle_id);
   line("run", f.run_id);
@@ -216,7 +217,7 @@ inline std::string summary_lines(const facts& f, const show_summary& s, const ga
   line("events", events);
   line("verified", s.verified ? "ok" : "no");
   for (const auto& [at, why] : g.problems())
-    out += "unreadable " + at + ": " + why + "\n";
+    out += "unreadable " + printable(at) + ": " + printable(why) + "\n";
   return out;
 }
 

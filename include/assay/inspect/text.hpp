@@ -1,7 +1,10 @@
-// assay/inspect/text.hpp — putting strings from a bundle in front of a person: control characters
-// made visible (a subject holding an escape sequence must not drive the terminal), widths in code
-// points, and long strings shortened in the middle, where their two ends stay readable.
+// assay/inspect/text.hpp — putting strings from a bundle in front of a person: made printable by
+// the one sanitizer (a subject holding an escape sequence must not drive the terminal, nor a
+// direction override reorder a line), widths in code points, and long strings shortened in the middle, where their two
+// ends stay readable.
 #pragma once
+
+#include "assay/json/printable.hpp"
 
 #include <cstddef>
 #include <cstdio>
@@ -10,29 +13,9 @@
 
 namespace assay::inspect {
 
-// `s` (valid UTF-8) with each control character (C0, DEL, C1) written as \u00XX, and a backslash
-// as itself: what a terminal shows is what the bundle holds.
-inline std::string visible(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    unsigned code = 0x100;  // none
-    if (c < 0x20 || c == 0x7f)
-      code = c;
-    else if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
-             static_cast<unsigned char>(s[i + 1]) < 0xa0)
-      code = static_cast<unsigned char>(s[++i]);  // U+0080..U+009F
-    if (code == 0x100) {
-      out += static_cast<char>(c);
-      continue;
-    }
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "\\u%04x", code);
-    out += buf;
-  }
-  return out;
-}
+// Strings from a bundle are made safe by the one sanitizer, json::printable (SPEC §17): control
+// characters, direction marks and invalid UTF-8 escaped visibly.
+using json::printable;
 
 // The number of code points of UTF-8 `s` (its width on a terminal, wide characters aside).
 inline std::size_t width_of(std::string_view s) noexcept {

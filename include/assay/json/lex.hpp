@@ -14,6 +14,7 @@
 #include "assay/error.hpp"
 #include "assay/json/eisel_lemire.hpp"
 #include "assay/json/inline.hpp"
+#include "assay/json/printable.hpp"
 #include "assay/json/utf8_blocks.hpp"
 
 #include <array>
@@ -69,24 +70,11 @@ inline int decode_utf8(const unsigned char* p, const unsigned char* end, std::ui
   return 0;  // stray continuation byte, C0/C1 overlong lead, F5..FF
 }
 
-// `s` in double quotes for an error message: at most 64 bytes of it, control characters
-// shown as '?'.
+// `s` in double quotes for an error message: at most 64 bytes of it (then "…"), made printable
+// by the one sanitizer (printable.hpp: control characters, direction marks and invalid UTF-8
+// escaped visibly).
 inline std::string quote_for_message(std::string_view s) {
-  std::string out = "\"";
-  std::size_t shown = 0;
-  for (char c : s) {
-    if (++shown > 64) {
-      out += "...";
-      break;
-    }
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7F) {
-      out += '?';
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  return "\"" + printable(s, 64) + "\"";
 }
 
 namespace lex {

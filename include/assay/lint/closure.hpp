@@ -20,6 +20,7 @@
 #include "assay/contracts/closure.hpp"
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/event_data.hpp"
+#include "assay/json/printable.hpp"
 #include "assay/lint/event_view.hpp"
 #include "assay/lint/glob.hpp"
 #include "assay/lint/pack.hpp"
@@ -279,9 +280,9 @@ class basic_closure_observer {
   // Why a signal is in its state, in a sentence.
   static std::string reason(const signal_outcome& s) {
     auto where = [&] {
-      std::string w = "events.ndjson line " + std::to_string(s.at->line) + " (" + s.at->event_type;
+      std::string w = "events.ndjson line " + std::to_string(s.at->line) + " (" + json::printable(s.at->event_type);
       if (!s.at_pointer.empty())
-        w += ", " + s.at_pointer;
+        w += ", " + json::printable(s.at_pointer);
       return w + ")";
     };
     switch (s.state) {
@@ -291,7 +292,8 @@ class basic_closure_observer {
         return "only a redaction commitment was found, first at " + where();
       case signal_state::missing:
         return std::to_string(s.absent_events) +
-               " event(s) of a type where it is recorded, none with a value there (first: " + s.absent_type + ")";
+               " event(s) of a type where it is recorded, none with a value there (first: " +
+               json::printable(s.absent_type) + ")";
       case signal_state::unknown:
         break;
     }
@@ -299,7 +301,8 @@ class basic_closure_observer {
   }
 
   // --explain closure.score: each replay-critical signal with its weight, its state and where it
-  // was looked for; then the score, the confidence and the uncontrolled dependencies.
+  // was looked for; then the score, the confidence and the uncontrolled dependencies. Strings from
+  // packs and the bundle are made printable (json/printable.hpp): each stays on its line.
   std::string explain_score() const {
     const score_parts sp = score();
     std::string out = "closure.score = " + number(sp.score) + " (weighted_ratio_v1: captured weight " +
@@ -307,11 +310,11 @@ class basic_closure_observer {
     for (const tracked& t : signals_) {
       if (t.out.def->replay_weight <= 0)
         continue;
-      out += "  " + t.out.def->name + "  weight " + number(t.out.def->replay_weight) + "  " +
+      out += "  " + json::printable(t.out.def->name) + "  weight " + number(t.out.def->replay_weight) + "  " +
              std::string(name(t.out.state)) + "\n";
       std::string paths;
       for (const std::string& p : evidence_paths(*t.out.def))
-        paths += (paths.empty() ? "" : ", ") + p;
+        paths += (paths.empty() ? "" : ", ") + json::printable(p);
       out += "    looked for in: " + paths + "\n";
       out += "    " + reason(t.out) + "\n";
     }
@@ -322,7 +325,7 @@ class basic_closure_observer {
     } else {
       out += "uncontrolled dependencies:\n";
       for (const std::string& d : deps)
-        out += "  " + d + "\n";
+        out += "  " + json::printable(d) + "\n";
     }
     return out;
   }

@@ -30,9 +30,10 @@ class literal {
   enum class kind : std::uint8_t { null, boolean, integer, floating, string, array, object };
 
   kind type = kind::null;
-  bool flag = false;    // boolean
-  double number = 0;    // integer (its value) and floating
-  std::string text_{};  // string
+  bool flag = false;     // boolean
+  double number = 0;     // integer (its value) and floating
+  std::string text_{};   // string
+  std::string source{};  // integer, and floating read from digits only: the scalar as written
   std::vector<literal> items{};
   std::vector<std::pair<std::string, literal>> members{};  // object, in written order
 
@@ -73,6 +74,8 @@ class literal {
         const bool float_tag = n.tag == "tag:yaml.org,2002:float";
         out.type = !float_tag && (int_tag || yaml_scalar::parse_integer(n.text, d)) ? kind::integer : kind::floating;
         out.number = v.as_number();
+        if (!float_tag)
+          out.source = n.text;
         break;
       }
       case json::kind::string:
@@ -104,14 +107,23 @@ class literal {
         out += flag ? "true" : "false";
         return;
       case kind::integer: {
+        if (integer_text(out, false))
+          return;
+        // Not from a scalar's digits (not reached for a loaded pack): the value, when a 64-bit
+        // integer holds it, else as a float.
         char buf[32];
-        auto r = number < 0 ? std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(number))
-                            : std::to_chars(buf, buf + sizeof buf, static_cast<std::uint64_t>(number));
-        out.append(buf, r.ptr);
+        if (number >= -9223372036854775808.0 && number < 0) {
+          out.append(buf, std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(number)).ptr);
+        } else if (number >= 0 && number < 18446744073709551616.0) {
+          out.append(buf, std::to_chars(buf, buf + sizeof buf, static_cast<std::uint64_t>(number)).ptr);
+        } else {
+          out += float_text(number);
+        }
         return;
       }
       case kind::floating:
-        out += float_text(number);
+        if (!integer_text(out, true))
+          out += float_text(number);
         return;
       case kind::string: {
         json::string_writer w{&out};
@@ -140,6 +152,51 @@ class literal {
         out += '}';
         return;
     }
+  }
+
+  // An integer as written in `source` ([+|-] digits, or 0x, 0o, 0b forms): exactly its value when
+  // an i64 or a u64 holds it (a double would round it: 2^64 - 1 is not 2^64), else, for decimal digits, the
+  // digits as written (a value past 64 bits is printed as it is, never cut or rounded). With
+  // `only_past_64_bits`, only the latter (a float written as digits). False when `source` is not
+  // such an integer.
+  bool integer_text(std::string& out, bool only_past_64_bits) const {
+    std::string_view t = source;
+    bool negative = false;
+    if (!t.empty() && (t[0] == '+' || t[0] == '-')) {
+      negative = t[0] == '-';
+      t.remove_prefix(1);
+    }
+    int radix = 10;
+    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'o' || t[1] == 'b')) {
+      radix = t[1] == 'x' ? 16 : t[1] == 'o' ? 8 : 2;
+      t.remove_prefix(2);
+    }
+    if (t.empty())
+      return false;
+    for (const char c : t) {
+      const bool ok = radix == 16 ? ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
+                                  : (c >= '0' && c < static_cast<char>('0' + radix));
+      if (!ok)
+        return false;
+    }
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v, radix);
+    const bool read = ec == std::errc() && end == t.data() + t.size();
+    if (read && (!negative || v <= (std::uint64_t{1} << 63))) {  // an i64 or a u64
+      if (only_past_64_bits)
+        return false;
+      if (negative && v != 0)
+        out += '-';
+      char buf[32];
+      out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+      return true;
+    }
+    if ((!read && ec != std::errc::result_out_of_range) || radix != 10)
+      return false;
+    if (negative)
+      out += '-';
+    out += t;
+    return true;
   }
 
   // A float as the reference prints it: the shortest digits that read back, as a decimal when

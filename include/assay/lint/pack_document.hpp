@@ -67,7 +67,7 @@ struct pack_node {
   }
 };
 
-// "\"text\"" for a message: json::quote_for_message (control characters shown as '?', long
+// "\"text\"" for a message: json::quote_for_message (made printable by the one sanitizer, long
 // text cut).
 inline std::string quoted_text(std::string_view s) {
   return json::quote_for_message(s);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "assay/contracts/lint_report.hpp"
+#include "assay/json/printable.hpp"
 #include "assay/json/value.hpp"
 #include "assay/lint/builtin_rules.hpp"
 #include "assay/lint/engine.hpp"
@@ -129,14 +130,18 @@ inline contracts::lint_report make_report(const lint_result& r, std::span<const 
 }
 
 // For people: a line per finding with a hint to --explain it, the skipped rules, then a summary.
+// Every string from a pack or the bundle (rule ids, event types, messages, reasons) is made
+// printable (json/printable.hpp), so each finding stays on its one line whatever it holds.
 inline std::string text_report(const lint_result& r, std::optional<severity> fail_on) {
+  using json::printable;
   std::string out;
   for (const finding& f : r.findings) {
-    out += std::string(name(f.level)) + " " + f.rule_id;
+    const std::string id = printable(f.rule_id);
+    out += std::string(name(f.level)) + " " + id;
     if (f.location)
       out += " at events.ndjson:" + std::to_string(f.location->line) + " (seq " + std::to_string(f.location->seq) +
-             ", " + f.location->event_type + ")";
-    out += ": " + f.message + "  [--explain " + f.rule_id + "]\n";
+             ", " + printable(f.location->event_type) + ")";
+    out += ": " + printable(f.message) + "  [--explain " + id + "]\n";
   }
   std::size_t passed = 0, violated = 0, skipped = 0;
   for (const rule_result& x : r.rules) {
@@ -144,7 +149,7 @@ inline std::string text_report(const lint_result& r, std::optional<severity> fai
     violated += x.status == outcome::violated;
     if (x.status == outcome::skipped) {
       ++skipped;
-      out += "skipped " + x.rule_id + ": " + x.reason + "\n";
+      out += "skipped " + printable(x.rule_id) + ": " + printable(x.reason) + "\n";
     }
   }
   if (r.dropped != 0)
@@ -215,6 +220,33 @@ inline std::string sarif_uri(std::string_view raw_path) {
   return out;
 }
 
+// Whether `s` is an absolute URI (RFC 3986 §4.3): a scheme (a letter, then letters, digits, "+",
+// "-" or "."), ":", then only characters a URI may hold (unreserved, reserved, and "%" with two hex
+// digits); no space, no control character, nothing outside ASCII. SARIF's helpUri must be one.
+inline bool is_absolute_uri(std::string_view s) noexcept {
+  auto alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  auto hexdig = [&](char c) { return digit(c) || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); };
+  const std::size_t colon = s.find(':');
+  if (colon == std::string_view::npos || colon == 0 || !alpha(s[0]))
+    return false;
+  for (std::size_t i = 1; i < colon; ++i)
+    if (!alpha(s[i]) && !digit(s[i]) && s[i] != '+' && s[i] != '-' && s[i] != '.')
+      return false;
+  constexpr std::string_view allowed = "-._~:/?#[]@!$&'()*+,;=";
+  for (std::size_t i = colon + 1; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '%') {
+      if (i + 2 >= s.size() || !hexdig(s[i + 1]) || !hexdig(s[i + 2]))
+        return false;
+      i += 2;
+    } else if (!alpha(c) && !digit(c) && allowed.find(c) == std::string_view::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
 inline json::value sarif_log(const lint_result& r, std::span<const loaded_pack> packs, const report_options& o = {}) {
   auto text = [](std::string_view s) {
     json::value v = json::object{};
@@ -242,6 +274,8 @@ inline json::value sarif_log(const lint_result& r, std::span<const loaded_pack> 
   }
   // Every pack rule with a finding, once.
   std::vector<bool> listed(r.rules.size(), false);
+  std::vector<bool> noted(packs.size(), false);
+  json::array notes;
   for (const finding& f : r.findings) {
     const rule_result& x = r.rules[f.rule];
     if (!x.pack || listed[f.rule])
@@ -260,8 +294,21 @@ inline json::value sarif_log(const lint_result& r, std::span<const loaded_pack> 
         help.set("markdown", *def.help_markdown);
         rule.set("help", std::move(help));
       }
-    if (p.definition.source_url)
+    // helpUri only when the pack's source_url is an absolute URI; otherwise left out, and said
+    // in a notification (once per pack).
+    if (p.definition.source_url && is_absolute_uri(*p.definition.source_url))
       rule.set("helpUri", std::string(*p.definition.source_url));
+    else if (p.definition.source_url && !noted[*x.pack]) {
+      noted[*x.pack] = true;
+      json::value note = json::object{};
+      json::value descriptor = json::object{};
+      descriptor.set("id", "ASSAY-LINT-HELPURI");
+      note.set("descriptor", std::move(descriptor));
+      note.set("level", "note");
+      note.set("message", text("pack " + std::string(p.definition.name) + "@" + p.definition.version +
+                               ": its source_url is not an absolute URI, so its rules have no helpUri"));
+      notes.push_back(std::move(note));
+    }
     json::value props = json::object{};
     props.set("pack", std::string(p.definition.name));
     props.set("pack_version", p.definition.version);
@@ -325,8 +372,10 @@ inline json::value sarif_log(const lint_result& r, std::span<const loaded_pack> 
     note.set("level", "warning");
     note.set("message", text(std::to_string(r.dropped) + " finding(s) were dropped by the max_results cap of " +
                              std::to_string(r.max_results) + "; the highest severities were kept."));
-    invocation.set("toolExecutionNotifications", json::array{std::move(note)});
+    notes.insert(notes.begin(), std::move(note));
   }
+  if (!notes.empty())
+    invocation.set("toolExecutionNotifications", std::move(notes));
   json::value run = json::object{};
   run.set("tool", std::move(tool));
   run.set("invocations", json::array{std::move(invocation)});

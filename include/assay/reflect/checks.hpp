@@ -33,7 +33,7 @@
 
 namespace assay::reflect {
 
-// `s` in double quotes for an error message: control characters shown as '?', cut after 64.
+// `s` in double quotes for an error message: made printable (json/printable.hpp), cut after 64 bytes.
 inline std::string quoted(std::string_view s) {
   return json::quote_for_message(s);
 }
