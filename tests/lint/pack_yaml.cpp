@@ -576,6 +576,23 @@ TEST_CASE("an alias bomb on bytes is refused at the alias that passes the budget
   CHECK(yaml_loads(small).definition.rules.size() == 1);
 }
 
+// Tags on null-looking text: a quoted scalar, or one tagged `!` or `!!str`, is the text; `!!null ~`
+// is null (the reference reads them so: the differential test below has them too).
+TEST_CASE("a quoted or string-tagged ~ is text, a plain !!null ~ is null") {
+  const std::string pack = with_check("      type: event_count\n      min: 1\n");
+  auto source_url = [&](const std::string& v) {
+    const lint::loaded_pack p = yaml_loads(pack + "source_url: " + v + "\n");
+    return p.definition.source_url ? "\"" + std::string(*p.definition.source_url) + "\"" : std::string("absent");
+  };
+  CHECK(source_url("!!null \"~\"") == "\"~\"");
+  CHECK(source_url("!!null '~'") == "\"~\"");
+  CHECK(source_url("!!str ~") == "\"~\"");
+  CHECK(source_url("! ~") == "\"~\"");
+  CHECK(source_url("\"~\"") == "\"~\"");
+  CHECK(source_url("!!null ~") == "absent");
+  CHECK(source_url("~") == "absent");
+}
+
 // Unknown anchors, and anchors used before they are defined (or inside themselves).
 TEST_CASE("aliases name anchors defined before them") {
   CHECK(yaml_error("name: *a\nkind: &a x\n") ==
@@ -691,7 +708,10 @@ TEST_CASE("differential: ~200 mutations of the nine packs read as the reference 
   // The cases of issue 29.
   cases.emplace_back("CR after a comment", severity_then_event_types(" #\r"));
   cases.emplace_back("LS after a comment", severity_then_event_types(" #\xE2\x80\xA8"));
-  REQUIRE(cases.size() == 9 * 23 + 2);
+  for (std::string_view v : {"!!null \"~\"", "!!str ~", "! ~", "!!null ~", "\"~\""})
+    cases.emplace_back("source_url: " + std::string(v),
+                       severity_then_event_types("\n") + "source_url: " + std::string(v) + "\n");
+  REQUIRE(cases.size() == 9 * 23 + 2 + 5);
 
   const fs::path tmp = fs::temp_directory_path() / ("assay-yaml-mutations-" + std::to_string(::getpid()));
   fs::create_directories(tmp);

@@ -218,9 +218,9 @@ class yaml_tree_builder {
     pack_node n;
     n.at = at(ev.start_mark);
     const std::string tag = as_string(s.tag);
-    // Untagged: plain when written plain. The non-specific tag `!` makes a string; another tag
-    // says what the scalar is, however it was written.
-    n.plain = s.tag == nullptr ? s.style == YAML_PLAIN_SCALAR_STYLE : tag != "!";
+    // Plain when written plain, without the non-specific tag `!` (which makes a string). A quoted
+    // scalar is never null, whatever its tag: `!!null "~"` is the text "~", as in the reference.
+    n.plain = s.style == YAML_PLAIN_SCALAR_STYLE && tag != "!";
     if (tag != "!")
       n.tag = tag;
     n.text.assign(reinterpret_cast<const char*>(s.value), s.length);
