@@ -10,6 +10,7 @@
 #include "assay/json/canonical.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/lint/pack_yaml.hpp"
+#include "assay/lint/resolve.hpp"
 
 #include <algorithm>
 #include <array>
@@ -734,4 +735,35 @@ TEST_CASE("differential: ~200 mutations of the nine packs read as the reference 
   // Both outcomes are exercised.
   CHECK(refused > 50);
   CHECK(refused < cases.size() - 50);
+}
+
+// Issue 29: `assay pack check /dev/zero` grew without end. A pack file is read as a stream, at most
+// 4 MiB and one byte: /dev/zero and a 5 MiB file are load errors naming the limit; 4 MiB loads.
+TEST_CASE("a pack file is read up to 4 MiB") {
+  CHECK(lint::max_pack_file_bytes == 4194304);
+  auto zero = lint::load_pack_file("/dev/zero", lint::yaml_options());
+  REQUIRE_FALSE(zero.has_value());
+  REQUIRE(zero.error().size() == 1);
+  CHECK(zero.error().front().code == errc::size_limit);
+  CHECK(zero.error().front().format() == "pack file \"/dev/zero\" is larger than 4 MiB (4194304 bytes)");
+
+  const std::string rule =
+      "  - id: R1\n    severity: error\n    description: r\n    check: {type: event_count, min: 1}\n";
+  const std::string at_cap = head + rule + "# " + std::string((4u << 20) - head.size() - rule.size() - 3, 'x') + "\n";
+  REQUIRE(at_cap.size() == 4u << 20);
+  const fs::path tmp = fs::temp_directory_path() / ("assay-pack-cap-" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  std::ofstream(tmp / "at-cap.yaml", std::ios::binary) << at_cap;
+  std::ofstream(tmp / "over.yaml", std::ios::binary) << at_cap << "#";
+  std::ofstream(tmp / "five.yaml", std::ios::binary) << head << rule << "#" << std::string(5u << 20, 'x') << "\n";
+  auto loads = lint::load_pack_file(tmp / "at-cap.yaml", lint::yaml_options());
+  CHECK_MESSAGE(loads.has_value(), (loads ? "" : loads.error().format()));
+  for (const char* name : {"over.yaml", "five.yaml"}) {
+    const fs::path f = tmp / name;
+    auto p = lint::load_pack_file(f, lint::yaml_options());
+    REQUIRE_FALSE(p.has_value());
+    CHECK(p.error().front().code == errc::size_limit);
+    CHECK(p.error().front().format() == "pack file \"" + f.string() + "\" is larger than 4 MiB (4194304 bytes)");
+  }
+  fs::remove_all(tmp);
 }
