@@ -3,7 +3,7 @@
 # SARIF validator of one optional test). Idempotent.
 set -euo pipefail
 pkgs=(meson ninja-build pkg-config g++ clang-14 libclang-rt-14-dev clang-format-14 python3
-      libboost1.81-dev libbotan-2-dev libxxhash-dev zlib1g-dev libyaml-cpp-dev
+      libboost1.81-dev libbotan-2-dev libxxhash-dev zlib1g-dev libyaml-dev
       libcli11-dev doctest-dev libbenchmark-dev openssl libisal-dev)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -16,7 +16,7 @@
 
 namespace assay_cli {
 
-// YAML and JSON packs when the CLI was built with yaml-cpp, JSON packs otherwise.
+// YAML and JSON packs when the CLI was built with libyaml, JSON packs otherwise.
 inline assay::lint::pack_options cli_pack_options() {
 #if ASSAY_CLI_YAML
   return assay::lint::yaml_options();

@@ -89,7 +89,7 @@
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 
-// lint/: policy packs (the YAML reader only where yaml-cpp is installed), the lint engine and
+// lint/: policy packs (the YAML reader only where libyaml is installed), the lint engine and
 // its reports.
 #include "assay/attest/attest.hpp"
 #include "assay/attest/dsse.hpp"
@@ -104,7 +104,7 @@
 #include "assay/lint/literal.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/lint/pack_document.hpp"
-#if __has_include(<yaml-cpp/yaml.h>)
+#if __has_include(<yaml.h>)
 #include "assay/lint/pack_yaml.hpp"
 #endif
 #include "assay/lint/report.hpp"

@@ -16,7 +16,7 @@ A block may be preceded by HTML comments that the page does not show:
 Each page is compiled with -fsyntax-only and the flags given (warnings as errors, but for unused
 names: snippets show a result without using it). Prints one line per page and the fragments
 left out; exits 1 when a page does not compile, with the compiler's first diagnostics. With
---no-yaml (no yaml-cpp in the build) a block that includes pack_yaml.hpp is left out too.
+--no-yaml (no libyaml in the build) a block that includes pack_yaml.hpp is left out too.
 """
 
 import concurrent.futures
@@ -84,7 +84,7 @@ def unit(page, yaml):
             fragments.append((line, "a fragment"))
             continue
         if not yaml and any("pack_yaml.hpp" in c for c in context + code):
-            fragments.append((line, "needs yaml-cpp, which this build has not"))
+            fragments.append((line, "needs libyaml, which this build has not"))
             continue
         inc, decls, stmts = split(context + code)
         for i in inc:

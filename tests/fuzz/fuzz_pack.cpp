@@ -1,7 +1,7 @@
 // libFuzzer target: loading packs (SPEC §10) from hostile text, JSON and YAML.
 //
 // The first byte chooses the reader: even, the strict JSON reader; odd, the YAML reader
-// (yaml-cpp; only when the target is built with ASSAY_FUZZ_YAML, else every input is JSON). The
+// (libyaml; only when the target is built with ASSAY_FUZZ_YAML, else every input is JSON). The
 // rest, at most 64 KiB, is loaded with load_pack. For every input:
 //   - loading never crashes, hangs or leaks (the sanitizers and libFuzzer see to that);
 //   - every error has a message and a code;
@@ -12,6 +12,11 @@
 //   - its digest document (what `assay pack show` prints), as canonical JSON, loads again through
 //     the JSON reader with the same digest (the round trip), and through the YAML reader too
 //     (JSON is YAML to a pack), and the second digest document is the same bytes.
+// Differential mode: with ASSAY_REF naming the reference CLI (assay-ref), every YAML input is also
+// given to `assay-ref pack-digest` (one process per input: slow, for runs aimed at it), and
+// loading or refusing, and the digest, must agree — except where SPEC §10 wants otherwise: the
+// budgets of this reader (size, depth, members), a key given twice (refused here wherever it is),
+// and the x-assay extension.
 // Any broken property aborts.
 #include "fuzz_fail.hpp"
 #include "assay/json/canonical.hpp"
@@ -26,6 +31,8 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+
+#include <unistd.h>
 
 namespace lint = assay::lint;
 
@@ -104,6 +111,60 @@ void round_trip(const lint::loaded_pack& p) {
   }
 }
 
+#ifdef ASSAY_FUZZ_YAML
+// What `assay-ref pack-digest` says of `text`: "name version digest", or "error".
+std::string reference_outcome(const char* bin, std::string_view text) {
+  char path[] = "/tmp/fuzz_pack_XXXXXX";
+  const int fd = ::mkstemp(path);
+  if (fd < 0)
+    fail("cannot make a temporary file for the reference");
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n <= 0)
+      fail("cannot write a temporary file for the reference");
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  const std::string cmd = std::string("'") + bin + "' pack-digest '" + path + "' 2>&1";
+  std::string out;
+  if (FILE* pipe = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0)
+      out.append(buf, n);
+    ::pclose(pipe);
+  }
+  ::unlink(path);
+  if (!out.empty() && out.back() == '\n')
+    out.pop_back();
+  if (out.rfind("ERROR ", 0) == 0)
+    return "error";
+  if (out.empty() || out.find('\n') != std::string::npos)
+    fail("the reference printed no single line", out);
+  return out;
+}
+
+void differential(std::string_view text, const assay::results<lint::loaded_pack>& ours) {
+  static const char* bin = std::getenv("ASSAY_REF");
+  if (bin == nullptr || *bin == '\0')
+    return;
+  if (!ours) {
+    const assay::errc c = ours.error().front().code;
+    if (c == assay::errc::size_limit || c == assay::errc::depth_limit || c == assay::errc::member_limit ||
+        c == assay::errc::duplicate_member)
+      return;
+  }
+  if (text.find("x-assay") != std::string_view::npos)
+    return;
+  const std::string here =
+      ours ? std::string(ours->definition.name) + " " + ours->definition.version + " " + ours->digest : "error";
+  const std::string there = reference_outcome(bin, text);
+  if (here != there)
+    fail("the reference reads this pack otherwise",
+         "here: " + (ours ? here : ours.error().format()) + "\nreference: " + there);
+}
+#endif
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -117,6 +178,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto first = lint::load_pack(text, source, opts);
   const auto second = lint::load_pack(text, source, opts);
   check_same(first, second);
+#ifdef ASSAY_FUZZ_YAML
+  if (yaml)
+    differential(text, first);
+#endif
   if (!first) {
     check_errors(first.error());
     return 0;

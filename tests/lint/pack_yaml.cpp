@@ -1,20 +1,25 @@
-// YAML packs (SPEC §10) through yaml-cpp: the nine open packs of the Rust reference load with its
-// digests, also as pack-v1 JSON; YAML's scalars, block styles, aliases and tags mean what they
-// mean to the reference; errors carry line and column; and a corpus of 306 pack variants gives
-// the reference's outcome (recorded, and live when the reference binary is at hand).
+// YAML packs (SPEC §10) through libyaml: the nine open packs of the Rust reference load with its
+// digests, from LF, CRLF, CR-only and NEL line ends alike, also as pack-v1 JSON; YAML's scalars,
+// block styles, line breaks, aliases and tags mean what they mean to the reference; control
+// characters and alias bombs are refused; errors carry line and column; a corpus of 306 pack
+// variants gives the reference's outcome (recorded, and live when the reference binary is at
+// hand); and ~200 deterministic mutations of the nine packs give the reference's outcome live.
 #include "support.hpp"
 
 #include "assay/contracts/registry.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/lint/pack_yaml.hpp"
+#include "assay/lint/resolve.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -316,7 +321,8 @@ TEST_CASE("YAML scalars: string members take the text, other members the core sc
 }
 
 TEST_CASE("YAML errors: syntax, duplicate keys at any depth, documents, encoding, budgets") {
-  CHECK(yaml_error("name: [p\n") == "line 2, column 1 (byte 9): p.yaml: YAML: end of sequence flow not found");
+  CHECK(yaml_error("name: [p\n") ==
+        "line 2, column 1 (byte 9): p.yaml: YAML: did not find expected ',' or ']' (while parsing a flow sequence)");
   CHECK(yaml_error("name: p\nkind: x\nname: q\n") ==
         "line 3, column 1 (byte 16) at /name: p.yaml: duplicate key \"name\"");
   const std::string check = with_check("      type: event_count\n      min: 1\n      min: 2\n");
@@ -425,4 +431,339 @@ TEST_CASE("x-assay in YAML, both spellings") {
         "line 16, column 42 (byte 261) at /x-assay/requires_signals/1: p.yaml: unknown signal \"secrets\" (registered: "
         "environment_posture, human_approvals, model_identity, policy_decisions, prompt_lineage, rng_seeds, "
         "run_inputs, sandbox_posture, tool_calls, tool_io_bodies)");
+}
+
+// --- line breaks, control characters, alias budgets (SPEC §10, "Reading packs safely") ------------
+
+namespace {
+
+std::string replace_all(std::string s, std::string_view from, std::string_view to) {
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+// "name version digest" as `assay-ref pack-digest` prints it, or "error".
+std::string digest_line(const std::string& text) {
+  auto p = lint::load_pack(text, {lint::pack_source::origin::file, "p.yaml"}, lint::yaml_options());
+  if (!p)
+    return "error";
+  return std::string(p->definition.name) + " " + p->definition.version + " " + p->digest;
+}
+
+// A pack whose rule R1 has `severity: error`, then on what YAML reads as the next line (after
+// `brk`) its event_types.
+std::string severity_then_event_types(std::string_view brk) {
+  return head + "  - id: R1\n    severity: error" + std::string(brk) +
+         "    event_types: [nothing.here]\n    description: r\n    check: {type: event_count, min: 1}\n";
+}
+
+// The event_types of the first rule ({"(absent)"} when it has none).
+std::vector<std::string> event_types_of(const lint::loaded_pack& p) {
+  const auto& types = p.definition.rules.at(0).event_types;
+  if (!types)
+    return {"(absent)"};
+  std::vector<std::string> out;
+  for (const auto& t : *types)
+    out.emplace_back(t);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the nine packs load with the reference's digests from LF, CRLF, CR-only and NEL line ends" *
+          doctest::test_suite("conformance")) {
+  const fs::path dir = reference_packs_dir();
+  if (dir.empty())
+    return;
+  std::size_t seen = 0;
+  for (const auto& [name, digest] : reference_digests) {
+    const std::string lf = assay_test::read_file(dir / (name + ".yaml"));
+    REQUIRE(lf.find('\r') == std::string::npos);
+    for (std::string_view brk : {"\n", "\r\n", "\r", "\xC2\x85"}) {
+      CAPTURE(name);
+      CAPTURE(brk.size());
+      const lint::loaded_pack p = yaml_loads(replace_all(lf, "\n", brk), name + ".yaml");
+      CHECK(p.digest == digest);
+      ++seen;
+    }
+  }
+  CHECK(seen == 36);
+}
+
+TEST_CASE("YAML line breaks are LF, CR, CRLF, NEL, LS and PS, as the reference reads them") {
+  // A comment ends at any of them: the next line is a member of the rule, not more comment.
+  const std::string lf = severity_then_event_types("\n");
+  const lint::loaded_pack want = yaml_loads(lf);
+  CHECK(event_types_of(want) == std::vector<std::string>{"nothing.here"});
+  for (std::string_view brk : {" #\r", " # note\r", "\r", "\r\n", " #\r\n", "\xC2\x85", " #\xC2\x85", "\xE2\x80\xA8",
+                               " #\xE2\x80\xA8", "\xE2\x80\xA9", " # x\xE2\x80\xA9"}) {
+    CAPTURE(brk);
+    const lint::loaded_pack p = yaml_loads(severity_then_event_types(brk));
+    CHECK(event_types_of(p) == std::vector<std::string>{"nothing.here"});
+    CHECK(p.digest == want.digest);
+  }
+  // Positions count those breaks too: the error is on line 3 of a CR-only text.
+  CHECK(yaml_error("name: p\rkind: x\rname: q\r") ==
+        "line 3, column 1 (byte 16) at /name: p.yaml: duplicate key \"name\"");
+  CHECK(yaml_error("name: p\xE2\x80\xA8kind: x\xC2\x85name: q\n") ==
+        "line 3, column 1 (byte 19) at /name: p.yaml: duplicate key \"name\"");
+}
+
+TEST_CASE("control characters other than TAB, LF and CR are refused, wherever they are") {
+  const std::string pack = with_check("      type: event_count\n      min: 1\n");
+  const std::size_t at = pack.find("description: d") + 13;  // the d
+  REQUIRE(at == 53);
+  for (const auto& [byte, hex] : std::vector<std::pair<std::string, std::string>>{{std::string(1, '\0'), "0000"},
+                                                                                  {"\x0B", "000B"},
+                                                                                  {"\x0C", "000C"},
+                                                                                  {"\x01", "0001"},
+                                                                                  {"\x1B", "001B"},
+                                                                                  {"\x7F", "007F"},
+                                                                                  {"\xC2\x80", "0080"}}) {
+    CAPTURE(hex);
+    std::string text = pack;
+    CHECK(yaml_error(text.insert(at, byte)) ==
+          "line 4, column 14 (byte 53): p.yaml: YAML: control characters are not allowed (U+" + hex + ")");
+    // In a comment too, and in a quoted string.
+    CHECK(yaml_error(pack + "# note " + byte + "\n") ==
+          "line 16, column 8 (byte 227): p.yaml: YAML: control characters are not allowed (U+" + hex + ")");
+    std::string quoted = pack;
+    CHECK(yaml_error(quoted.replace(at, 1, "\"d" + byte + "\"")) ==
+          "line 4, column 16 (byte 55): p.yaml: YAML: control characters are not allowed (U+" + hex + ")");
+  }
+  auto nul = lint::load_pack(pack + std::string(1, '\0'), {}, lint::yaml_options());
+  REQUIRE_FALSE(nul.has_value());
+  CHECK(nul.error().front().code == errc::unescaped_control);
+  // TAB is a character like any other inside a scalar or a comment.
+  std::string tab = pack;
+  CHECK(yaml_loads(tab.replace(at, 1, "\"d\td\"")).definition.description == "d\td");
+  CHECK(yaml_loads(pack + "# a\tcomment\n").digest == yaml_loads(pack).digest);
+}
+
+// Issue 29: a 257 KB pack whose aliases repeat a 256 KiB string 64 × 64 times reached 4.3 GB and
+// loaded. The expanded text is budgeted in bytes: it fails at the alias that passes 8 MiB.
+TEST_CASE("an alias bomb on bytes is refused at the alias that passes the budget") {
+  std::string text = head + "  - id: R1\n    severity: error\n    description: r\n    notes:\n      s: &s " +
+                     std::string(256 << 10, 'a') + "\n      l: &l [";
+  std::vector<std::size_t> aliases;
+  for (int i = 0; i < 64; ++i) {
+    text += i == 0 ? "" : ", ";
+    aliases.push_back(text.size());
+    text += "*s";
+  }
+  text += "]\n      m: [";
+  for (int i = 0; i < 64; ++i)
+    text += i == 0 ? "*l" : ", *l";
+  text += "]\n    check: {type: event_count, min: 1}\n";
+  CHECK(text.size() == 262914);
+  // Scalar text before the list: the keys and values of `head` and the rule, then the string (a
+  // little over 256 KiB); each alias adds 256 KiB, so the 31st (l/30) takes the total past 8 MiB.
+  auto p = lint::load_pack(text, {lint::pack_source::origin::file, "bomb.yaml"}, lint::yaml_options());
+  REQUIRE_FALSE(p.has_value());
+  REQUIRE(p.error().size() == 1);
+  CHECK(p.error().front().code == errc::size_limit);
+  CHECK(p.error().front().offset == aliases[30]);
+  CHECK(p.error().front().format() == "line 15, column " + std::to_string(aliases[30] - text.rfind('\n', aliases[30])) +
+                                          " (byte " + std::to_string(aliases[30]) +
+                                          ") at /rules/0/notes/l/30: bomb.yaml: more than 8388608 bytes of scalar "
+                                          "text (aliases expanded)");
+  // With 30 aliases of the string it loads: the budget is what is refused, not aliases.
+  std::string small = head + "  - id: R1\n    severity: error\n    description: r\n    notes:\n      s: &s " +
+                      std::string(256 << 10, 'a') + "\n      l: [";
+  for (int i = 0; i < 30; ++i)
+    small += i == 0 ? "*s" : ", *s";
+  small += "]\n    check: {type: event_count, min: 1}\n";
+  CHECK(yaml_loads(small).definition.rules.size() == 1);
+}
+
+// Tags on null-looking text: a quoted scalar, or one tagged `!` or `!!str`, is the text; `!!null ~`
+// is null (the reference reads them so: the differential test below has them too).
+TEST_CASE("a quoted or string-tagged ~ is text, a plain !!null ~ is null") {
+  const std::string pack = with_check("      type: event_count\n      min: 1\n");
+  auto source_url = [&](const std::string& v) {
+    const lint::loaded_pack p = yaml_loads(pack + "source_url: " + v + "\n");
+    return p.definition.source_url ? "\"" + std::string(*p.definition.source_url) + "\"" : std::string("absent");
+  };
+  CHECK(source_url("!!null \"~\"") == "\"~\"");
+  CHECK(source_url("!!null '~'") == "\"~\"");
+  CHECK(source_url("!!str ~") == "\"~\"");
+  CHECK(source_url("! ~") == "\"~\"");
+  CHECK(source_url("\"~\"") == "\"~\"");
+  CHECK(source_url("!!null ~") == "absent");
+  CHECK(source_url("~") == "absent");
+}
+
+// Unknown anchors, and anchors used before they are defined (or inside themselves).
+TEST_CASE("aliases name anchors defined before them") {
+  CHECK(yaml_error("name: *a\nkind: &a x\n") ==
+        "line 1, column 7 (byte 6) at /name: p.yaml: alias of an unknown anchor \"a\"");
+  CHECK(yaml_error("name: &a [*a]\n") ==
+        "line 1, column 11 (byte 10) at /name/0: p.yaml: alias of an unknown anchor \"a\"");
+  // An anchor defined again names the later node from there on.
+  const lint::loaded_pack p = yaml_loads(severity_then_event_types("\n") +
+                                         "x-assay:\n  requires_signals: [&s tool_calls, "
+                                         "&s rng_seeds, *s]\n");
+  CHECK(p.requires_signals() == std::vector<std::string>{"tool_calls", "rng_seeds", "rng_seeds"});
+}
+
+// The reference (`assay-ref pack-digest`) and this reader on ~200 deterministic mutations of the
+// nine packs: line-end conversions, inserted control characters and line breaks, comments ended by
+// CR, anchors and aliases, duplicated keys, truncations and byte flips. Accept or refuse, and the
+// digest, must agree.
+TEST_CASE("differential: ~200 mutations of the nine packs read as the reference reads them" *
+          doctest::test_suite("oracle")) {
+  const fs::path bin = assay_test::reference_binary();
+  const fs::path dir = reference_packs_dir();
+  REQUIRE_FALSE(bin.empty());
+  REQUIRE_FALSE(dir.empty());
+  std::vector<std::pair<std::string, std::string>> packs;  // name, text
+  for (const auto& [name, digest] : reference_digests)
+    packs.emplace_back(name, assay_test::read_file(dir / (name + ".yaml")));
+  REQUIRE(packs.size() == 9);
+
+  std::vector<std::pair<std::string, std::string>> cases;  // what was done, text
+  std::mt19937 rng(29);
+  auto below = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  auto lines_of = [](const std::string& t) {
+    std::vector<std::size_t> starts{0};
+    for (std::size_t i = 0; i + 1 < t.size(); ++i)
+      if (t[i] == '\n')
+        starts.push_back(i + 1);
+    return starts;
+  };
+  // A byte offset that does not split a UTF-8 sequence.
+  auto boundary = [&](const std::string& t) {
+    std::size_t at = below(t.size());
+    while (at > 0 && (static_cast<unsigned char>(t[at]) & 0xC0) == 0x80)
+      --at;
+    return at;
+  };
+  const std::vector<std::string> inserted = {
+      std::string(1, '\0'), "\x0B",         "\x0C",         "\x1F",    "\x7F", "\t", "\r",
+      "\xC2\x85",           "\xE2\x80\xA8", "\xE2\x80\xA9", "\xC2\x80"};
+  for (const auto& [name, lf] : packs) {
+    for (const auto& [label, brk] : std::vector<std::pair<std::string, std::string>>{
+             {"crlf", "\r\n"}, {"cr", "\r"}, {"nel", "\xC2\x85"}, {"ls", "\xE2\x80\xA8"}, {"ps", "\xE2\x80\xA9"}})
+      cases.emplace_back(name + " " + label, replace_all(lf, "\n", brk));
+    const std::vector<std::size_t> lines = lines_of(lf);
+    for (int k = 0; k < 18; ++k) {
+      std::string t = lf;
+      std::string what;
+      switch (k % 9) {
+        case 0:
+        case 1: {  // a control character or a line break inserted
+          const std::string& c = inserted[below(inserted.size())];
+          const std::size_t at = boundary(t);
+          t.insert(at, c);
+          what = "insert " + std::to_string(static_cast<unsigned char>(c[0])) + " at " + std::to_string(at);
+          break;
+        }
+        case 2: {  // a line ended by a comment and CR
+          const std::size_t line = 1 + below(lines.size() - 1);
+          t.replace(lines[line] - 1, 1, k % 2 == 0 ? " #\r" : " # note\r");
+          what = "comment+CR ending line " + std::to_string(line);
+          break;
+        }
+        case 3: {  // severities: the first anchored, the others aliases of it
+          std::size_t at = t.find("severity: ");
+          REQUIRE(at != std::string::npos);
+          t.insert(at + 10, "&sev ");
+          for (at = t.find("severity: ", at + 10); at != std::string::npos; at = t.find("severity: ", at + 10))
+            t.replace(at + 10, t.find('\n', at) - at - 10, "*sev");
+          what = "severity aliases";
+          break;
+        }
+        case 4: {  // a line given twice (a key twice, mostly)
+          const std::size_t line = below(lines.size());
+          const std::size_t end = t.find('\n', lines[line]);
+          t.insert(lines[line], t.substr(lines[line], end - lines[line] + 1));
+          what = "line " + std::to_string(line) + " twice";
+          break;
+        }
+        case 5: {  // truncated
+          const std::size_t at = 1 + below(t.size() - 1);
+          t.resize(at);
+          what = "truncated at " + std::to_string(at);
+          break;
+        }
+        case 6:
+        case 7: {  // a byte flipped
+          const std::size_t at = below(t.size());
+          t[at] = static_cast<char>(static_cast<unsigned char>(t[at]) ^ (1u + below(255)));
+          what = "byte " + std::to_string(at) + " flipped";
+          break;
+        }
+        case 8: {  // an alias before its anchor, or of none
+          const std::size_t at = t.find("severity: ");
+          t.insert(at + 10, k % 2 == 0 ? "*nowhere " : "&a ");
+          if (k % 2 != 0)
+            t.insert(t.find("description: ", at) + 13, "*a\n    x_note: ");
+          what = k % 2 == 0 ? "unknown alias" : "alias of a severity in a description";
+          break;
+        }
+      }
+      cases.emplace_back(name + " " + what, std::move(t));
+    }
+  }
+  // The cases of issue 29.
+  cases.emplace_back("CR after a comment", severity_then_event_types(" #\r"));
+  cases.emplace_back("LS after a comment", severity_then_event_types(" #\xE2\x80\xA8"));
+  for (std::string_view v : {"!!null \"~\"", "!!str ~", "! ~", "!!null ~", "\"~\""})
+    cases.emplace_back("source_url: " + std::string(v),
+                       severity_then_event_types("\n") + "source_url: " + std::string(v) + "\n");
+  REQUIRE(cases.size() == 9 * 23 + 2 + 5);
+
+  const fs::path tmp = fs::temp_directory_path() / ("assay-yaml-mutations-" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  std::vector<fs::path> files;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    files.push_back(tmp / ("m" + std::to_string(i) + ".yaml"));
+    std::ofstream(files.back(), std::ios::binary) << cases[i].second;
+  }
+  const std::vector<std::string> ref = reference_digest_lines(bin, files);
+  fs::remove_all(tmp);
+  REQUIRE(ref.size() == cases.size());
+  std::size_t refused = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    CAPTURE(cases[i].first);
+    const std::string theirs = ref[i].rfind("ERROR ", 0) == 0 ? "error" : ref[i];
+    const std::string ours = digest_line(cases[i].second);
+    CHECK_MESSAGE(ours == theirs, "reference: " << ref[i]);
+    refused += theirs == "error" ? 1 : 0;
+  }
+  // Both outcomes are exercised.
+  CHECK(refused > 50);
+  CHECK(refused < cases.size() - 50);
+}
+
+// Issue 29: `assay pack check /dev/zero` grew without end. A pack file is read as a stream, at most
+// 4 MiB and one byte: /dev/zero and a 5 MiB file are load errors naming the limit; 4 MiB loads.
+TEST_CASE("a pack file is read up to 4 MiB") {
+  CHECK(lint::max_pack_file_bytes == 4194304);
+  auto zero = lint::load_pack_file("/dev/zero", lint::yaml_options());
+  REQUIRE_FALSE(zero.has_value());
+  REQUIRE(zero.error().size() == 1);
+  CHECK(zero.error().front().code == errc::size_limit);
+  CHECK(zero.error().front().format() == "pack file \"/dev/zero\" is larger than 4 MiB (4194304 bytes)");
+
+  const std::string rule =
+      "  - id: R1\n    severity: error\n    description: r\n    check: {type: event_count, min: 1}\n";
+  const std::string at_cap = head + rule + "# " + std::string((4u << 20) - head.size() - rule.size() - 3, 'x') + "\n";
+  REQUIRE(at_cap.size() == 4u << 20);
+  const fs::path tmp = fs::temp_directory_path() / ("assay-pack-cap-" + std::to_string(::getpid()));
+  fs::create_directories(tmp);
+  std::ofstream(tmp / "at-cap.yaml", std::ios::binary) << at_cap;
+  std::ofstream(tmp / "over.yaml", std::ios::binary) << at_cap << "#";
+  std::ofstream(tmp / "five.yaml", std::ios::binary) << head << rule << "#" << std::string(5u << 20, 'x') << "\n";
+  auto loads = lint::load_pack_file(tmp / "at-cap.yaml", lint::yaml_options());
+  CHECK_MESSAGE(loads.has_value(), (loads ? "" : loads.error().format()));
+  for (const char* name : {"over.yaml", "five.yaml"}) {
+    const fs::path f = tmp / name;
+    auto p = lint::load_pack_file(f, lint::yaml_options());
+    REQUIRE_FALSE(p.has_value());
+    CHECK(p.error().front().code == errc::size_limit);
+    CHECK(p.error().front().format() == "pack file \"" + f.string() + "\" is larger than 4 MiB (4194304 bytes)");
+  }
+  fs::remove_all(tmp);
 }

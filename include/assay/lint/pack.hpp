@@ -6,7 +6,7 @@
 //   p->canonical_rule_id(p->definition.rules[0].id);       // "my-pack@1.0.0:R-001"
 //
 // This header reads JSON packs with the strict reader and needs no YAML library; include
-// assay/lint/pack_yaml.hpp (yaml-cpp) and pass `yaml_options()` to read YAML, and JSON as YAML.
+// assay/lint/pack_yaml.hpp (libyaml) and pass `yaml_options()` to read YAML, and JSON as YAML.
 // Finding a pack by `--pack` value (paths, built-ins, the config directory) is resolve.hpp.
 //
 // Loading runs, in order: the reader (syntax, duplicate keys), the scalar rules of SPEC §10

@@ -2,7 +2,7 @@
 // become JSON (SPEC §10).
 //
 // Packs are YAML 1.2 or JSON, and JSON is read as YAML. Both readers (the strict JSON reader here,
-// yaml-cpp in pack_yaml.hpp) produce the same `pack_node` tree: scalars keep their text, whether
+// libyaml in pack_yaml.hpp) produce the same `pack_node` tree: scalars keep their text, whether
 // they were plain, and any tag; mappings keep their keys in order (a key given twice is an error,
 // at any depth); every node knows its position. A JSON string is a quoted scalar, a JSON number,
 // true, false or null a plain one with its source text, so a JSON pack means what the same text

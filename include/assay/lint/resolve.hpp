@@ -20,6 +20,7 @@
 #include "assay/separate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -105,21 +106,36 @@ inline results<std::vector<std::string>> split_pack_refs(std::span<const std::st
   return out;
 }
 
-// Loads a pack file (JSON, or YAML with pack_yaml.hpp's reader in `opts`).
+// The largest pack file read (SPEC §10): 4 MiB.
+inline constexpr std::size_t max_pack_file_bytes = std::size_t{4} << 20;
+
+// Loads a pack file (JSON, or YAML with pack_yaml.hpp's reader in `opts`). The file is read as a
+// stream, at most max_pack_file_bytes + 1 bytes: a larger one (or /dev/zero) is an error.
 template <class = void>
 results<loaded_pack> load_pack_file(const std::filesystem::path& path, const pack_options& opts = {},
                                     std::string shown_as = {}) {
   if (shown_as.empty())
     shown_as = path.string();
   std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in)
-    text << in.rdbuf();
-  if (!in || in.bad()) {
+  std::string text;
+  if (in) {
+    std::array<char, 65536> buf;
+    while (text.size() <= max_pack_file_bytes) {
+      const std::size_t want = std::min(buf.size(), max_pack_file_bytes + 1 - text.size());
+      in.read(buf.data(), static_cast<std::streamsize>(want));
+      text.append(buf.data(), static_cast<std::size_t>(in.gcount()));
+      if (!in)
+        break;
+    }
+  }
+  if (!in.is_open() || in.bad()) {
     std::error_code ec(errno, std::generic_category());
     return errors(make_error(errc::io_error, "cannot read pack file " + quoted_text(shown_as) + ": " + ec.message()));
   }
-  auto loaded = load_pack(text.str(), pack_source{pack_source::origin::file, shown_as}, opts);
+  if (text.size() > max_pack_file_bytes)
+    return errors(make_error(errc::size_limit, "pack file " + quoted_text(shown_as) + " is larger than 4 MiB (" +
+                                                   std::to_string(max_pack_file_bytes) + " bytes)"));
+  auto loaded = load_pack(text, pack_source{pack_source::origin::file, shown_as}, opts);
   if (!loaded && opts.reader == nullptr) {
     const std::string ext = path.extension().string();
     if ((ext == ".yaml" || ext == ".yml") && is_syntax_error(loaded.error().front().code)) {
