@@ -230,40 +230,42 @@ struct no_genai {
   std::string member, reason;
 };
 inline std::optional<no_genai> genai_refusal(const json::document& d, std::size_t data, role what) {
-  const std::string tail =
-      " (semantic conventions " + std::string(semconv_version) +
-      "), and it is not guessed: the span has no gen_ai.* attribute, its members are under assay.*";
+  // Built only for a refusal: most events get their span, and this runs for each.
+  const auto tail = [] {
+    return " (semantic conventions " + std::string(semconv_version) +
+           "), and it is not guessed: the span has no gen_ai.* attribute, its members are under assay.*";
+  };
   if (what == role::tool) {
     const auto tool = member_string(d, data, "tool");
     if (!tool.value)
       return no_genai{"/data/tool",
-                      std::string(tool.instead) + ": an execute_tool span requires gen_ai.tool.name" + tail};
+                      std::string(tool.instead) + ": an execute_tool span requires gen_ai.tool.name" + tail()};
     return std::nullopt;
   }
   const auto op = member_string(d, data, "operation");
   if (!op.value)
     return no_genai{"/data/operation",
-                    std::string(op.instead) + ": a GenAI inference span requires gen_ai.operation.name" + tail};
+                    std::string(op.instead) + ": a GenAI inference span requires gen_ai.operation.name" + tail()};
   for (std::string_view other : non_inference_operations)
     if (*op.value == other)
       return no_genai{"/data/operation", "the operation " + std::string(other) +
-                                             " has a span type of its own, not a model inference" + tail};
+                                             " has a span type of its own, not a model inference" + tail()};
   const auto provider = member_string(d, data, "provider");
   if (!provider.value)
     return no_genai{"/data/provider",
-                    std::string(provider.instead) + ": a GenAI inference span requires gen_ai.provider.name" + tail};
+                    std::string(provider.instead) + ": a GenAI inference span requires gen_ai.provider.name" + tail()};
   for (const provider_rule& p : provider_rules) {
     if (*provider.value != p.provider)
       continue;
     if (p.member.empty())
       return no_genai{"/data/provider", "the " + std::string(p.provider) + " inference span (" +
                                             std::string(p.span_definition) + ") requires " + std::string(p.attribute) +
-                                            ", which this event type does not give" + tail};
+                                            ", which this event type does not give" + tail()};
     const auto m = member_string(d, data, p.member);
     if (!m.value)
       return no_genai{"/data/" + std::string(p.member), std::string(m.instead) + ": the " + std::string(p.provider) +
                                                             " inference span (" + std::string(p.span_definition) +
-                                                            ") requires " + std::string(p.attribute) + tail};
+                                                            ") requires " + std::string(p.attribute) + tail()};
   }
   return std::nullopt;
 }
@@ -311,13 +313,38 @@ inline std::optional<trace_context> parse_traceparent(std::string_view tp) {
   return trace_context{std::string(tp.substr(3, 32)), std::string(tp.substr(36, 16))};
 }
 
+// The finished spans' attribute texts of a run, packed into blocks (2 KiB doubling to 1 MiB): one
+// allocation per block rather than one per span, and no slack beyond the last block's.
+class text_arena {
+ public:
+  struct ref {
+    std::size_t block = 0, at = 0, size = 0;
+  };
+  ref add(std::string_view text) {
+    if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < text.size()) {
+      next_ = std::min<std::size_t>(next_ * 2, std::size_t(1) << 20);
+      blocks_.emplace_back();
+      blocks_.back().reserve(std::max(next_, text.size()));
+    }
+    std::string& b = blocks_.back();
+    const ref r{blocks_.size() - 1, b.size(), text.size()};
+    b.append(text);
+    return r;
+  }
+  std::string_view at(const ref& r) const { return std::string_view(blocks_[r.block]).substr(r.at, r.size); }
+
+ private:
+  std::vector<std::string> blocks_;
+  std::size_t next_ = 1024;
+};
+
 struct span_record {
   std::string span_id, name, trace_state;
   std::optional<trace_context> foreign;  // the event's traceparent names another trace
   span_kind kind = span_kind::internal;
   std::uint64_t start = 0;
   attribute_set attrs;              // while the span is built (and the root's, until the end)
-  std::string attributes;           // a finished span's attributes, canonical JSON: compact to hold
+  text_arena::ref attributes;       // a finished span's attributes, canonical JSON (run_state::texts)
   std::optional<std::string> tool;  // a finished span's gen_ai.tool.name
   std::vector<json::value> events;  // span events (the root's)
 };
@@ -329,6 +356,7 @@ struct run_state {
   std::string first_id, first_hash;      // the run's first event, for a root made without one
   std::vector<json::value> root_events;
   std::vector<span_record> spans;
+  text_arena texts;  // the spans' attributes
   std::set<std::string> mcp_tools;
   std::uint64_t first_ns = std::numeric_limits<std::uint64_t>::max(), last_ns = 0;
 };
@@ -444,7 +472,10 @@ class basic_exporter {
     }
     // Held as canonical text until finish(), not as a tree: a tenth of the memory.
     s.tool = attr_string(s.attrs, "gen_ai.tool.name");
-    s.attributes = json::to_canonical(s.attrs.to_json()).value();
+    scratch_.clear();
+    json::string_writer w{&scratch_};
+    (void)json::write_canonical(w, s.attrs.to_json());  // a tree of strings, numbers and booleans: no error
+    s.attributes = run.texts.add(scratch_);
     s.attrs = attribute_set{};
     ++spans_;
     run.spans.push_back(std::move(s));
@@ -662,8 +693,7 @@ class basic_exporter {
     for (detail::span_record& s : run.spans) {
       if (chunk.size() >= opt_.spans_per_line && !flush())
         return false;
-      json::value attributes = json::parse(s.attributes).value();
-      s.attributes = std::string();
+      json::value attributes = json::parse(run.texts.at(s.attributes)).value();
       if (s.tool && run.mcp_tools.contains(*s.tool)) {  // in key order, as the rest
         json::value kv = json::object{};
         kv.set("key", std::string("mcp.method.name"));
@@ -717,6 +747,7 @@ class basic_exporter {
   std::set<std::string> run_seen_;  // runs whose root span fitted under max_spans
   std::map<std::string, std::uint64_t> unmapped_;
   loss_list loss_;
+  std::string scratch_;  // a span's attribute text as it is made
   std::uint64_t events_read_ = 0, spans_ = 0;
 };
 using exporter = basic_exporter<>;
