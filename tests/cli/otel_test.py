@@ -19,16 +19,16 @@ events = [
 b = bundle_of(events, "--unchecked-payloads")
 
 
-def export(*extra):
+def export(*extra, bundle=b):
     spans, report = tmpfile(b""), tmpfile(b"")
-    code, out, err = run(["evidence", "export-otel", b, "--out", spans, "--report", report] + list(extra))
+    code, out, err = run(["evidence", "export-otel", bundle, "--out", spans, "--report", report] + list(extra))
     with open(spans, "rb") as f, open(report, "rb") as g:
         return code, out, err, f.read(), g.read()
 
 
 code, out, err, spans, report = export()
 check("export exits 0", code == 0, err)
-check("summary on stdout", out == b"exported 4 event(s) as 3 span(s) in 1 line(s) (semantic conventions 1.37.0)\n"
+check("summary on stdout", out == b"exported 4 event(s) as 3 span(s) in 1 line(s) (semantic conventions 1.41.1)\n"
       b"mapping loss: 2 attribute(s) dropped, 1 event(s) without a mapping\n  unmapped vendor.thing: 1\n", out)
 lines = spans.decode().splitlines()
 check("one TracesData line", len(lines) == 1)
@@ -47,6 +47,26 @@ check("report", r["schema_version"] == "otel-export-report-v1" and r["events_rea
       [("run1:2", "/data/arguments"), ("run1:2", "/data/x")]
       and r["mapping_loss"]["totals"] == {"dropped_attributes": 2, "unmapped_events": 1}, r)
 expect("the report is a valid otel-export-report-v1", ["validate", "otel-export-report-v1", tmpfile(report)])
+
+# An inference event without an operation is not given one (SPEC §16, semantic conventions
+# 1.41.1): a span with no gen_ai.* attribute, its members (a redacted model too) under assay.*,
+# and the report says why.
+m = bundle_of([event(0, "assay.model.invoked", {"model": {"alg": "sha256", "digest": "sha256:00", "size_bytes": 3},
+                                                "provider": "openai"})], "--unchecked-payloads")
+code, out, err, mspans, mreport = export(bundle=m)
+check("export of a model invocation exits 0", code == 0, err)
+mgot = json.loads(mspans.decode().splitlines()[0])["resourceSpans"][0]["scopeSpans"][0]["spans"]
+check("no GenAI span by guess", [(s["name"], s["kind"]) for s in mgot] == [("assay.run", 1), ("assay.model.invoked", 1)],
+      mgot)
+mattrs = {a["key"]: a["value"] for a in mgot[1]["attributes"]}
+check("its members under assay.model.*",
+      {k: v for k, v in mattrs.items() if k.startswith("assay.model") or k.startswith("gen_ai.")} ==
+      {"assay.model.commitment.alg": {"stringValue": "sha256"}, "assay.model.commitment.digest": {"stringValue": "sha256:00"},
+       "assay.model.commitment.size_bytes": {"intValue": "3"}, "assay.model.provider": {"stringValue": "openai"}}, mattrs)
+check("the report says why", json.loads(mreport)["mapping_loss"]["dropped_attributes"] ==
+      [{"event_id": "run1:0", "member": "/data/operation",
+        "reason": "absent: a GenAI inference span requires gen_ai.operation.name (semantic conventions 1.41.1), and it "
+                  "is not guessed: the span has no gen_ai.* attribute, its members are under assay.*"}], mreport)
 
 again = export()
 check("two exports byte-identical", again[3] == spans and again[4] == report)

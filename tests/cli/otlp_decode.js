@@ -65,7 +65,7 @@ for (const file of process.argv.slice(3)) {
         })
       )
     );
-    if (back.resourceSpans[0].schemaUrl !== "https://opentelemetry.io/schemas/1.37.0") fail(`${where}: schemaUrl`);
+    if (back.resourceSpans[0].schemaUrl !== "https://opentelemetry.io/schemas/1.41.1") fail(`${where}: schemaUrl`);
   });
   console.log(`${file}: ${lines.length} lines, ${spans} spans`);
 }

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -70,9 +71,9 @@ exported export_bundle(const std::string& bytes, otel::export_options o = {}) {
   return parse_output(x.finish());
 }
 
-// The span whose assay.event.id is `id`.
-const json::value& span_of(const exported& e, std::string_view id) {
-  for (const auto& s : e.spans)
+// The span whose assay.event.id is `id` (from the span `from` on).
+const json::value& span_of(const exported& e, std::string_view id, std::size_t from = 0) {
+  for (const auto& s : std::span(e.spans).subspan(from))
     for (const auto& kv : s.find("attributes")->as_array())
       if (kv.find("key")->as_string() == "assay.event.id" && kv.find("value")->find("stringValue")->as_string() == id)
         return s;
@@ -146,7 +147,7 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
           R"("assay.event.seq":{"intValue":"0"},"assay.git":{"stringValue":"unknown"},"assay.pii":{"boolValue":false},)"
           R"("assay.profile.name":{"stringValue":"ci"},"assay.profile.total_runs_aggregated":{"intValue":"1"},)"
           R"("assay.profile.version":{"stringValue":"2"},"assay.run.id":{"stringValue":"run-1"},"assay.secrets":{"boolValue":false},)"
-          R"("cloudevents.event_source":{"stringValue":"urn:assay:test"},"cloudevents.event_spec_version":{"stringValue":"1.0"},)"
+          R"("cloudevents.event_id":{"stringValue":"run-1:0"},"cloudevents.event_source":{"stringValue":"urn:assay:test"},"cloudevents.event_spec_version":{"stringValue":"1.0"},)"
           R"("cloudevents.event_type":{"stringValue":"assay.profile.started"}})");
   // profile.finished: a span event on the root
   const auto& ev = root.find("events")->as_array();
@@ -200,8 +201,10 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
   CHECK(json::to_canonical(*rs.find("resource")).value() ==
         R"({"attributes":[{"key":"service.name","value":{"stringValue":"assay-test"}},)"
         R"({"key":"service.version","value":{"stringValue":"1.0.0"}}]})");
-  CHECK(rs.find("schemaUrl")->as_string() == "https://opentelemetry.io/schemas/1.37.0");
+  CHECK(rs.find("schemaUrl")->as_string() == "https://opentelemetry.io/schemas/1.41.1");
+  CHECK(otel::schema_url == "https://opentelemetry.io/schemas/1.41.1");
   const auto& ss = rs.find("scopeSpans")->as_array().at(0);
+  CHECK(ss.find("schemaUrl")->as_string() == "https://opentelemetry.io/schemas/1.41.1");
   CHECK(json::to_canonical(*ss.find("scope")).value() == R"({"name":"assay","version":"0.1.0"})");
   CHECK(
       e.report ==
@@ -209,7 +212,7 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
       R"j({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"},)j"
       R"j({"event_id":"run-1:2","member":"/data/result","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"}],)j"
       R"("totals":{"dropped_attributes":2,"unmapped_events":0},"unmapped_events":{}},)"
-      R"("schema_version":"otel-export-report-v1","semconv_version":"1.37.0","spans_written":4})");
+      R"("schema_version":"otel-export-report-v1","semconv_version":"1.41.1","spans_written":4})");
 
   // With sensitive members asked for: the arguments and result as canonical JSON text.
   const auto s = export_bundle(assay_test::bundle(lines), {.include_sensitive = true});
@@ -227,6 +230,110 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
     at = nl + 1;
   }
   CHECK(x.finish().lines == e.lines);
+}
+
+TEST_CASE("no GenAI span by guess: what the conventions need and the event lacks is said, its members under assay.*") {
+  const std::string c = R"({"alg":"sha256","digest":"sha256:00","size_bytes":5})";
+  const auto events = numbered({
+      event(0, "assay.model.invoked", R"({"model":"m-1"})"),
+      event(1, "assay.model.invoked", R"({"model":"m-2","operation":"chat"})"),
+      event(2, "assay.model.invoked", R"({"model":)" + c + R"(,"operation":"chat","provider":"anthropic"})"),
+      event(3, "assay.model.invoked", R"({"model":)" + c + R"(,"operation":"chat","provider":"openai"})"),
+      event(4, "assay.model.invoked", R"({"model":"m-3","operation":"chat","provider":"aws.bedrock"})"),
+      event(5, "assay.model.invoked", R"({"model":"m-4","operation":"invoke_agent","provider":"openai"})"),
+      event(6, "assay.tool.call", R"({"tool":)" + c + R"(,"call_id":"c-1"})"),
+      event(7, "assay.tool.call", R"({"tool":"t","call_id":7,"operation":"x"})"),
+      event(8, "assay.model.invoked", R"({"model":"m-5","operation":"complete","provider":"acme","seed":3})"),
+  });
+  const auto e = export_bundle(assay_test::bundle(assay_test::lines_of(events)));
+  REQUIRE(e.spans.size() == 10);
+  const std::string tail =
+      " (semantic conventions 1.41.1), and it is not guessed: the span has no gen_ai.* attribute, its members are "
+      "under assay.*";
+  CHECK(e.report == R"({"events_read":9,"mapping_loss":{"dropped_attributes":[)"
+                    R"({"event_id":"run-1:0","member":"/data/operation","reason":"absent: a GenAI inference span )"
+                    R"(requires gen_ai.operation.name)" +
+                        tail +
+                        R"("},{"event_id":"run-1:1","member":"/data/provider","reason":"absent: a GenAI inference )"
+                        R"(span requires gen_ai.provider.name)" +
+                        tail +
+                        R"("},{"event_id":"run-1:3","member":"/data/model","reason":"a redaction commitment: the )"
+                        R"(openai inference span (span.openai.inference.client) requires gen_ai.request.model)" +
+                        tail +
+                        R"("},{"event_id":"run-1:4","member":"/data/provider","reason":"the aws.bedrock inference )"
+                        R"(span (span.aws.bedrock.client) requires aws.bedrock.guardrail.id, which this event type )"
+                        R"(does not give)" +
+                        tail +
+                        R"("},{"event_id":"run-1:5","member":"/data/operation","reason":"the operation )"
+                        R"(invoke_agent has a span type of its own, not a model inference)" +
+                        tail +
+                        R"("},{"event_id":"run-1:6","member":"/data/tool","reason":"a redaction commitment: an )"
+                        R"(execute_tool span requires gen_ai.tool.name)" +
+                        tail +
+                        R"("}],"totals":{"dropped_attributes":6,"unmapped_events":0},"unmapped_events":{}},)"
+                        R"("schema_version":"otel-export-report-v1","semconv_version":"1.41.1","spans_written":10})");
+
+  // The payload's attributes of a span: those not from the envelope.
+  const auto payload = [&](std::string_view id) {
+    const auto& s = span_of(e, id, 1);  // not the root, which carries the run's first event id
+    json::value o = json::object{};
+    for (const auto& kv : s.find("attributes")->as_array()) {
+      const std::string& k = kv.find("key")->as_string();
+      if (k.starts_with("assay.model") || k.starts_with("assay.tool") || k.starts_with("gen_ai.") ||
+          k.starts_with("mcp."))
+        o.set(k, *kv.find("value"));
+    }
+    return str(s, "name") + " " + std::to_string(static_cast<int>(s.find("kind")->as_number())) + " " +
+           json::to_canonical(o).value();
+  };
+  const std::string commitment =
+      R"(alg":{"stringValue":"sha256"},"assay.model.commitment.digest":{"stringValue":"sha256:00"},)"
+      R"("assay.model.commitment.size_bytes":{"intValue":"5"})";
+  CHECK(payload("run-1:0") == R"(assay.model.invoked 1 {"assay.model":{"stringValue":"m-1"}})");
+  CHECK(
+      payload("run-1:1") ==
+      R"(assay.model.invoked 1 {"assay.model":{"stringValue":"m-2"},"assay.model.operation":{"stringValue":"chat"}})");
+  // A redacted model: the span is still the inference span (the model is required only when
+  // available), the commitment under assay.model.commitment.*.
+  CHECK(payload("run-1:2") == R"(chat 3 {"assay.model.commitment.)" + commitment +
+                                  R"(,"gen_ai.operation.name":{"stringValue":"chat"},)"
+                                  R"("gen_ai.provider.name":{"stringValue":"anthropic"}})");
+  CHECK(payload("run-1:3") == R"(assay.model.invoked 1 {"assay.model.commitment.)" + commitment +
+                                  R"(,"assay.model.operation":{"stringValue":"chat"},)"
+                                  R"("assay.model.provider":{"stringValue":"openai"}})");
+  CHECK(payload("run-1:4") == R"(assay.model.invoked 1 {"assay.model":{"stringValue":"m-3"},)"
+                              R"("assay.model.operation":{"stringValue":"chat"},)"
+                              R"("assay.model.provider":{"stringValue":"aws.bedrock"}})");
+  CHECK(payload("run-1:5") == R"(assay.model.invoked 1 {"assay.model":{"stringValue":"m-4"},)"
+                              R"("assay.model.operation":{"stringValue":"invoke_agent"},)"
+                              R"("assay.model.provider":{"stringValue":"openai"}})");
+  CHECK(payload("run-1:6") == R"(assay.tool.call 1 {"assay.tool.call_id":{"stringValue":"c-1"},)"
+                              R"("assay.tool.commitment.alg":{"stringValue":"sha256"},)"
+                              R"("assay.tool.commitment.digest":{"stringValue":"sha256:00"},)"
+                              R"("assay.tool.commitment.size_bytes":{"intValue":"5"}})");
+  // A call id that is not a string is not gen_ai.tool.call.id (a string attribute).
+  CHECK(payload("run-1:7") == R"(execute_tool t 1 {"assay.tool.call_id":{"intValue":"7"},)"
+                              R"("assay.tool.operation":{"stringValue":"x"},)"
+                              R"("gen_ai.operation.name":{"stringValue":"execute_tool"},)"
+                              R"("gen_ai.tool.name":{"stringValue":"t"}})");
+  // The conventions' enums are open: an operation and a provider they do not list pass as given.
+  CHECK(payload("run-1:8") == R"(complete m-5 3 {"assay.model.seed":{"intValue":"3"},)"
+                              R"("gen_ai.operation.name":{"stringValue":"complete"},)"
+                              R"("gen_ai.provider.name":{"stringValue":"acme"},)"
+                              R"("gen_ai.request.model":{"stringValue":"m-5"}})");
+
+  // An event with no source is no CloudEvent: its envelope goes under assay.event.*.
+  otel::exporter x({"p", "1", std::nullopt});
+  REQUIRE(x.add(R"({"type":"assay.tool.call","id":"r:0","time":"2026-01-01T00:00:00Z","assayrunid":"r",)"
+                R"("assaycontenthash":"sha256:00","specversion":"1.0","subject":"s","data":{"tool":"search"}})")
+              .has_value());
+  const auto lib = parse_output(x.finish());
+  REQUIRE(lib.spans.size() == 2);
+  CHECK(attrs(lib.spans[1]) ==
+        R"({"assay.content_hash":{"stringValue":"sha256:00"},"assay.event.id":{"stringValue":"r:0"},)"
+        R"("assay.event.spec_version":{"stringValue":"1.0"},"assay.event.subject":{"stringValue":"s"},)"
+        R"("assay.event.type":{"stringValue":"assay.tool.call"},"assay.run.id":{"stringValue":"r"},)"
+        R"("gen_ai.operation.name":{"stringValue":"execute_tool"},"gen_ai.tool.name":{"stringValue":"search"}})");
 }
 
 TEST_CASE("traceId from traceparent; a root without profile.started; another trace is linked") {
@@ -291,7 +398,7 @@ TEST_CASE("the loss report: unknown types, members with no attribute form, unkno
       R"j({"event_id":"run-1:8","member":"/data/mixed","reason":"an attribute array holds primitives of one type only (strings, integers, doubles or booleans)"},)j"
       R"j({"event_id":"run-1:8","member":"/data/nested","reason":"an attribute array holds primitives of one type only (strings, integers, doubles or booleans)"}],)j"
       R"("totals":{"dropped_attributes":7,"unmapped_events":3},"unmapped_events":{"other.kind":1,"vendor.thing":2}},)"
-      R"("schema_version":"otel-export-report-v1","semconv_version":"1.37.0","spans_written":5})");
+      R"("schema_version":"otel-export-report-v1","semconv_version":"1.41.1","spans_written":5})");
   const std::string a = attrs(span_of(e, "run-1:8"));
   CHECK(a.find(R"("assay.tool.list":{"arrayValue":{"values":[{"stringValue":"a"},{"stringValue":"b"}]}})") !=
         std::string::npos);

@@ -7,22 +7,32 @@
 //
 // or, over a bundle, as a visitor of the one verification pass (bundle_exporter, below).
 //
-// The mapping (GenAI and MCP semantic conventions 1.37.0):
-//   assay.tool.decision, assay.tool.call -> span "execute_tool {tool}", kind INTERNAL,
-//       gen_ai.operation.name=execute_tool, gen_ai.tool.name; a decision's members under
+// The mapping follows the GenAI, MCP and CloudEvents semantic conventions of one release,
+// semconv_version (below): every attribute written in a registry namespace (gen_ai.*, mcp.*,
+// cloudevents.*, service.*) is defined there with the type written, and every GenAI span carries
+// what its span definition requires. What the conventions do not define goes under assay.*.
+//   assay.tool.decision, assay.tool.call with a tool name -> span "execute_tool {tool}", kind
+//       INTERNAL, gen_ai.operation.name=execute_tool, gen_ai.tool.name; a decision's members under
 //       assay.decision*; mcp.method.name=tools/call for a tool whose definition came from MCP
 //       tools/list (its decisions and its calls in the run)
-//   assay.model.invoked -> span "{operation} {model}", kind CLIENT, gen_ai.operation.name,
-//       gen_ai.request.model, gen_ai.provider.name
+//   assay.model.invoked with an operation and a provider -> span "{operation} {model}", kind
+//       CLIENT, gen_ai.operation.name, gen_ai.provider.name, gen_ai.request.model (when the model
+//       is a name, not a redaction commitment)
+//   the same types without what their span definition requires (no tool name, no operation, no
+//       provider, an operation with a span type of its own, a provider whose span definition needs
+//       what the event does not give) -> a span named by the event type, kind INTERNAL, with no
+//       gen_ai.* attribute: its members under assay.tool.* / assay.model.*, and an entry in
+//       mapping_loss.dropped_attributes saying what was missing. Nothing is guessed.
 //   assay.profile.started -> the run's root span "assay.run"; every other span of the run is its
 //       child. A run without one still has a root span, made from its first event's identity.
 //   assay.profile.finished (and any later profile.started) -> a span event on the root span
 //   anything else -> no span: counted by type in mapping_loss.unmapped_events
 // Every span carries its event's envelope: assay.event.id, assay.content_hash, assay.run.id,
-// assay.event.seq, cloudevents.event_{type,source,spec_version,subject}, ...; payload members
-// without a semantic convention keep their names under the type's assay.* prefix. Whatever has
-// no attribute form (attributes.hpp), and sensitive members (SPEC §9) unless include_sensitive,
-// is listed in mapping_loss.dropped_attributes with its pointer and the reason.
+// assay.event.seq, cloudevents.event_{id,type,source,spec_version,subject}, ...; payload members
+// without a semantic convention keep their names under the type's assay.* prefix; a redaction
+// commitment in place of a member the conventions name is assay.{tool,model,...}.commitment.*.
+// Whatever has no attribute form (attributes.hpp), and sensitive members (SPEC §9) unless
+// include_sensitive, is listed in mapping_loss.dropped_attributes with its pointer and the reason.
 //
 // Ids: the run's traceId is the trace id of the first traceparent in the run, else 16 bytes of
 // sha256 over the run id; a spanId is 8 bytes of sha256 over the event's content hash and id.
@@ -38,6 +48,7 @@
 #include "assay/contracts/otel_export_report.hpp"
 #include "assay/error.hpp"
 #include "assay/evidence/bundle.hpp"
+#include "assay/evidence/event_data.hpp"
 #include "assay/hash/hash.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/document.hpp"
@@ -46,6 +57,7 @@
 #include "assay/separate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -59,8 +71,24 @@
 
 namespace assay::otel {
 
-inline constexpr std::string_view semconv_version = "1.37.0";
-inline constexpr std::string_view schema_url = "https://opentelemetry.io/schemas/1.37.0";
+// The semantic-conventions release the mapping is pinned to (SPEC §16), named in every schemaUrl
+// and in the report. Moving to another release is this one line, once the conformance test
+// otel_semconv passes against that release's registry (it checks every attribute, type, enum
+// member, required attribute, span name and kind written against the registry's YAML model).
+inline constexpr std::string_view semconv_version = "1.41.1";
+
+namespace detail {
+inline constexpr std::string_view schema_url_base = "https://opentelemetry.io/schemas/";
+inline constexpr auto schema_url_chars = [] {
+  std::array<char, schema_url_base.size() + semconv_version.size()> a{};
+  std::copy(schema_url_base.begin(), schema_url_base.end(), a.begin());
+  std::copy(semconv_version.begin(), semconv_version.end(), a.begin() + schema_url_base.size());
+  return a;
+}();
+}  // namespace detail
+
+// https://opentelemetry.io/schemas/{semconv_version}
+inline constexpr std::string_view schema_url{detail::schema_url_chars.data(), detail::schema_url_chars.size()};
 inline constexpr std::string_view scope_name = "assay";
 inline constexpr std::string_view library_version = "0.1.0";  // the project's version (meson.build)
 
@@ -81,11 +109,15 @@ struct export_output {
 
 namespace detail {
 
-// How a payload member maps: to `key` (a dotted prefix for an object), or as the canonical JSON
-// text of its value (json_text), or not unless sensitive members are asked for.
+// How a payload member maps: to `key`, a semantic-conventions attribute (a string one, or one of
+// type any as the canonical JSON text of the value: json_text), or to `fallback` under assay.*
+// when the event gets no GenAI span, when its value is not of the key's type, or (as
+// fallback.commitment.*) when it is a redaction commitment (SPEC §9). Members whose key is already
+// under assay.* have no fallback. Sensitive members are exported only when asked for.
 struct member_rule {
   std::string_view member;
   std::string_view key;
+  std::string_view fallback;
   bool sensitive = false;
   bool json_text = false;
 };
@@ -99,18 +131,20 @@ struct type_rule {
   std::span<const member_rule> members;
 };
 
-inline constexpr member_rule decision_members[] = {
-    {"tool", "gen_ai.tool.name"}, {"decision", "assay.decision"}, {"reason_code", "assay.decision.reason_code"}};
+inline constexpr member_rule decision_members[] = {{"tool", "gen_ai.tool.name", "assay.tool"},
+                                                   {"decision", "assay.decision", ""},
+                                                   {"reason_code", "assay.decision.reason_code", ""}};
 inline constexpr member_rule call_members[] = {
-    {"tool", "gen_ai.tool.name"},
-    {"call_id", "gen_ai.tool.call.id"},
-    {"arguments", "gen_ai.tool.call.arguments", true, true},
-    {"result", "gen_ai.tool.call.result", true, true},
+    {"tool", "gen_ai.tool.name", "assay.tool"},
+    {"call_id", "gen_ai.tool.call.id", "assay.tool.call_id"},
+    {"arguments", "gen_ai.tool.call.arguments", "assay.tool.arguments", true, true},
+    {"result", "gen_ai.tool.call.result", "assay.tool.result", true, true},
 };
-inline constexpr member_rule model_members[] = {
-    {"model", "gen_ai.request.model"}, {"provider", "gen_ai.provider.name"}, {"operation", "gen_ai.operation.name"}};
-inline constexpr member_rule started_members[] = {{"profile_name", "assay.profile.name"},
-                                                  {"profile_version", "assay.profile.version"}};
+inline constexpr member_rule model_members[] = {{"model", "gen_ai.request.model", "assay.model"},
+                                                {"provider", "gen_ai.provider.name", "assay.model.provider"},
+                                                {"operation", "gen_ai.operation.name", "assay.model.operation"}};
+inline constexpr member_rule started_members[] = {{"profile_name", "assay.profile.name", ""},
+                                                  {"profile_version", "assay.profile.version", ""}};
 
 inline constexpr type_rule type_rules[] = {
     {"assay.tool.decision", role::tool, "assay.decision.", decision_members},
@@ -120,6 +154,23 @@ inline constexpr type_rule type_rules[] = {
     {"assay.profile.finished", role::root_event, "assay.profile.", {}},
 };
 
+// Values of gen_ai.operation.name that have a span type of their own in the conventions (retrieval,
+// agents, tools, workflows): not a model inference, so an assay.model.invoked naming one gets no
+// GenAI span rather than a span of a type whose requirements it does not meet.
+inline constexpr std::string_view non_inference_operations[] = {"retrieval", "create_agent", "invoke_agent",
+                                                                "execute_tool", "invoke_workflow"};
+
+// Providers whose inference span definition requires an attribute beyond the generic one's
+// (gen_ai.operation.name, gen_ai.provider.name): the attribute, and the member of
+// assay.model.invoked that gives it ("" when no member does).
+struct provider_rule {
+  std::string_view provider, span_definition, attribute, member;
+};
+inline constexpr provider_rule provider_rules[] = {
+    {"openai", "span.openai.inference.client", "gen_ai.request.model", "model"},
+    {"aws.bedrock", "span.aws.bedrock.client", "aws.bedrock.guardrail.id", ""},
+};
+
 inline const type_rule* rule_for(std::string_view type) noexcept {
   for (const type_rule& r : type_rules)
     if (r.type == type)
@@ -127,33 +178,97 @@ inline const type_rule* rule_for(std::string_view type) noexcept {
   return nullptr;
 }
 
-// Envelope members (SPEC §4) and their attribute keys; "" for those the span itself carries.
+// Envelope members (SPEC §4) and their attribute keys; "" for those the span itself carries. The
+// CloudEvents attributes are written for an event that is a CloudEvent (a string id and source,
+// which that convention requires) and for string values; otherwise the member goes to `fallback`.
 struct envelope_rule {
-  std::string_view member, key;
+  std::string_view member, key, fallback;
 };
 inline constexpr envelope_rule envelope_rules[] = {
-    {"specversion", "cloudevents.event_spec_version"},
-    {"type", "cloudevents.event_type"},
-    {"source", "cloudevents.event_source"},
-    {"id", "assay.event.id"},
-    {"subject", "cloudevents.event_subject"},
-    {"time", ""},  // the span's start time
-    {"datacontenttype", "assay.event.datacontenttype"},
-    {"traceparent", "assay.traceparent"},
-    {"tracestate", ""},  // the span's traceState
-    {"assayrunid", "assay.run.id"},
-    {"assayseq", "assay.event.seq"},
-    {"assayproducer", "assay.producer.name"},            // unless it is the resource's service.name
-    {"assayproducerversion", "assay.producer.version"},  // unless it is the resource's service.version
-    {"assaygit", "assay.git"},
-    {"assaypolicyid", "assay.policy.id"},
-    {"assaypii", "assay.pii"},
-    {"assaysecrets", "assay.secrets"},
-    {"assaycontenthash", "assay.content_hash"},
-    {"assaysemanticdigest", "assay.semantic_digest"},
-    {"assaydigestprofile", "assay.digest_profile"},
-    {"data", ""},  // by the type's rule
+    {"specversion", "cloudevents.event_spec_version", "assay.event.spec_version"},
+    {"type", "cloudevents.event_type", "assay.event.type"},
+    {"source", "cloudevents.event_source", "assay.event.source"},
+    {"id", "assay.event.id", ""},  // and cloudevents.event_id
+    {"subject", "cloudevents.event_subject", "assay.event.subject"},
+    {"time", "", ""},  // the span's start time
+    {"datacontenttype", "assay.event.datacontenttype", ""},
+    {"traceparent", "assay.traceparent", ""},
+    {"tracestate", "", ""},  // the span's traceState
+    {"assayrunid", "assay.run.id", ""},
+    {"assayseq", "assay.event.seq", ""},
+    {"assayproducer", "assay.producer.name", ""},            // unless it is the resource's service.name
+    {"assayproducerversion", "assay.producer.version", ""},  // unless it is the resource's service.version
+    {"assaygit", "assay.git", ""},
+    {"assaypolicyid", "assay.policy.id", ""},
+    {"assaypii", "assay.pii", ""},
+    {"assaysecrets", "assay.secrets", ""},
+    {"assaycontenthash", "assay.content_hash", ""},
+    {"assaysemanticdigest", "assay.semantic_digest", ""},
+    {"assaydigestprofile", "assay.digest_profile", ""},
+    {"data", "", ""},  // by the type's rule
 };
+
+// A member's string value, or what it is instead ("absent", "a redaction commitment", ...).
+struct member_text {
+  std::optional<std::string_view> value;
+  std::string_view instead;
+};
+inline member_text member_string(const json::document& d, std::size_t data, std::string_view name) {
+  const std::size_t i = data == 0 ? 0 : d.find_member(data, name);
+  if (i == 0)
+    return {std::nullopt, "absent"};
+  if (d.nodes()[i].kind == json::kind::string)
+    return d.string_at(i).empty() ? member_text{std::nullopt, "empty"} : member_text{d.string_at(i), ""};
+  if (evidence::commitment_at(d, i))
+    return {std::nullopt, "a redaction commitment"};
+  return {std::nullopt, "not a string"};
+}
+
+// Why an event of a tool or inference type gets no GenAI span: the member and the reason; nullopt
+// when it gets one. `data` is the event's data object (0 when it has none).
+struct no_genai {
+  std::string member, reason;
+};
+inline std::optional<no_genai> genai_refusal(const json::document& d, std::size_t data, role what) {
+  // Built only for a refusal: most events get their span, and this runs for each.
+  const auto tail = [] {
+    return " (semantic conventions " + std::string(semconv_version) +
+           "), and it is not guessed: the span has no gen_ai.* attribute, its members are under assay.*";
+  };
+  if (what == role::tool) {
+    const auto tool = member_string(d, data, "tool");
+    if (!tool.value)
+      return no_genai{"/data/tool",
+                      std::string(tool.instead) + ": an execute_tool span requires gen_ai.tool.name" + tail()};
+    return std::nullopt;
+  }
+  const auto op = member_string(d, data, "operation");
+  if (!op.value)
+    return no_genai{"/data/operation",
+                    std::string(op.instead) + ": a GenAI inference span requires gen_ai.operation.name" + tail()};
+  for (std::string_view other : non_inference_operations)
+    if (*op.value == other)
+      return no_genai{"/data/operation", "the operation " + std::string(other) +
+                                             " has a span type of its own, not a model inference" + tail()};
+  const auto provider = member_string(d, data, "provider");
+  if (!provider.value)
+    return no_genai{"/data/provider",
+                    std::string(provider.instead) + ": a GenAI inference span requires gen_ai.provider.name" + tail()};
+  for (const provider_rule& p : provider_rules) {
+    if (*provider.value != p.provider)
+      continue;
+    if (p.member.empty())
+      return no_genai{"/data/provider", "the " + std::string(p.provider) + " inference span (" +
+                                            std::string(p.span_definition) + ") requires " + std::string(p.attribute) +
+                                            ", which this event type does not give" + tail()};
+    const auto m = member_string(d, data, p.member);
+    if (!m.value)
+      return no_genai{"/data/" + std::string(p.member), std::string(m.instead) + ": the " + std::string(p.provider) +
+                                                            " inference span (" + std::string(p.span_definition) +
+                                                            ") requires " + std::string(p.attribute) + tail()};
+  }
+  return std::nullopt;
+}
 
 inline std::string hex_prefix(std::string_view bytes, std::size_t n) {
   std::string h = hash::digest_bytes<hash::sha256>(bytes).hex().substr(0, 2 * n);
@@ -198,13 +313,38 @@ inline std::optional<trace_context> parse_traceparent(std::string_view tp) {
   return trace_context{std::string(tp.substr(3, 32)), std::string(tp.substr(36, 16))};
 }
 
+// The finished spans' attribute texts of a run, packed into blocks (2 KiB doubling to 1 MiB): one
+// allocation per block rather than one per span, and no slack beyond the last block's.
+class text_arena {
+ public:
+  struct ref {
+    std::size_t block = 0, at = 0, size = 0;
+  };
+  ref add(std::string_view text) {
+    if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < text.size()) {
+      next_ = std::min<std::size_t>(next_ * 2, std::size_t(1) << 20);
+      blocks_.emplace_back();
+      blocks_.back().reserve(std::max(next_, text.size()));
+    }
+    std::string& b = blocks_.back();
+    const ref r{blocks_.size() - 1, b.size(), text.size()};
+    b.append(text);
+    return r;
+  }
+  std::string_view at(const ref& r) const { return std::string_view(blocks_[r.block]).substr(r.at, r.size); }
+
+ private:
+  std::vector<std::string> blocks_;
+  std::size_t next_ = 1024;
+};
+
 struct span_record {
   std::string span_id, name, trace_state;
   std::optional<trace_context> foreign;  // the event's traceparent names another trace
   span_kind kind = span_kind::internal;
   std::uint64_t start = 0;
   attribute_set attrs;              // while the span is built (and the root's, until the end)
-  std::string attributes;           // a finished span's attributes, canonical JSON: compact to hold
+  text_arena::ref attributes;       // a finished span's attributes, canonical JSON (run_state::texts)
   std::optional<std::string> tool;  // a finished span's gen_ai.tool.name
   std::vector<json::value> events;  // span events (the root's)
 };
@@ -216,6 +356,7 @@ struct run_state {
   std::string first_id, first_hash;      // the run's first event, for a root made without one
   std::vector<json::value> root_events;
   std::vector<span_record> spans;
+  text_arena texts;  // the spans' attributes
   std::set<std::string> mcp_tools;
   std::uint64_t first_ns = std::numeric_limits<std::uint64_t>::max(), last_ns = 0;
 };
@@ -288,15 +429,26 @@ class basic_exporter {
       record_loss(loss_, id, "/time", "a time before 1970 or after 2554 has no Unix-nanosecond form");
     if (ctx && run.context && ctx->trace_id != run.context->trace_id)
       s.foreign = ctx;
+    std::size_t data = doc.find_member(0, "data");
+    if (data != 0 && doc.nodes()[data].kind != json::kind::object)
+      data = 0;
+    std::optional<detail::no_genai> refusal;
+    if (rule->what == detail::role::tool || rule->what == detail::role::inference)
+      refusal = detail::genai_refusal(doc, data, rule->what);
+    const bool genai = (rule->what == detail::role::tool || rule->what == detail::role::inference) && !refusal;
     map_envelope(doc, id, s);
-    map_payload(doc, *rule, id, s);
+    map_payload(doc, *rule, id, genai, s);
+    if (refusal)
+      record_loss(loss_, id, std::move(refusal->member), std::move(refusal->reason));
 
-    if (rule->what == detail::role::tool) {
+    if (!genai && (rule->what == detail::role::tool || rule->what == detail::role::inference)) {
+      s.kind = span_kind::internal;  // not a GenAI span: named by the event type
+      s.name = std::string(type);
+    } else if (rule->what == detail::role::tool) {
       s.kind = span_kind::internal;
       s.attrs.set("gen_ai.operation.name", string_value("execute_tool"));
       const auto tool = attr_string(s.attrs, "gen_ai.tool.name");
-      s.name = tool ? "execute_tool " + *tool : std::string("execute_tool");
-      const std::size_t data = doc.find_member(0, "data");
+      s.name = "execute_tool " + tool.value_or("");
       const auto source = data != 0 ? detail::string_member(doc, data, "tool_definition_source") : std::nullopt;
       if (tool && source && *source == "mcp.tools/list")
         run.mcp_tools.insert(*tool);
@@ -304,7 +456,7 @@ class basic_exporter {
       s.kind = span_kind::client;
       const auto op = attr_string(s.attrs, "gen_ai.operation.name");
       const auto model = attr_string(s.attrs, "gen_ai.request.model");
-      s.name = op && model ? *op + " " + *model : op ? *op : model ? *model : std::string("gen_ai.inference");
+      s.name = op.value_or("") + (model ? " " + *model : std::string());
     } else if (rule->what == detail::role::root && !run.root) {
       s.kind = span_kind::internal;
       s.name = "assay.run";
@@ -320,7 +472,10 @@ class basic_exporter {
     }
     // Held as canonical text until finish(), not as a tree: a tenth of the memory.
     s.tool = attr_string(s.attrs, "gen_ai.tool.name");
-    s.attributes = json::to_canonical(s.attrs.to_json()).value();
+    scratch_.clear();
+    json::string_writer w{&scratch_};
+    (void)json::write_canonical(w, s.attrs.to_json());  // a tree of strings, numbers and booleans: no error
+    s.attributes = run.texts.add(scratch_);
     s.attrs = attribute_set{};
     ++spans_;
     run.spans.push_back(std::move(s));
@@ -401,6 +556,8 @@ class basic_exporter {
 
   void map_envelope(const json::document& doc, std::string_view id, detail::span_record& s) {
     const auto& root = doc.root();
+    const auto source = detail::string_member(doc, 0, "source");
+    const bool cloudevent = source.has_value();  // id is a string: add() checked it
     for (std::size_t j = 1; j < root.payload; j = doc.next(j + 1)) {
       const std::string_view name = doc.string_at(j);
       const std::string ptr = child_pointer("", name);
@@ -423,11 +580,16 @@ class basic_exporter {
       if (is_string && ((name == "assayproducer" && doc.string_at(j + 1) == service_.name) ||
                         (name == "assayproducerversion" && doc.string_at(j + 1) == service_.version)))
         continue;  // the resource says it
-      s.attrs.add_node(rule->key, doc, j + 1, ptr, id, loss_);
+      if (name == "id" && cloudevent)
+        s.attrs.set("cloudevents.event_id", string_value(id));
+      const bool to_fallback = !rule->fallback.empty() && !(cloudevent && is_string);
+      s.attrs.add_node(to_fallback ? rule->fallback : rule->key, doc, j + 1, ptr, id, loss_);
     }
   }
 
-  void map_payload(const json::document& doc, const detail::type_rule& rule, std::string_view id,
+  // The members of `data`: by the type's rules (to the conventions' keys when the event gets a
+  // GenAI span, else to their assay.* fallbacks), the others under the type's prefix.
+  void map_payload(const json::document& doc, const detail::type_rule& rule, std::string_view id, bool genai,
                    detail::span_record& s) {
     const std::size_t data = doc.find_member(0, "data");
     if (data == 0)
@@ -446,16 +608,35 @@ class basic_exporter {
                                   [&](const detail::member_rule& r) { return r.member == name; });
       if (m == rule.members.end()) {
         s.attrs.add_node(std::string(rule.prefix) + std::string(name), doc, j + 1, ptr, id, loss_);
-      } else if (m->sensitive && !opt_.include_sensitive) {
+        continue;
+      }
+      if (m->sensitive && !opt_.include_sensitive) {
         record_loss(loss_, id, ptr,
                     "sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)");
-      } else if (m->json_text) {
-        if (!s.attrs.set(m->key, string_value(detail::canonical_text(doc, j + 1))))
-          record_loss(loss_, id, ptr, "attribute key " + std::string(m->key) + " already used");
-      } else {
+        continue;
+      }
+      const auto& v = doc.nodes()[j + 1];
+      if (m->fallback.empty()) {  // an assay.* key
         s.attrs.add_node(m->key, doc, j + 1, ptr, id, loss_);
+      } else if (evidence::commitment_at(doc, j + 1)) {  // not the value the convention names
+        s.attrs.add_node(std::string(m->fallback) + ".commitment", doc, j + 1, ptr, id, loss_);
+      } else if (genai && (m->json_text || (v.kind == json::kind::string && !doc.string_at(j + 1).empty()))) {
+        set_member(s, m->key, doc, j + 1, m->json_text, ptr, id);
+      } else {
+        set_member(s, m->fallback, doc, j + 1, m->json_text, ptr, id);
       }
     }
+  }
+
+  // `key` = the node at `i`: as itself, or as its canonical JSON text.
+  void set_member(detail::span_record& s, std::string_view key, const json::document& doc, std::size_t i,
+                  bool json_text, const std::string& ptr, std::string_view id) {
+    if (!json_text) {
+      s.attrs.add_node(key, doc, i, ptr, id, loss_);
+      return;
+    }
+    if (!s.attrs.set(key, string_value(detail::canonical_text(doc, i))))
+      record_loss(loss_, id, ptr, "attribute key " + std::string(key) + " already used");
   }
 
   static json::value span_json(const detail::span_record& s, json::value attributes, const std::string& trace_id,
@@ -512,8 +693,7 @@ class basic_exporter {
     for (detail::span_record& s : run.spans) {
       if (chunk.size() >= opt_.spans_per_line && !flush())
         return false;
-      json::value attributes = json::parse(s.attributes).value();
-      s.attributes = std::string();
+      json::value attributes = json::parse(run.texts.at(s.attributes)).value();
       if (s.tool && run.mcp_tools.contains(*s.tool)) {  // in key order, as the rest
         json::value kv = json::object{};
         kv.set("key", std::string("mcp.method.name"));
@@ -567,6 +747,7 @@ class basic_exporter {
   std::set<std::string> run_seen_;  // runs whose root span fitted under max_spans
   std::map<std::string, std::uint64_t> unmapped_;
   loss_list loss_;
+  std::string scratch_;  // a span's attribute text as it is made
   std::uint64_t events_read_ = 0, spans_ = 0;
 };
 using exporter = basic_exporter<>;
