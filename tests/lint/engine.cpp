@@ -134,9 +134,92 @@ TEST_CASE("globs: *, ?, classes, alternatives, escapes, whole type, case") {
   CHECK_FALSE(g("x.{started,finished}", "x.start"));
   CHECK(g("a\\*", "a*"));
   CHECK_FALSE(g("a\\*", "ab"));
-  CHECK(g("?", "\xC3\xA9"));  // one character, two bytes
+  CHECK_FALSE(g("?", "\xC3\xA9"));  // `?` is one byte: é is two (SPEC §11)
+  CHECK(g("??", "\xC3\xA9"));
+  CHECK_FALSE(g("x.?", "x.\xC3\xA9"));
   for (std::string_view bad : {"[a", "{a,b", "{a,{b}}", "a\\", "[z-a]"})
-    CHECK_FALSE(lint::glob::compile(bad).has_value());
+    CHECK(lint::glob::build(bad).status == lint::glob_status::malformed);
+}
+
+// The reference's readings of the corner cases (each checked against assay-ref lint; the oracle
+// differential in engine_reference.cpp holds a few hundred more).
+TEST_CASE("globs: the reference's corner cases") {
+  auto g = [](std::string_view p, std::string_view t) { return lint::glob::compile(p).value().matches(t); };
+  auto bad = [](std::string_view p) { return lint::glob::build(p).status == lint::glob_status::malformed; };
+  // empty alternatives are dropped; a group of empty ones, and a stray `}`, match the empty run
+  CHECK(g("x{,a}", "xa"));
+  CHECK_FALSE(g("x{,a}", "x"));
+  CHECK(g("x{}y", "xy"));
+  CHECK(g("x{,}y", "xy"));
+  CHECK(g("a}b", "ab"));
+  CHECK(g("a,b", "a,b"));
+  // classes: `]` first, `-` first or last, `^` as `!`, `\` is itself, a range's end moved by `-x`
+  CHECK(bad("[!]"));
+  CHECK(g("[!]]", "a"));
+  CHECK_FALSE(g("[!]]", "]"));
+  CHECK(g("[a-]", "-"));
+  CHECK(g("[-a]", "-"));
+  CHECK(g("[^a]", "b"));
+  CHECK_FALSE(g("[^a]", "a"));
+  CHECK(g("[\\]", "\\"));
+  CHECK(g("[a-b-d]", "c"));
+  CHECK(bad("[a--]"));
+  CHECK(bad("["));
+  CHECK(bad("[]"));
+  // a non-ASCII character in a class is its bytes, each alone
+  CHECK(g("[\xC3\xA9]", "\xC3"));
+  CHECK(g("[\xC3\xA9][\xC3\xA9]", "\xC3\xA9"));
+  CHECK_FALSE(g("[\xC3\xA9]", "\xC3\xA9"));
+  CHECK(g("[!a]", "\xC3"));
+  // `**`: a run, except alone between separators
+  CHECK(g("**", "a/b"));
+  CHECK(g("**/a", "a"));
+  CHECK(g("**/a", "x/y/a"));
+  CHECK_FALSE(g("*/a", "a"));
+  CHECK(g("a/**", "a/"));
+  CHECK(g("a/**", "a/x/y"));
+  CHECK_FALSE(g("a/**", "a"));
+  CHECK(g("a/**/b", "a/b"));
+  CHECK(g("a/**/b", "a/x/y/b"));
+  CHECK_FALSE(g("a/**/b", "ab"));
+  CHECK(g("a**b", "ab"));
+  CHECK(g("{**/a,b}", "a"));
+  // escapes, nesting, unclosed
+  CHECK(g("\\{a\\}", "{a}"));
+  CHECK(bad("a\\"));
+  CHECK(bad("{a,{b,c}}"));
+  CHECK(bad("{a"));
+  CHECK(g("x*", "x\n"));  // `*` crosses every byte, a line break too
+}
+
+// SPEC §10: a glob compiles to at most max_states states, a class being one state whatever its
+// length; matching a long subject against the largest globs stays linear.
+TEST_CASE("globs: bounded size, a 75,000-character class, linear matching") {
+  std::string wide = "[" + std::string(75000, 'x') + "y]";
+  for (int i = 0; i < 12; ++i)
+    wide += "{a,b}";
+  const auto w = lint::glob::build(wide);
+  REQUIRE(w.status == lint::glob_status::ok);
+  CHECK(w.glob->states() == 1 + 1 + 12 * 3);
+  CHECK(w.glob->matches("yabababababab"));
+  CHECK_FALSE(w.glob->matches("zabababababab"));
+  CHECK(lint::glob::build(std::string(lint::glob::max_states - 1, 'a')).status == lint::glob_status::ok);
+  CHECK(lint::glob::build(std::string(lint::glob::max_states, 'a')).status == lint::glob_status::too_large);
+  CHECK(lint::glob::build(std::string(5000, '*')).status == lint::glob_status::ok);  // one run
+  // malformed wins over too large, as the reference reads the whole glob first
+  CHECK(lint::glob::build(std::string(5000, 'a') + "[").status == lint::glob_status::malformed);
+  // issue 29's second glob: 4,096 alternatives in the reference's expansion, 760 states here
+  std::string p;
+  for (int i = 0; i < 12; ++i)
+    p += "{a,a}";
+  p += "*" + std::string(720, 'a') + "b";
+  const auto g = lint::glob::build(p);
+  REQUIRE(g.status == lint::glob_status::ok);
+  CHECK(g.glob->states() == 760);
+  CHECK_FALSE(g.glob->matches(std::string(1000, 'a')));
+  CHECK(g.glob->matches(std::string(999, 'a') + "b"));
+  CHECK_FALSE(g.glob->matches(std::string(731, 'a') + "b"));  // 12 + 720 a's at least
+  CHECK(g.glob->matches(std::string(732, 'a') + "b"));
 }
 
 TEST_CASE("event_type_exists") {

@@ -299,7 +299,7 @@ class basic_linter {
     const check_spec* spec = nullptr;
     std::optional<std::string> unsupported;                  // why the rule cannot run
     std::vector<std::string> scope;                          // event_types; empty: every event
-    std::optional<glob> first, second;                       // event_pairs (start, finish), event_type_exists
+    const glob *first = nullptr, *second = nullptr;          // event_pairs (start, finish), event_type_exists
     std::vector<event_pointer> pointers;                     // the paths to look for; conditional: the then-path
     std::optional<literal> want;                             // json_path_exists.value_equals
     std::vector<std::pair<event_pointer, literal>> clauses;  // conditional
@@ -377,12 +377,12 @@ class basic_linter {
     const check_spec& c = *s.spec;
     switch (c.type) {
       case check_type::event_pairs:
-        s.first = glob::compile(c.start_pattern);
-        s.second = glob::compile(c.finish_pattern);
+        s.first = c.first ? &*c.first : nullptr;  // compiled at load
+        s.second = c.second ? &*c.second : nullptr;
         s.done = !s.first || !s.second;
         break;
       case check_type::event_type_exists:
-        s.first = glob::compile(c.pattern);
+        s.first = c.first ? &*c.first : nullptr;
         s.done = !s.first;
         break;
       case check_type::manifest_field:

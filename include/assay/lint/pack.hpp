@@ -20,6 +20,7 @@
 #include "assay/error.hpp"
 #include "assay/hash/hash.hpp"
 #include "assay/json/value.hpp"
+#include "assay/lint/glob.hpp"
 #include "assay/lint/pack_document.hpp"
 #include "assay/lint/signals.hpp"
 #include "assay/reflect/codec.hpp"
@@ -154,6 +155,9 @@ struct check_spec {
   // json_path_exists and conditional: the check as written, whose scalars keep their YAML typing
   // (lint compares `1`, `1.0` and `"1"` as three values; literal.hpp).
   pack_node node{};
+  // event_pairs (start, finish) and event_type_exists (pattern, in `first`): the globs compiled
+  // once, at load; nothing when malformed (lint reports the rule, SPEC §11).
+  std::optional<glob> first{}, second{};
 };
 
 struct loaded_pack {
@@ -449,7 +453,29 @@ results<loaded_pack> load_pack(const pack_node& tree, pack_source source, const 
     const check_type t = out.checks.back().type;
     if (t == check_type::json_path_exists || t == check_type::conditional)
       out.checks.back().node = *rules->items[i].find("check");
+    // Globs compile here, once; one past the bound is a load error naming the rule (SPEC §10).
+    check_spec& c = out.checks.back();
+    auto compile = [&](const std::string& pattern, std::string_view member, std::optional<glob>& into) {
+      auto g = glob::build(pattern);
+      if (g.status == glob_status::too_large)
+        errs.items.push_back(
+            detail::pack_error(out.source, tree,
+                               make_error(errc::size_limit,
+                                          "rule " + quoted_text(std::string(out.definition.rules[i].id)) +
+                                              ": the glob in check." + std::string(member) + " compiles to more than " +
+                                              std::to_string(glob::max_states) + " automaton states",
+                                          "/rules/" + std::to_string(i) + "/check/" + std::string(member))));
+      into = std::move(g.glob);
+    };
+    if (t == check_type::event_pairs) {
+      compile(c.start_pattern, "start_pattern", c.first);
+      compile(c.finish_pattern, "finish_pattern", c.second);
+    } else if (t == check_type::event_type_exists) {
+      compile(c.pattern, "pattern", c.first);
+    }
   }
+  if (!errs.empty())
+    return detail::in_input_order(std::move(errs));
   return out;
 }
 
