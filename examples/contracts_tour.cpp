@@ -61,13 +61,16 @@ static_assert(assay::conforms_to<my_soak_report, contracts::soak_report>,
               "my_soak_report must have exactly the members of soak-report-v1");
 
 // An MCP server's own record of a tool decision: plain strings where the contract has an enum
-// and constants; it may stand for assay.tool.decision because its JSON shape is the same.
+// and constants; it may stand for assay.tool.decision because its JSON shape is the same. The
+// contract keeps additive members (SPEC §8), so the struct keeps them too (extra_members<>).
 struct my_tool_decision {
   std::string tool, decision, reason_code;
   std::optional<std::string> args_schema_hash, policy_digest, policy_snapshot_digest, policy_snapshot_digest_alg,
       policy_snapshot_canonicalization, policy_snapshot_schema, tool_definition_digest, tool_definition_digest_alg,
       tool_definition_canonicalization, tool_definition_schema, tool_definition_source, delegated_from;
   std::optional<int> delegation_depth;
+  std::optional<std::string> tool_call_id, mandate_id, principal, auth_scheme, auth_issuer, reason;
+  assay::extra_members<> extra;
 };
 static_assert(assay::conforms_to<my_tool_decision, contracts::tool_decision>,
               "my_tool_decision must have exactly the members of assay.tool.decision");

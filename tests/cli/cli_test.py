@@ -122,7 +122,7 @@ strict_path = tmpfile(b"".join(jcs(e) + b"\n" for e in strict_events))
 expect("evidence bundle refuses what evidence-event-v1 rejects", ["evidence", "bundle", "--events", strict_path,
        "--out", tmpfile(b"")], b"", 1, b"",
        (f'assay evidence bundle: enum_mismatch: {strict_path}: line 1: at /0/data/decision: "maybe" is not one of '
-        f'"allow", "deny", "requires_approval"\n'
+        f'"allow", "deny", "requires_approval", "error"\n'
         f"assay evidence bundle: too_short: {strict_path}: line 2: at /1/type: string is shorter than the minimum "
         f"length 1\n"
         f'assay evidence bundle: pattern_mismatch: {strict_path}: line 3: at /2/traceparent: "garbage" does not match '
@@ -143,7 +143,7 @@ expect("evidence verify keeps the reference's checks", ["evidence", "verify", un
 expect("evidence verify --contracts holds payloads to their contracts", ["evidence", "verify", "--contracts",
        unchecked_bundle], b"", 1, b"",
        b'ContractInvalidEvent: line 1 of events.ndjson: seq 0 ("assay.tool.decision"): /data/decision: "maybe" is '
-       b'not one of "allow", "deny", "requires_approval"\n')
+       b'not one of "allow", "deny", "requires_approval", "error"\n')
 expect("evidence verify --contracts: a valid bundle", ["evidence", "verify", "--contracts", bundle], b"", 0, err=b"")
 code, out, err = run(["evidence", "verify", "--contracts", "--json", unchecked_bundle])
 rep = json.loads(out) if out else {}
@@ -871,7 +871,8 @@ if CONF and os.path.isdir(CONF):
         code, out, err = run(["jcs"], v["input"].encode("utf-8"))
         check(f"rfc8785 vector {key}", code == 0 and out == v["expected"].encode("utf-8"), f"{out!r} {err!r}")
     # The reference's own bundle: it verifies; re-packing its events takes --unchecked-payloads
-    # (its assay.profile.started fixtures are not SPEC §8 payloads), and gives the same events.
+    # (its assay.profile.started fixtures lack the members SPEC §8 requires; their other members,
+    # build_id and the rest, are additive), and gives the same events.
     import tarfile
     ref = os.path.join(CONF, "assay-upstream", "bundles", "test-bundle.tar.gz")
     expect("reference test-bundle verifies", ["evidence", "verify", ref], b"", 0, err=b"")
@@ -880,14 +881,16 @@ if CONF and os.path.isdir(CONF):
     ref_path = tmpfile(ref_events)
     expect("reference events: refused with their payloads checked", ["evidence", "bundle", "--events", ref_path,
            "--out", tmpfile(b"")], b"", 1, b"",
-           err_contains=f'unknown_member: {ref_path}: line 1: at /0/data/build_id: unknown member "build_id"')
+           err_contains=f'missing_member: {ref_path}: line 1: at /0/data/profile_name: required member '
+                        f'"profile_name" is missing')
     repacked = tmpfile(b"")
     expect("reference events: re-packed with --unchecked-payloads", ["evidence", "bundle", "--events", ref_path,
            "--out", repacked, "--unchecked-payloads"], b"", 0, b"", b"")
     with tarfile.open(repacked) as t:
         check("reference events: the same bytes re-packed", t.extractfile("events.ndjson").read() == ref_events)
     expect("reference test-bundle --contracts", ["evidence", "verify", "--contracts", ref], b"", 1, b"",
-           err_contains='ContractInvalidEvent: line 1 of events.ndjson: seq 0 ("assay.profile.started"): /data/build_id')
+           err_contains='ContractInvalidEvent: line 1 of events.ndjson: seq 0 ("assay.profile.started"): '
+                        '/data/profile_name')
 elif REQUIRE:
     check("conformance data present", False, CONF)
 else:

@@ -23,6 +23,8 @@ struct my_tool_decision {
   std::optional<std::string> tool_definition_source;
 #endif
   std::optional<int> delegation_depth;
+  std::optional<std::string> tool_call_id, mandate_id, principal, auth_scheme, auth_issuer, reason;
+  assay::extra_members<> extra;  // the contract keeps additive members: so must a struct that stands for it
 };
 static_assert(assay::assert_conforms<my_tool_decision, assay::contracts::tool_decision>);
 

@@ -1332,15 +1332,17 @@ TEST_CASE("dsse-envelope-v1 schema") {
   CHECK(schema_at<dsse_envelope>("/$defs/signature/properties/sig/pattern") == base64);
   CHECK(schema_at<dsse_envelope>("/properties/signatures/minItems") == "1");
   CHECK(schema_at<dsse_envelope>("/$defs/signature/required") == R"(["keyid","sig"])");
-  // Unknown members are allowed at both levels, as the type keeps them: neither object says
-  // "additionalProperties" (absent, any other member is valid) nor limits names by a pattern, and
-  // the C++ member that keeps them is not a property.
+  // Unknown members are allowed at both levels, as the type keeps them: both objects say
+  // "additionalProperties": true and limit no names by a pattern, and the C++ member that keeps
+  // them is not a property.
   const auto s = assay::schema<dsse_envelope>();
   for (const std::string_view object : {"", "/$defs/signature"}) {
     CAPTURE(object);
     const auto o = assay::json::find(s, object);
     REQUIRE(o.has_value());
-    CHECK((*o)->find("additionalProperties") == nullptr);
+    REQUIRE((*o)->find("additionalProperties") != nullptr);
+    CHECK((*o)->find("additionalProperties")->is_bool());
+    CHECK((*o)->find("additionalProperties")->as_bool());
     CHECK((*o)->find("patternProperties") == nullptr);
     CHECK((*o)->find("properties")->find("unknown") == nullptr);
   }

@@ -709,7 +709,14 @@ std::vector<sample> event_corpus() {
       // --- payload: the decoder checks data against the type's payload contract ---
       payload("decision not allowed", edited(full, {{"/data/decision", R"("maybe")"}}), errc::enum_mismatch),
       payload("payload member missing", edited(full, {{"/data/tool", std::nullopt}}), errc::missing_member),
-      payload("payload member unknown", edited(full, {{"/data/comment", R"("x")"}}), errc::unknown_member),
+      ok("payload with an additive member", edited(full, {{"/data/comment", R"("x")"}})),
+      ok("payload with additive members of the reference's runtime",
+         edited(full, {{"/data/decision", R"("error")"},
+                       {"/data/tool_call_id", R"("call-1")"},
+                       {"/data/obligations", R"([{"type":"log","params":{"level":"info"}}])"},
+                       {"/data/x_vendor", R"({"k":[1,2]})"}})),
+      payload("payload typed member of the runtime, wrong type", edited(full, {{"/data/tool_call_id", "5"}}),
+              errc::type_mismatch),
       payload("payload member wrong type", edited(full, {{"/data/reason_code", "1"}}), errc::type_mismatch),
       payload("payload not an object", edited(full, {{"/data", R"("allow")"}}), errc::type_mismatch),
       payload("payload null", edited(full, {{"/data", "null"}}), errc::type_mismatch),
@@ -933,8 +940,8 @@ std::vector<sample> pack_corpus() {
 
 // --- the payloads (SPEC §8, §10) --------------------------------------------------------------
 
-// The samples every payload shares: its full document is valid, and it is an object without
-// unknown members.
+// The samples every payload shares: its full document is valid, and it is an object whose other
+// members are additive: kept, whatever they hold (SPEC §8).
 void common_payload_samples(std::vector<sample>& out, const std::string& full, bool extras_allowed) {
   out.push_back(ok("full", full));
   out.push_back(ok("pretty", assay::json::to_pretty(assay::json::parse(full).value())));
@@ -959,7 +966,7 @@ std::vector<sample> with_common(const std::string& full, bool extras_allowed, st
 std::vector<sample> profile_started_corpus() {
   const std::string& full = docs::profile_started;
   return with_common(
-      full, false,
+      full, true,
       {
           ok("empty strings, zero runs",
              edited(full,
@@ -979,7 +986,7 @@ std::vector<sample> profile_started_corpus() {
 std::vector<sample> profile_finished_corpus() {
   const std::string& full = docs::profile_finished_full;
   return with_common(
-      full, false,
+      full, true,
       {
           ok("without integrity_scope", edited(full, {{"/integrity_scope", std::nullopt}})),
           bad("files_count missing", edited(full, {{"/files_count", std::nullopt}}), errc::missing_member),
@@ -998,10 +1005,32 @@ std::vector<sample> tool_decision_corpus() {
   const std::string& full = docs::tool_decision_full;
   const std::string& min = docs::tool_decision_minimal;
   return with_common(
-      full, false,
+      full, true,
       {
           ok("minimal", min),
           ok("requires_approval", edited(min, {{"/decision", R"("requires_approval")"}})),
+          ok("error (the reference's runtime)", edited(min, {{"/decision", R"("error")"}})),
+          ok("the members the reference's packs read", edited(min, {{"/tool_call_id", R"("tc_1")"},
+                                                                    {"/mandate_id", R"("m-1")"},
+                                                                    {"/principal", R"("alice@example.com")"},
+                                                                    {"/auth_scheme", R"("jwt_bearer")"},
+                                                                    {"/auth_issuer", R"("https://issuer.example/")"},
+                                                                    {"/reason", R"("policy allowed")"}})),
+          ok("additive members of the reference's runtime",
+             edited(min, {{"/obligations", R"([{"type":"log"},{"type":"approval","params":{}}])"},
+                          {"/approval_state", R"("granted")"},
+                          {"/approval_id", R"("ap-1")"},
+                          {"/x_vendor", R"({"k":[1,2]})"}})),
+          ok("an additive member named like the C++ extras member", edited(min, {{"/extra", "null"}})),
+          bad("decision maybe", edited(min, {{"/decision", R"("maybe")"}}), errc::enum_mismatch),
+          bad("tool_call_id number", edited(min, {{"/tool_call_id", "5"}}), errc::type_mismatch),
+          bad("mandate_id null", edited(min, {{"/mandate_id", "null"}}), errc::type_mismatch),
+          bad("principal object", edited(min, {{"/principal", "{}"}}), errc::type_mismatch),
+          bad("auth_scheme number", edited(min, {{"/auth_scheme", "2"}}), errc::type_mismatch),
+          bad("auth_issuer array", edited(min, {{"/auth_issuer", "[]"}}), errc::type_mismatch),
+          bad("reason false", edited(min, {{"/reason", "false"}}), errc::type_mismatch),
+          bad("duplicate additive member", R"({"decision":"allow","reason_code":"r","tool":"t","x":1,"x":2})",
+              errc::duplicate_member),
           ok("only P56a", edited(full, {{"/tool_definition_digest", std::nullopt},
                                         {"/tool_definition_digest_alg", std::nullopt},
                                         {"/tool_definition_canonicalization", std::nullopt},
@@ -1046,7 +1075,7 @@ std::vector<sample> tool_decision_corpus() {
 std::vector<sample> sandbox_degraded_corpus() {
   const std::string& full = docs::sandbox_degraded_full;
   return with_common(
-      full, false,
+      full, true,
       {
           ok("without detail", edited(full, {{"/detail", std::nullopt}})),
           ok("policy_conflict", edited(full, {{"/reason_code", R"("policy_conflict")"}})),
@@ -1099,7 +1128,7 @@ std::vector<sample> env_filtered_corpus() {
   const std::string& full = docs::env_filtered_full;
   const std::string& min = docs::env_filtered_minimal;
   return with_common(
-      full, false,
+      full, true,
       {
           ok("minimal", min),
           ok("counter 0", edited(full, {{"/counters/passed", "0"}})),
@@ -1120,7 +1149,7 @@ std::vector<sample> tool_call_corpus() {
   const std::string& full = docs::tool_call_full;
   const std::string& red = docs::tool_call_redacted;
   return with_common(
-      full, false,
+      full, true,
       {
           ok("redacted", red),
           ok("minimal", R"({"tool":"t"})"),
@@ -1162,7 +1191,7 @@ std::vector<sample> tool_call_corpus() {
 std::vector<sample> model_invoked_corpus() {
   const std::string& full = docs::model_invoked_full;
   return with_common(
-      full, false,
+      full, true,
       {
           ok("minimal", R"({"model":"m"})"),
           ok("redacted",
@@ -1182,7 +1211,7 @@ std::vector<sample> model_invoked_corpus() {
 
 std::vector<sample> run_input_corpus() {
   const std::string full = R"({"input":{"prompt":"What is the weather?"}})";
-  return with_common(full, false,
+  return with_common(full, true,
                      {
                          ok("input null", R"({"input":null})"),
                          ok("input string", R"({"input":"x"})"),
@@ -1194,20 +1223,21 @@ std::vector<sample> run_input_corpus() {
 
 std::vector<sample> run_seed_corpus() {
   const std::string full = R"({"seed":42})";
-  return with_common(full, false,
-                     {
-                         ok("seed string", R"({"seed":"0xdeadbeef"})"),
-                         ok("seed beyond int64", R"({"seed":18446744073709551616})"),
-                         ok("seed a commitment", edited(full, {{"/seed", docs::commitment}})),
-                         bad("seed missing", "{}", errc::missing_member),
-                         bad("seeds (plural)", R"({"seeds":[1]})", errc::unknown_member),
-                     });
+  return with_common(
+      full, true,
+      {
+          ok("seed string", R"({"seed":"0xdeadbeef"})"),
+          ok("seed beyond int64", R"({"seed":18446744073709551616})"),
+          ok("seed a commitment", edited(full, {{"/seed", docs::commitment}})),
+          bad("seed missing", "{}", errc::missing_member),
+          bad("seeds (plural): an additive member, and no seed", R"({"seeds":[1]})", errc::missing_member),
+      });
 }
 
 std::vector<sample> prompt_lineage_corpus() {
   const std::string& full = docs::prompt_lineage_full;
   return with_common(
-      full, false,
+      full, true,
       {
           ok("without parent", edited(full, {{"/parent_digest", std::nullopt}})),
           ok("redacted", edited(full, {{"/prompt_digest", docs::commitment}, {"/parent_digest", docs::commitment}})),
@@ -1222,7 +1252,7 @@ std::vector<sample> prompt_lineage_corpus() {
 
 std::vector<sample> approval_recorded_corpus() {
   const std::string& full = docs::approval_recorded_full;
-  return with_common(full, false,
+  return with_common(full, true,
                      {
                          ok("without tool", edited(full, {{"/tool", std::nullopt}})),
                          ok("tool empty", edited(full, {{"/tool", R"("")"}})),
@@ -2067,6 +2097,8 @@ std::vector<sample> diff_corpus() {
       ok("two runs that did the same", same),
       ok("pretty", pretty(full)),
       ok("a decision change from none recorded", edited(full, {{change + "/baseline", "[]"}})),
+      ok("a decision change to error (the reference's runtime)",
+         edited(full, {{change + "/candidate", R"(["deny","error"])"}})),
       ok("a removal alone is a change",
          edited(same, {{"/network/removed", R"(["a:1"])"}, {"/summary/changed", "true"}})),
       ok("a type gone from the candidate",
@@ -2083,7 +2115,7 @@ std::vector<sample> diff_corpus() {
       bad("time_range as the reference's pair",
           edited(same, {{"/baseline/time_range", R"(["2026-01-01T00:00:00Z","2026-01-01T00:00:01Z"])"}}),
           errc::type_mismatch),
-      bad("a decision not one of the three", edited(full, {{change + "/candidate/0", R"("block")"}}),
+      bad("a decision not one of the four", edited(full, {{change + "/candidate/0", R"("block")"}}),
           errc::enum_mismatch),
       bad("a category not one of the four", edited(full, {{"/summary/added_in/0", R"("net")"}}), errc::enum_mismatch),
       bad("a subject a number", edited(full, {{"/network/added/0", "443"}}), errc::type_mismatch),

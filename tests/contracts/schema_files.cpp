@@ -4,6 +4,7 @@
 #include "support.hpp"
 
 #include "assay/contracts/closure.hpp"
+#include "assay/contracts/events.hpp"
 #include "assay/contracts/registry.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/json/canonical.hpp"
@@ -143,4 +144,33 @@ TEST_CASE("the drift comparison notices a changed type") {
   added.find("properties")->set("extra", assay::json::object{});
   CHECK(on_disk != cli_form(added));
   CHECK(on_disk != cli_form(assay::schema<drift_test::soak_limits_changed>()));
+}
+
+TEST_CASE("every payload's schema keeps additive members: \"additionalProperties\": true (SPEC §8)") {
+  std::size_t payloads = 0;
+  for (const auto& t : assay::contracts::event_types()) {
+    CAPTURE(t.type);
+    const auto* c = assay::contracts::find(t.type);
+    REQUIRE(c != nullptr);
+    const auto s = c->schema();
+    const auto* additional = s.find("additionalProperties");
+    REQUIRE(additional != nullptr);
+    CHECK(assay::json::to_canonical(*additional).value() == "true");
+    CHECK(s.find("patternProperties") == nullptr);
+    CHECK(s.find("properties")->find("extra") == nullptr);  // the C++ member that keeps them is no property
+    // The checked-in file says the same.
+    const auto file = assay::json::parse(assay_test::read_file(checked_in_dir() / file_name(t.type))).value();
+    CHECK(assay::json::to_canonical(*file.find("additionalProperties")).value() == "true");
+    ++payloads;
+  }
+  CHECK(payloads == 13);
+  // The members of the reference's runtime decisions that its packs read are typed.
+  const auto d = assay::contracts::find("assay.tool.decision")->schema();
+  for (const char* m : {"tool_call_id", "mandate_id", "principal", "auth_scheme", "auth_issuer", "reason"}) {
+    CAPTURE(m);
+    REQUIRE(d.find("properties")->find(m) != nullptr);
+    CHECK(d.find("properties")->find(m)->find("type")->as_string() == "string");
+  }
+  CHECK(assay::json::to_canonical(*d.find("properties")->find("decision")->find("enum")).value() ==
+        R"(["allow","deny","requires_approval","error"])");
 }

@@ -1,9 +1,11 @@
 // The producer API: envelopes filled in, payloads validated, ids.
 #include "support.hpp"
 
+#include "evidence/runtime_decisions.hpp"
 #include "reflect/check_error.hpp"
 
 #include "assay/contracts/payloads.hpp"
+#include "assay/evidence/payload_check.hpp"
 #include "assay/evidence/recorder.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
@@ -259,8 +261,9 @@ TEST_CASE("append refuses what evidence-event-v1 rejects: every violation, with 
   const auto maybe = assay::json::parse(R"({"tool":"t","decision":"maybe","reason_code":"r"})").value();
   auto r = run.append(c::tool_decision::event_type, maybe);
   REQUIRE_FALSE(r.has_value());
-  check_errors(r.error(), {{errc::enum_mismatch, R"("maybe" is not one of "allow", "deny", "requires_approval")",
-                            "/data/decision"}});
+  check_errors(r.error(),
+               {{errc::enum_mismatch, R"("maybe" is not one of "allow", "deny", "requires_approval", "error")",
+                 "/data/decision"}});
   validate_also_rejects(c::tool_decision::event_type, maybe);
   // An empty type, and a traceparent that is not one: both reported.
   r = run.append("", allow, {.traceparent = "garbage"});
@@ -303,4 +306,72 @@ TEST_CASE("append refuses what evidence-event-v1 rejects: every violation, with 
                    {.traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"})
             .value() == 2);
   CHECK(ev::verify_bundle_bytes(run.finish().value()).has_value());
+}
+
+TEST_CASE("decisions shaped like the reference's runtime: recorded, bundled and verified with their contracts") {
+  namespace json = assay::json;
+  auto t = system_clock::time_point{seconds{1700000000}};
+  auto run = ev::recorder::make({.source = "urn:assay:mcp-server",
+                                 .run_id = "run-rt",
+                                 .producer = {"mcp-server", "1.0.0", std::nullopt},
+                                 .clock = [&] { return t += seconds{1}; }})
+                 .value();
+  std::vector<std::string> expected;
+  for (std::string_view d : assay_test::runtime::decisions) {  // as JSON values
+    REQUIRE(run.append(c::tool_decision::event_type, json::parse(d).value()).has_value());
+    expected.emplace_back(d);
+  }
+  // The second of them built as a typed payload: the typed members, then the producer's own.
+  c::tool_decision typed{.tool = "transfer_funds", .decision = "allow", .reason_code = "P_MANDATE_OK"};
+  typed.tool_call_id = "tc_002";
+  typed.mandate_id = "mnd_7f3a";
+  typed.principal = "alice@example.com";
+  typed.auth_scheme = "jwt_bearer";
+  typed.auth_issuer = "https://issuer.example/";
+  typed.extra["obligations"] =
+      json::parse(R"([{"type":"log","params":{"level":"info"}},{"type":"alert_on_use","params":{"channel":"sec"}}])")
+          .value();
+  typed.extra["approval_state"] = json::value("not_required");
+  typed.extra["x_vendor"] = json::parse(R"({"k":[1,2]})").value();
+  REQUIRE(run.append(c::tool_decision::event_type, typed).has_value());
+  expected.emplace_back(assay_test::runtime::decisions[1]);
+  REQUIRE(run.size() == 5);
+  // Each data kept as written, in its canonical bytes, on its line.
+  for (std::uint64_t i = 0; i < run.size(); ++i) {
+    CAPTURE(i);
+    CHECK(run.line(i).find(",\"data\":" + expected[i] + ",\"datacontenttype\":") != std::string_view::npos);
+  }
+  const std::string gz = run.finish().value();
+  ev::payload_check contracts;
+  const auto v = ev::verify_bundle_bytes(gz, {}, contracts);
+  REQUIRE_MESSAGE(v.has_value(), (v ? std::string() : v.error().format()));
+  CHECK(v->event_count == 5);
+  // The writer, payload checks on (the default), makes the same bundle of the same events.
+  std::vector<json::value> events;
+  for (std::uint64_t i = 0; i < run.size(); ++i)
+    events.push_back(run.event(i));
+  const auto written = ev::write_bundle(events);
+  REQUIRE_MESSAGE(written.has_value(), (written ? std::string() : written.error().format()));
+  CHECK(*written == gz);
+
+  // The typed members are still checked.
+  auto maybe = json::parse(assay_test::runtime::decisions[0]).value();
+  maybe.set("decision", "maybe");
+  auto r = run.append(c::tool_decision::event_type, maybe);
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(),
+               {{errc::enum_mismatch, R"("maybe" is not one of "allow", "deny", "requires_approval", "error")",
+                 "/data/decision"}});
+  auto five = json::parse(assay_test::runtime::decisions[0]).value();
+  five.set("tool_call_id", 5.0);
+  r = run.append(c::tool_decision::event_type, five);
+  REQUIRE_FALSE(r.has_value());
+  check_errors(r.error(), {{errc::type_mismatch, "expected a string, found a number", "/data/tool_call_id"}});
+  // A producer's member cannot take the name of a typed one.
+  typed.extra["tool"] = json::value("shadow");
+  r = run.append(c::tool_decision::event_type, typed);
+  REQUIRE_FALSE(r.has_value());
+  REQUIRE(r.error().size() == 1);
+  CHECK(r.error().front().code == errc::duplicate_member);
+  CHECK(run.size() == 5);  // none of them recorded
 }

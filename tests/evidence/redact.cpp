@@ -299,13 +299,13 @@ TEST_CASE("P56b: the bounded projection of an MCP tool definition and its digest
   CHECK(ev::tool_definition_digest(parse("[]")).error().code == errc::type_mismatch);
 }
 
-TEST_CASE("a typed fs.access event: its observed members and its subject are redacted as in JSON") {
+TEST_CASE("a typed fs.access event: its extra members and its subject are redacted as in JSON") {
   auto make = [] {
     auto e = typed_event<contracts::fs_access>("assay.fs.access");
     e.subject = "/home/alice/project/.env";
     e.data.hits = 1;
     e.data.file = "/home/alice/project/.env";
-    e.data.observed.emplace("cmdline", json::value("psql password=pw"));
+    e.data.extra.emplace("cmdline", json::value("psql password=pw"));
     return e;
   };
   auto typed = make();
@@ -315,7 +315,7 @@ TEST_CASE("a typed fs.access event: its observed members and its subject are red
   CHECK(r->paths == 2);
   REQUIRE(typed.subject.has_value());
   CHECK(*typed.subject == "~/**/.env");
-  CHECK(typed.data.observed.at("cmdline").as_string() == "psql password=***");
+  CHECK(typed.data.extra.at("cmdline").as_string() == "psql password=***");
   // The same as the JSON form, redacted.
   json::value dom = parse(assay::encode(make()).value());
   REQUIRE(ev::redact_event(dom).has_value());
@@ -366,4 +366,41 @@ TEST_CASE("a typed event is redacted as its JSON form would be, without leaving 
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().pointer == "/id");
   CHECK(bad.data.email.has_value());
+}
+
+TEST_CASE("a decision's additive members are sensitive, its typed members keep their classes (SPEC §8, §9)") {
+  // Shaped like the reference's runtime decisions: typed members of every class, and additive
+  // members (obligations, approval_*, a vendor's) that no type classifies.
+  const std::string data =
+      R"({"approval_note":"approved by /home/carol/notes/ok.txt","approval_state":"granted",)"
+      R"("auth_issuer":"https://issuer.example/","auth_scheme":"jwt_bearer","decision":"error",)"
+      R"("obligations":[{"params":{"header":"Authorization: Bearer abc.def"},"type":"forward"},{"type":"log"}],)"
+      R"("principal":"alice@example.com","reason":"retry with --api-token=s3cr3t","reason_code":"E_UPSTREAM",)"
+      R"("tool":"/home/carol/bin/tool","tool_call_id":"tc_1","x_vendor":{"k":[1,2],"path":"/Users/dan/x/y.json"}})";
+  const std::string want =
+      R"({"approval_note":"approved by ~/**/ok.txt","approval_state":"granted",)"
+      R"("auth_issuer":"https://issuer.example/","auth_scheme":"jwt_bearer","decision":"error",)"
+      R"("obligations":[{"params":{"header":"Authorization: Bearer ***"},"type":"forward"},{"type":"log"}],)"
+      R"("principal":"alice@example.com","reason":"retry with --api-token=***","reason_code":"E_UPSTREAM",)"
+      R"("tool":"/home/carol/bin/tool","tool_call_id":"tc_1","x_vendor":{"k":[1,2],"path":"~/**/y.json"}})";
+  // The JSON path: the event's data by its type's classes; `tool` is public, so kept.
+  json::value event = parse(assay::encode(typed_event<json::value>("assay.tool.decision")).value());
+  event.set("data", parse(data));
+  const auto r = ev::redact_event(event);
+  REQUIRE(r.has_value());
+  CHECK(r->secrets == 2);  // obligations' header, reason
+  CHECK(r->paths == 2);    // approval_note, x_vendor.path
+  CHECK_FALSE(r->set_secrets);
+  CHECK_FALSE(r->set_pii);
+  CHECK(canonical(*event.find("data")) == want);
+  CHECK(event.find("assaycontenthash")->as_string() == ev::content_hash(event).value());
+  // The typed path: the same classes on the C++ value, the same bytes.
+  auto typed = typed_event<contracts::tool_decision>("assay.tool.decision");
+  typed.data = assay::decode<contracts::tool_decision>(data).value();
+  const auto t = ev::redact_event(typed);
+  REQUIRE(t.has_value());
+  CHECK(t->secrets == 2);
+  CHECK(t->paths == 2);
+  CHECK(assay::encode(typed.data).value() == want);
+  CHECK(assay::encode(typed).value() == canonical(event));
 }

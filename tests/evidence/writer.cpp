@@ -365,7 +365,8 @@ TEST_CASE("the writer refuses what evidence-event-v1 rejects: every violation, e
   REQUIRE_FALSE(r.has_value());
   check_errors(
       r.error(),
-      {{errc::enum_mismatch, R"("maybe" is not one of "allow", "deny", "requires_approval")", "/0/data/decision"},
+      {{errc::enum_mismatch, R"("maybe" is not one of "allow", "deny", "requires_approval", "error")",
+        "/0/data/decision"},
        {errc::too_short, "string is shorter than the minimum length 1", "/1/type"},
        {errc::pattern_mismatch, R"("garbage" does not match the pattern ^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$)",
         "/2/traceparent"},
@@ -405,7 +406,7 @@ TEST_CASE("the writer refuses what evidence-event-v1 rejects: every violation, e
   CHECK(assay::name(v.error().code) == "ContractInvalidEvent");
   CHECK(v.error().message ==
         R"(line 1 of events.ndjson: seq 0 ("assay.tool.decision"): /data/decision: "maybe" is not )"
-        R"(one of "allow", "deny", "requires_approval")");
+        R"(one of "allow", "deny", "requires_approval", "error")");
   CHECK(v.error().pointer == "/data/decision");
 }
 

@@ -2,12 +2,20 @@
 // the outcomes the issue names (asserted literally), and every reference bundle linted with every
 // reference pack gives the reference's findings — rule id, severity, message, location and
 // fingerprint — in the reference's order (live against assay-ref when it is at hand: $ASSAY_REF
-// or on the PATH; reported as skipped when it is not).
+// or on the PATH; reported as skipped when it is not). The lint cases of the reference's own tests
+// whose decisions carry the members its runtime writes (principal, mandate_id, approval_state, ...)
+// are written here by the checked writer (SPEC §8: additive members need no
+// --unchecked-payloads), verify there, and lint to the same findings.
 #include "support.hpp"
 
 #include "../evidence/events.hpp"
 
+#include "evidence/runtime_decisions.hpp"
+
+#include "assay/contracts/payloads.hpp"
+#include "assay/evidence/payload_check.hpp"
 #include "assay/evidence/verify.hpp"
+#include "assay/evidence/writer.hpp"
 #include "assay/json/value.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/pack_yaml.hpp"
@@ -22,6 +30,8 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -54,8 +64,7 @@ std::vector<std::string> violated(const lint::lint_result& r) {
   return out;
 }
 
-std::string run_reference(const fs::path& ref, const fs::path& bundle, const fs::path& pack) {
-  const std::string cmd = "'" + ref.string() + "' lint '" + bundle.string() + "' '" + pack.string() + "' 2>/dev/null";
+std::string run_command(const std::string& cmd) {
   std::string out;
   if (FILE* f = popen(cmd.c_str(), "r")) {
     std::array<char, 4096> buf{};
@@ -67,10 +76,157 @@ std::string run_reference(const fs::path& ref, const fs::path& bundle, const fs:
   return out;
 }
 
+std::string run_reference(const fs::path& ref, const fs::path& bundle, const std::vector<fs::path>& packs) {
+  std::string cmd = "'" + ref.string() + "' lint '" + bundle.string() + "'";
+  for (const auto& p : packs)
+    cmd += " '" + p.string() + "'";
+  return run_command(cmd + " 2>/dev/null");
+}
+
 // A finding as one line: id, severity, message, location, fingerprint.
 std::string line_of(const std::string& id, std::string_view sev, const std::string& message,
                     const std::string& location, const std::string& fingerprint) {
   return id + " | " + std::string(sev) + " | " + message + " | " + location + " | " + fingerprint;
+}
+
+// The findings of `assay-ref lint` (its JSON report) as lines.
+std::vector<std::string> reference_findings(const fs::path& ref, const fs::path& bundle,
+                                            const std::vector<fs::path>& packs) {
+  const auto theirs = json::parse(run_reference(ref, bundle, packs));
+  REQUIRE(theirs.has_value());
+  std::vector<std::string> want;
+  for (const json::value& f : theirs->find("findings")->as_array()) {
+    const std::string sev = f.find("severity")->as_string();
+    std::string loc = "global";
+    if (const json::value* l = f.find("location"); l != nullptr && !l->is_null())
+      loc = std::to_string(static_cast<long long>(l->find("seq")->as_number())) + ":" +
+            std::to_string(static_cast<long long>(l->find("line")->as_number())) + ":" +
+            l->find("event_type")->as_string();
+    want.push_back(line_of(f.find("rule_id")->as_string(),
+                           sev == "Error"  ? "error"
+                           : sev == "Warn" ? "warning"
+                                           : "info",
+                           f.find("message")->as_string(), loc, f.find("fingerprint")->as_string()));
+  }
+  return want;
+}
+
+// Our findings as the same lines.
+std::vector<std::string> our_findings(const lint::lint_result& ours) {
+  std::vector<std::string> have;
+  for (const auto& f : ours.findings)
+    have.push_back(line_of(f.rule_id, lint::name(f.level), f.message,
+                           f.location ? std::to_string(f.location->seq) + ":" + std::to_string(f.location->line) + ":" +
+                                            f.location->event_type
+                                      : "global",
+                           f.fingerprint));
+  return have;
+}
+
+// A lint case of the reference's tests (pack_engine_conditional_test.rs, mcp_signal_followup_pack.rs
+// and the fixtures of tests/common/mod.rs there): its events, each a type and its data. Their
+// decisions are the reference's, with a reason_code added (SPEC §8 requires one; neither pack
+// reads it).
+struct lint_case {
+  std::string name;
+  std::vector<std::pair<std::string_view, std::string>> events;
+  std::vector<std::string> violated;  // with mandate-baseline and mcp-signal-followup
+};
+
+std::vector<lint_case> lint_cases() {
+  constexpr std::string_view decision = "assay.tool.decision";
+  constexpr std::string_view degraded = "assay.sandbox.degraded";
+  const std::string degraded_data =
+      R"({"component":"landlock","degradation_mode":"audit_fallback","reason_code":"policy_conflict"})";
+  std::vector<lint_case> cases = {
+      {"full_signal_bundle",
+       {{decision, R"({"auth_issuer":"https://issuer.example/","auth_scheme":"jwt_bearer",)"
+                   R"("decision":"allow","delegated_from":"agent:planner","principal":"alice@example.com",)"
+                   R"("reason_code":"r","tool":"t"})"},
+        {degraded, degraded_data}},
+       {"mandate-baseline@1.1.0:MANDATE-001 error", "mandate-baseline@1.1.0:MANDATE-002 error",
+        "mandate-baseline@1.1.0:MANDATE-003 error", "mandate-baseline@1.1.0:MANDATE-004 error",
+        "mandate-baseline@1.1.0:MANDATE-005 warning"}},
+      {"g3_absent_principal_only_bundle",
+       {{decision, R"({"approval_state":"granted","decision":"allow","principal":"user:alice","reason_code":"r",)"
+                   R"("tool":"t"})"}},
+       {"mandate-baseline@1.1.0:MANDATE-001 error", "mandate-baseline@1.1.0:MANDATE-002 error",
+        "mandate-baseline@1.1.0:MANDATE-003 error", "mandate-baseline@1.1.0:MANDATE-004 error",
+        "mandate-baseline@1.1.0:MANDATE-005 warning", "mcp-signal-followup@1.0.0:MCP-001 warning",
+        "mcp-signal-followup@1.0.0:MCP-002 warning", "mcp-signal-followup@1.0.0:MCP-003 warning"}},
+      {"mcp002_only_bundle",
+       {{decision, R"({"decision":"allow","delegated_from":"agent:p","principal":"x","reason_code":"r","tool":"t"})"}},
+       {"mandate-baseline@1.1.0:MANDATE-001 error", "mandate-baseline@1.1.0:MANDATE-002 error",
+        "mandate-baseline@1.1.0:MANDATE-003 error", "mandate-baseline@1.1.0:MANDATE-004 error",
+        "mandate-baseline@1.1.0:MANDATE-005 warning", "mcp-signal-followup@1.0.0:MCP-001 warning",
+        "mcp-signal-followup@1.0.0:MCP-003 warning"}},
+      {"mcp002_fail_bundle",
+       {{decision, R"({"decision":"allow","principal":"x","reason_code":"r","tool":"t"})"}},
+       {"mandate-baseline@1.1.0:MANDATE-001 error", "mandate-baseline@1.1.0:MANDATE-002 error",
+        "mandate-baseline@1.1.0:MANDATE-003 error", "mandate-baseline@1.1.0:MANDATE-004 error",
+        "mandate-baseline@1.1.0:MANDATE-005 warning", "mcp-signal-followup@1.0.0:MCP-001 warning",
+        "mcp-signal-followup@1.0.0:MCP-002 warning", "mcp-signal-followup@1.0.0:MCP-003 warning"}},
+      {"decision_allow_with_mandate",
+       {{decision, R"({"decision":"allow","mandate_id":"mandate-123","reason_code":"r","tool":"write_file"})"}},
+       {"mandate-baseline@1.1.0:MANDATE-004 error", "mcp-signal-followup@1.0.0:MCP-001 warning",
+        "mcp-signal-followup@1.0.0:MCP-002 warning", "mcp-signal-followup@1.0.0:MCP-003 warning"}},
+      {"decision_allow",
+       {{decision, R"({"decision":"allow","reason_code":"r","tool":"write_file"})"}},
+       {"mandate-baseline@1.1.0:MANDATE-001 error", "mandate-baseline@1.1.0:MANDATE-002 error",
+        "mandate-baseline@1.1.0:MANDATE-003 error", "mandate-baseline@1.1.0:MANDATE-004 error",
+        "mandate-baseline@1.1.0:MANDATE-005 warning", "mcp-signal-followup@1.0.0:MCP-001 warning",
+        "mcp-signal-followup@1.0.0:MCP-002 warning", "mcp-signal-followup@1.0.0:MCP-003 warning"}},
+      {"decision_deny",
+       {{decision, R"({"decision":"deny","reason_code":"r","tool":"write_file"})"}},
+       {"mandate-baseline@1.1.0:MANDATE-002 error", "mandate-baseline@1.1.0:MANDATE-003 error",
+        "mandate-baseline@1.1.0:MANDATE-004 error", "mandate-baseline@1.1.0:MANDATE-005 warning",
+        "mcp-signal-followup@1.0.0:MCP-001 warning", "mcp-signal-followup@1.0.0:MCP-002 warning",
+        "mcp-signal-followup@1.0.0:MCP-003 warning"}},
+  };
+  // Every signal both packs read is there; only MANDATE-004 (an assay.mandate.v1 event) is not.
+  lint_case runtime{"runtime decisions (error, mandate, G3, delegation, obligations, approval_*)",
+                    {},
+                    {"mandate-baseline@1.1.0:MANDATE-004 error"}};
+  for (std::string_view d : assay_test::runtime::decisions)
+    runtime.events.emplace_back(decision, std::string(d));
+  runtime.events.emplace_back(degraded, degraded_data);
+  cases.push_back(std::move(runtime));
+  return cases;
+}
+
+// The events of a case as a bundle, written with every check (payloads included).
+std::string bundle_of(const lint_case& c) {
+  std::vector<json::value> events;
+  std::uint64_t seq = 0;
+  for (const auto& [type, data] : c.events) {
+    json::value e = json::object{};
+    e.set("specversion", "1.0");
+    e.set("type", std::string(type));
+    e.set("source", "urn:assay:test:trust-kernel-vectors");
+    e.set("id", "run_case:" + std::to_string(seq));
+    e.set("time", "2023-11-14T22:13:2" + std::to_string(seq) + "Z");
+    e.set("datacontenttype", "application/json");
+    e.set("assayrunid", "run_case");
+    e.set("assayseq", static_cast<double>(seq));
+    e.set("assayproducer", "assay-test");
+    e.set("assayproducerversion", "1.0.0");
+    e.set("assaygit", "unknown");
+    e.set("assaypii", false);
+    e.set("assaysecrets", false);
+    e.set("assaycontenthash", nullptr);
+    e.set("data", json::parse(data).value());
+    events.push_back(std::move(e));
+    ++seq;
+  }
+  auto gz = assay::evidence::write_bundle(events);  // payload checks on: no --unchecked-payloads
+  REQUIRE_MESSAGE(gz.has_value(), c.name << ": " << (gz ? std::string() : gz.error().format()));
+  return *gz;
+}
+
+fs::path write_temp(const std::string& name, const std::string& bytes) {
+  const fs::path p = fs::temp_directory_path() / ("assay-engine-reference-" + std::to_string(::getpid()) + "-" + name);
+  std::ofstream(p, std::ios::binary) << bytes;
+  return p;
 }
 
 }  // namespace
@@ -120,30 +276,8 @@ TEST_CASE("differential: every reference bundle with every reference pack, again
     for (const auto& p : packs) {
       CAPTURE(b.filename().string());
       CAPTURE(p.filename().string());
-      const auto theirs = json::parse(run_reference(ref, b, p));
-      REQUIRE(theirs.has_value());
-      std::vector<std::string> want;
-      for (const json::value& f : theirs->find("findings")->as_array()) {
-        const std::string sev = f.find("severity")->as_string();
-        std::string loc = "global";
-        if (const json::value* l = f.find("location"); l != nullptr && !l->is_null())
-          loc = std::to_string(static_cast<long long>(l->find("seq")->as_number())) + ":" +
-                std::to_string(static_cast<long long>(l->find("line")->as_number())) + ":" +
-                l->find("event_type")->as_string();
-        want.push_back(line_of(f.find("rule_id")->as_string(),
-                               sev == "Error"  ? "error"
-                               : sev == "Warn" ? "warning"
-                                               : "info",
-                               f.find("message")->as_string(), loc, f.find("fingerprint")->as_string()));
-      }
-      const auto ours = lint_with(b, {p});
-      std::vector<std::string> have;
-      for (const auto& f : ours.findings)
-        have.push_back(line_of(f.rule_id, lint::name(f.level), f.message,
-                               f.location ? std::to_string(f.location->seq) + ":" + std::to_string(f.location->line) +
-                                                ":" + f.location->event_type
-                                          : "global",
-                               f.fingerprint));
+      const auto want = reference_findings(ref, b, {p});
+      const auto have = our_findings(lint_with(b, {p}));
       CHECK(have == want);
       ++compared;
     }
@@ -270,4 +404,57 @@ TEST_CASE("differential: generated globs and event types, against assay-ref lint
   CHECK(passed > 100);  // the generator reaches all three outcomes, not one
   CHECK(unmatched > 100);
   CHECK(invalid > 30);
+TEST_CASE("the reference's lint cases with its runtime's members: written checked, verified, linted" *
+          doctest::test_suite("conformance")) {
+  const fs::path c = assay_test::conformance_dir();
+  if (c.empty())
+    return;
+  const fs::path packs = c / "assay-upstream/packs";
+  for (const lint_case& k : lint_cases()) {
+    CAPTURE(k.name);
+    const std::string gz = bundle_of(k);
+    assay::evidence::payload_check contracts;  // verify --contracts
+    const auto v = assay::evidence::verify_bundle_bytes(gz, {}, contracts);
+    REQUIRE_MESSAGE(v.has_value(), (v ? std::string() : v.error().format()));
+    CHECK(v->event_count == k.events.size());
+    const fs::path file = write_temp("case.tar.gz", gz);
+    const auto r = lint_with(file, {packs / "mandate-baseline.yaml", packs / "mcp-signal-followup.yaml"});
+    fs::remove(file);
+    std::string have, want;  // one line each, for a readable failure
+    for (const auto& v : violated(r))
+      have += v + "\n";
+    for (const auto& v : k.violated)
+      want += v + "\n";
+    CHECK(have == want);
+  }
+}
+
+// Run alone (meson's lint_engine_reference_oracle), skipped as a whole without assay-ref.
+TEST_CASE("differential: the reference's lint cases with its runtime's members, against assay-ref verify and lint" *
+          doctest::test_suite("oracle")) {
+  const fs::path c = assay_test::conformance_dir();
+  const fs::path ref = assay_test::reference_binary();
+  REQUIRE_FALSE(c.empty());
+  REQUIRE_FALSE(ref.empty());
+  const std::vector<fs::path> packs{c / "assay-upstream/packs/mandate-baseline.yaml",
+                                    c / "assay-upstream/packs/mcp-signal-followup.yaml"};
+  std::size_t compared = 0;
+  for (const lint_case& k : lint_cases()) {
+    CAPTURE(k.name);
+    const std::string gz = bundle_of(k);
+    const auto ours = assay::evidence::verify_bundle_bytes(gz);
+    REQUIRE(ours.has_value());
+    const fs::path file = write_temp("oracle.tar.gz", gz);
+    // The reference verifies the bundle, and names the same bundle id.
+    const std::string verdict = run_command("'" + ref.string() + "' verify '" + file.string() + "' 2>&1");
+    CHECK(verdict.rfind("OK", 0) == 0);
+    CHECK(verdict.find(ours->bundle_id) != std::string::npos);
+    // And lints it with both packs to the same findings.
+    const auto want = reference_findings(ref, file, packs);
+    const auto have = our_findings(lint_with(file, packs));
+    fs::remove(file);
+    CHECK(have == want);
+    ++compared;
+  }
+  CHECK(compared == 8);
 }

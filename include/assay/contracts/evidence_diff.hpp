@@ -47,7 +47,8 @@ struct subject_changes {
   }
 };
 
-using decision = one_of<"allow", "deny", "requires_approval">;
+// The decisions of assay.tool.decision (SPEC §8), in code point order.
+using decision = one_of<"allow", "deny", "error", "requires_approval">;
 
 // A tool whose decisions differ: the outcomes each bundle recorded for it (assay.tool.decision),
 // each listed once, in code point order.

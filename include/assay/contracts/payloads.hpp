@@ -2,9 +2,19 @@
 // (ADR-006 §3) and §10 (the signal payloads). Each is a reflected struct with a static
 // `event_type`: validated when an event is recorded or read, and listed by contracts/events.hpp.
 //
+// Payloads evolve additively (SPEC §8, ADR-006): each type names and checks the members it types,
+// and keeps every other member of `data` in its `extra` (extra_members<>: any name, any JSON
+// value), exactly as written, in canonical order among the typed ones. A producer adds its own:
+//
+//   contracts::tool_decision d{.tool = "read_file", .decision = "allow", .reason_code = "P_OK"};
+//   d.extra["obligations"] = json::parse(R"([{"type":"log"}])").value();
+//
+// A name the type declares cannot be an extra member (encoding refuses it as a duplicate).
+//
 // Privacy classes (SPEC §9) are part of each type: a member's `field_info::privacy` says whether
 // it is public (the default), sensitive (generalized on redaction) or forbidden (dropped, and the
-// event flagged). The §10 payloads take a redaction commitment wherever a value may be removed.
+// event flagged); the extra members are sensitive (nothing says what they hold). The §10 payloads
+// take a redaction commitment wherever a value may be removed.
 #pragma once
 
 #include "assay/reflect/codec.hpp"
@@ -40,6 +50,7 @@ struct profile_started {
   std::string profile_name;
   std::string profile_version;
   bounded<std::int64_t, 0> total_runs_aggregated;
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
 };
 
 // assay.profile.finished
@@ -51,14 +62,18 @@ struct profile_finished {
   bounded<std::int64_t, 0> processes_count;
   bounded<std::int64_t, 0> sandbox_degradation_count;
   std::optional<std::string> integrity_scope{};
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
 };
 
-// assay.tool.decision, with the P56a (policy snapshot) and P56b (tool definition) clusters.
+// assay.tool.decision, with the P56a (policy snapshot) and P56b (tool definition) clusters, and
+// the members of the reference's runtime decisions that its packs read (mandate-baseline,
+// mcp-signal-followup): tool_call_id, mandate_id, principal, auth_scheme, auth_issuer, reason.
+// Its other runtime members (obligations, approval_*, ...) are additive: kept in `extra`.
 struct tool_decision {
   static constexpr std::string_view event_type = "assay.tool.decision";
   static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.tool.decision.schema.json";
   std::string tool;
-  one_of<"allow", "deny", "requires_approval"> decision;
+  one_of<"allow", "deny", "requires_approval", "error"> decision;
   std::string reason_code;
   std::optional<std::string> args_schema_hash{};
   std::optional<std::string> policy_digest{};
@@ -73,6 +88,21 @@ struct tool_decision {
   std::optional<const_string<"mcp.tools/list">> tool_definition_source{};
   std::optional<std::string> delegated_from{};
   std::optional<bounded<std::int64_t, 0>> delegation_depth{};
+  std::optional<std::string> tool_call_id{};
+  std::optional<std::string> mandate_id{};
+  std::optional<std::string> principal{};
+  std::optional<std::string> auth_scheme{};
+  std::optional<std::string> auth_issuer{};
+  std::optional<std::string> reason{};
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
+  static constexpr field_info assay_fields[] = {
+      {.field = "tool_call_id", .description = "The id of the tool call the decision is about."},
+      {.field = "mandate_id", .description = "The mandate that authorized the call (mandate-baseline reads it)."},
+      {.field = "principal", .description = "Who the call is made for (G3 authorization context)."},
+      {.field = "auth_scheme", .description = "How the principal was authenticated, e.g. oauth2, jwt_bearer (G3)."},
+      {.field = "auth_issuer", .description = "Who issued the principal's credential (G3)."},
+      {.field = "reason", .description = "Why, in words.", .privacy = privacy::sensitive},
+  };
 
   void check_rules(rules& r) const {
     const int p56a = policy_snapshot_digest.has_value() + policy_snapshot_digest_alg.has_value() +
@@ -104,11 +134,12 @@ struct sandbox_degraded {
   one_of<"audit_fallback"> degradation_mode;
   one_of<"landlock"> component;
   std::optional<std::string> detail{};
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
   static constexpr field_info assay_fields[] = {{.field = "detail", .privacy = privacy::sensitive}};
 };
 
 // assay.fs.access: how often a file was touched. The observed members are declared; anything
-// else a collector adds is kept as it is.
+// else a collector adds is kept in `extra`.
 struct fs_access {
   static constexpr std::string_view event_type = "assay.fs.access";
   static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.fs.access.schema.json";
@@ -117,7 +148,7 @@ struct fs_access {
   std::optional<date_time> first_seen{};
   std::optional<date_time> last_seen{};
   std::optional<bounded<std::int64_t, 0>> runs_seen{};
-  extra_members<> observed;
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
   static constexpr field_info assay_fields[] = {{.field = "file", .privacy = privacy::sensitive}};
   static constexpr privacy subject_privacy = privacy::sensitive;  // the event's subject is the path
 };
@@ -130,7 +161,7 @@ struct net_access {
   std::optional<date_time> first_seen{};
   std::optional<date_time> last_seen{};
   std::optional<bounded<std::int64_t, 0>> runs_seen{};
-  extra_members<> observed;
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
   static constexpr privacy subject_privacy = privacy::sensitive;  // the event's subject is host:port
 };
 
@@ -142,6 +173,7 @@ struct env_filtered {
   std::vector<std::string> passed_keys;
   std::vector<std::string> dropped_keys;
   std::map<std::string, bounded<std::int64_t, 0>> counters;
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
 };
 
 // --- SPEC §10: the signal payloads ----------------------------------------------------------
@@ -155,6 +187,7 @@ struct tool_call {
   std::optional<json::value> arguments{};
   std::optional<json::value> result{};
   std::optional<bool> nondeterministic{};
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
   static constexpr field_info assay_fields[] = {
       {.field = "arguments", .description = "The call's input (or its commitment).", .privacy = privacy::sensitive},
       {.field = "result", .description = "The call's output (or its commitment).", .privacy = privacy::sensitive},
@@ -169,6 +202,7 @@ struct model_invoked {
   redactable<non_empty> model;
   std::optional<redactable<std::string>> provider{};
   std::optional<redactable<std::string>> operation{};
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
 };
 
 // assay.run.input: the run's input.
@@ -176,6 +210,7 @@ struct run_input {
   static constexpr std::string_view event_type = "assay.run.input";
   static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.run.input.schema.json";
   json::value input;
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
   static constexpr field_info assay_fields[] = {{.field = "input", .privacy = privacy::sensitive}};
 };
 
@@ -184,6 +219,7 @@ struct run_seed {
   static constexpr std::string_view event_type = "assay.run.seed";
   static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.run.seed.schema.json";
   json::value seed;
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
 };
 
 // assay.prompt.lineage: the prompt's digest and the one it was derived from.
@@ -192,6 +228,7 @@ struct prompt_lineage {
   static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.prompt.lineage.schema.json";
   redactable<non_empty> prompt_digest;
   std::optional<redactable<non_empty>> parent_digest{};
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
 };
 
 // assay.approval.recorded: a human's decision on a gated action.
@@ -201,6 +238,7 @@ struct approval_recorded {
   std::optional<redactable<std::string>> tool{};
   redactable<non_empty> approver;
   redactable<non_empty> decision;
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
   static constexpr field_info assay_fields[] = {{.field = "approver", .privacy = privacy::sensitive}};
 };
 

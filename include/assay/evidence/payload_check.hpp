@@ -4,7 +4,7 @@
 //   assay::evidence::payload_check contracts;
 //   auto r = assay::evidence::verify_bundle_file("run.tar.gz", {}, contracts);
 //   // r.error(): ContractInvalidEvent, "line 3 of events.ndjson: seq 2 (assay.tool.decision):
-//   //            /data/decision: "maybe" is not one of "allow", "deny", "requires_approval""
+//   //            /data/decision: "maybe" is not one of "allow", "deny", "requires_approval", "error""
 //
 // The verifier keeps the reference's checks (SPEC §7), which do not look inside `data`, so that
 // bundles other producers wrote verify. This visitor of the same pass adds the payload checks:

@@ -443,11 +443,11 @@ struct either : std::variant<A, B> {
 // A struct may have one member of this type. Decoding keeps there every member the struct does not
 // declare whose name starts with `Prefix` (any name when `Prefix` is empty) instead of rejecting
 // it; encoding writes them among the declared members, in canonical order. The schema says
-// "patternProperties" for a prefix and allows any member without one. Its values are untyped
+// "patternProperties" for a prefix, "additionalProperties": true without one. Its values are untyped
 // JSON: it is defined in reflect/untyped.hpp (which reflect/codec.hpp includes).
 //
 //   struct pack { ...; extra_members<"x-"> extensions; };        // only x-… members
-//   struct fs_access { ...; extra_members<> observed; };          // anything else too
+//   struct fs_access { ...; extra_members<> extra; };             // anything else too
 template <fixed_string Prefix = "">
 struct extra_members;
 

@@ -87,6 +87,8 @@ json::value struct_schema(schema_context& ctx) {
       pattern.set("^" + regex_escape(X::prefix), json::object{});
       s.set("patternProperties", std::move(pattern));
       s.set("additionalProperties", false);
+    } else {
+      s.set("additionalProperties", true);  // any other member, any value: said, not left implicit
     }
   } else {
     s.set("additionalProperties", false);
