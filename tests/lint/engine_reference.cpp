@@ -8,8 +8,7 @@
 // --unchecked-payloads), verify there, and lint to the same findings.
 #include "support.hpp"
 
-#include "../evidence/events.hpp"
-
+#include "evidence/events.hpp"
 #include "evidence/runtime_decisions.hpp"
 
 #include "assay/contracts/payloads.hpp"
@@ -404,6 +403,8 @@ TEST_CASE("differential: generated globs and event types, against assay-ref lint
   CHECK(passed > 100);  // the generator reaches all three outcomes, not one
   CHECK(unmatched > 100);
   CHECK(invalid > 30);
+}
+
 TEST_CASE("the reference's lint cases with its runtime's members: written checked, verified, linted" *
           doctest::test_suite("conformance")) {
   const fs::path c = assay_test::conformance_dir();
