@@ -100,6 +100,7 @@
 #include "assay/lint/closure.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/event_view.hpp"
+#include "assay/lint/explain.hpp"
 #include "assay/lint/glob.hpp"
 #include "assay/lint/literal.hpp"
 #include "assay/lint/pack.hpp"

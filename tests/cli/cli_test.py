@@ -635,6 +635,18 @@ if os.path.isfile(REF_BUNDLE) and os.path.isdir(REF_PACKS):
     EU_DIGEST = "sha256:97f10c43ae49e52261ee997ddcc7cc9a3c4a1f5c27d1403629fd27d24f1feb99"
     SOC2_DIGEST = "sha256:e3de126dcb064f5aa0eb3ba768fdd9f96a831362ba9c0f0bb8a33539194a3d9e"
     EU_RULE = "eu-ai-act-baseline@1.0.0:EU12-004"
+    EU12_004_HELP = ("  help:\n    EU AI Act Article 12(2)(a) - Risk Identification\n    " + "-" * 48 + "\n\n"
+                     "    \u2502 Logging capabilities shall provide, at a minimum:\n"
+                     "    \u2502 (a) recording of events relevant for identifying situations that may\n"
+                     "    \u2502     result in the AI system presenting a risk\n\n"
+                     "    This check verifies that events contain fields that enable identification\n"
+                     "    of risk situations, such as policy decisions, denials, or configuration\n    changes.\n\n"
+                     "    What this checks:\n"
+                     "    \u2022 At least one event contains one of: `policy_decision`, `denied`, `policy_hash`,\n"
+                     "      `config_hash`, `violation` (in event data)\n\n"
+                     "    Reference: Article 12(2)(a) <https://eur-lex.europa.eu/eli/reg/2024/1689/oj#d1e3029-1-1>\n\n"
+                     "    Disclaimer: This is a technical check only. Passing does not constitute\n"
+                     "    legal compliance with Article 12 requirements.\n")
     EU_MSG = ("No event contains any of the required fields: /data/policy_decision, /data/denied, /data/policy_hash, "
               "/data/config_hash, /data/violation, /data/risk_level, /data/anomaly_detected")
     SOC2_RULE = "soc2-baseline@1.0.0:invariant.decision_record"
@@ -681,7 +693,7 @@ if os.path.isfile(REF_BUNDLE) and os.path.isdir(REF_PACKS):
     expect_lint("lint --format yaml: a usage error", ["--pack", EU, "--format", "yaml"], 2, b"",
                 b"assay evidence lint: --format yaml: expected text, json or sarif\n")
     expect_lint("lint --explain of no rule run: a usage error", ["--pack", EU, "--explain", "EU12-999"], 2, b"",
-                b"assay evidence lint: --explain EU12-999: no such rule was run\n")
+                b"assay evidence lint: --explain EU12-999: no rule of that id in the packs\n")
     expect_lint("lint: a pack that is not there exits 3", ["--pack", "nope.yaml"], 3, b"",
                 b'assay evidence lint: pack "nope.yaml" not found: no such file or built-in pack; '
                 b"built-in packs: cicd-starter, replay-readiness\n")
@@ -699,7 +711,53 @@ if os.path.isfile(REF_BUNDLE) and os.path.isdir(REF_PACKS):
                  '"/data/policy_hash","/data/config_hash","/data/violation","/data/risk_level","/data/anomaly_detected"],'
                  '"type":"event_field_present"}\n'
                  "  looks at: every event\n  article: 12(2)(a)\n  outcome: violated\n"
-                 f"  finding: {EU_MSG}\n").encode())
+                 f"  finding: {EU_MSG}\n" + EU12_004_HELP).encode())
+    # Without a bundle: the rule and its help alone (SPEC §10, "Explain").
+    expect_lint_nobundle = lambda name, args, rc, out, err=b"": expect(name, ["evidence", "lint"] + args, b"", rc, out,
+                                                                      err, cwd=work, env=env)
+    expect_lint_nobundle("lint --explain EU12-004, no bundle", ["--pack", EU, "--explain", "EU12-004"], 0,
+                         (f"{EU_RULE} (warning)\n  Events include fields enabling risk situation identification\n"
+                          f"  pack: eu-ai-act-baseline@1.0.0 ({EU})\n"
+                          '  check: {"any_of":null,"in_data":false,"paths_any_of":["/data/policy_decision","/data/denied",'
+                          '"/data/policy_hash","/data/config_hash","/data/violation","/data/risk_level","/data/anomaly_detected"],'
+                          '"type":"event_field_present"}\n'
+                          "  looks at: every event\n  article: 12(2)(a)\n" + EU12_004_HELP).encode())
+    expect_lint_nobundle("lint --explain of a built-in rule, no bundle", ["--explain", "ASSAY-W002"], 0,
+                         b"ASSAY-W002 (warning)\n  Event flagged as containing PII but subject is non-empty\n"
+                         b"  built-in rule: checked on every event of every bundle\n")
+    expect_lint_nobundle("lint --explain of the default pack's rule by its canonical id, no bundle",
+                         ["--explain", "cicd-starter@1.0.0+assay:CICD-002"], 0,
+                         "cicd-starter@1.0.0+assay:CICD-002 (warning)\n"
+                         "  The run's start and end are recorded (assay.profile.started and assay.profile.finished).\n"
+                         "  pack: cicd-starter@1.0.0+assay (built-in)\n"
+                         '  check: {"finish_pattern":"assay.profile.finished","start_pattern":"assay.profile.started",'
+                         '"type":"event_pairs"}\n'
+                         "  looks at: every event\n  help:\n    CICD-002: both ends of the run\n"
+                         "    ------------------------------\n\n"
+                         "    A run whose start or end is missing may have been cut short, and its evidence with it.\n\n"
+                         "    To fix:\n"
+                         "    \u2022 Record an `assay.profile.started` event first and an `assay.profile.finished` event last.\n"
+                         "    \u2022 Lint again: `assay evidence lint bundle.tar.gz`\n".encode())
+    expect_lint_nobundle("lint --explain of no rule, no bundle: a usage error", ["--explain", "NOPE-1"], 2, b"",
+                         b"assay evidence lint: --explain NOPE-1: no rule of that id in the packs\n")
+    expect_lint_nobundle("lint with neither a bundle nor --explain: a usage error", [], 2, b"",
+                         b"assay evidence lint: BUNDLE is required (only --explain <rule> works without one)\n")
+    expect_lint_nobundle("lint --explain closure.score needs a bundle", ["--explain", "closure.score"], 2, b"",
+                         b"assay evidence lint: --explain closure.score needs a BUNDLE\n")
+    # A pack's own text cannot forge a line of the explanation or drive the terminal.
+    hostile = {"name": "hostile", "version": "1", "kind": "quality", "description": "d", "author": "a", "license": "l",
+               "requires": {"assay_min_version": "5.0.0"},
+               "rules": [{"id": "H-1", "severity": "info", "description": "ok\nerror FAKE@1:X: forged",
+                          "help_markdown": "# T\u202e\n- a\u001b[31m\r\nok",
+                          "check": {"type": "event_count", "min": 1}}]}
+    hostile_path = os.path.join(work, "hostile.json")
+    with open(hostile_path, "w", encoding="utf-8") as f:
+        json.dump(hostile, f)
+    expect_lint_nobundle("lint --explain of a hostile pack's rule: its text escaped, its lines its own",
+                         ["--pack", hostile_path, "--explain", "H-1"], 0,
+                         (f"hostile@1:H-1 (info)\n  ok\\x0aerror FAKE@1:X: forged\n  pack: hostile@1 ({hostile_path})\n"
+                          '  check: {"min":1,"type":"event_count"}\n  looks at: every event\n'
+                          "  help:\n    T\\u202e\n    -------\n    \u2022 a\\x1b[31m\n    ok\n").encode())
 
     # --format json: a lint-report-v1, valid, with the fixture's exact outcome; --report writes the
     # same bytes.

@@ -6,6 +6,7 @@
 #include "assay/contracts/registry.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/lint/builtin_packs.hpp"
+#include "assay/lint/explain.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/lint/signals.hpp"
 
@@ -538,4 +539,53 @@ TEST_CASE("built-in packs load without YAML; replay-readiness requires the repla
     auto r = assay::contracts::find("pack-v1")->validate(b.text, {});
     CHECK_MESSAGE(r.has_value(), b.name << ": " << r.error().format());
   }
+}
+
+TEST_CASE("explain: a rule found by short or canonical id, described and its help rendered for a terminal") {
+  const lint::builtin_pack* b = lint::find_builtin_pack("cicd-starter");
+  REQUIRE(b != nullptr);
+  auto p = lint::load_pack(b->text, {lint::pack_source::origin::built_in, "cicd-starter"});
+  REQUIRE(p.has_value());
+  const std::vector<lint::loaded_pack> packs{std::move(*p)};
+  const auto by_short = lint::find_rule(packs, "CICD-004");
+  const auto by_canonical = lint::find_rule(packs, "cicd-starter@1.0.0+assay:CICD-004");
+  REQUIRE(by_short.has_value());
+  REQUIRE(by_canonical.has_value());
+  CHECK(by_short->index == 3);
+  CHECK(by_canonical->index == 3);
+  CHECK_FALSE(lint::find_rule(packs, "cicd-starter@1.0.0:CICD-004").has_value());  // the reference's version
+  CHECK(lint::describe_rule(packs, *by_short) ==
+        "cicd-starter@1.0.0+assay:CICD-004 (info)\n"
+        "  Some event names the build that ran (data.build_id or data.version).\n"
+        "  pack: cicd-starter@1.0.0+assay (built-in)\n"
+        "  check: {\"any_of\":null,\"in_data\":false,\"paths_any_of\":[\"/data/build_id\",\"/data/version\"],"
+        "\"type\":\"event_field_present\"}\n"
+        "  looks at: every event\n");
+  CHECK(
+      lint::rule_help(packs, *by_short) ==
+      "  help:\n"
+      "    CICD-004: build identity\n"
+      "    ------------------------\n"
+      "\n"
+      "    Naming the build that produced the evidence is the first step towards provenance (SLSA-style "
+      "attestations).\n"
+      "\n"
+      "    To fix:\n"
+      "    \xE2\x80\xA2 Put `build_id` or `version` in the data of an event, e.g. the run's `assay.profile.started`.\n"
+      "    \xE2\x80\xA2 Lint again: `assay evidence lint bundle.tar.gz`\n");
+  const auto builtin = lint::find_rule(packs, "ASSAY-W001");
+  REQUIRE(builtin.has_value());
+  CHECK(lint::describe_rule(packs, *builtin) ==
+        "ASSAY-W001 (warning)\n  Subject may contain a secret (API key, token, password pattern)\n"
+        "  built-in rule: checked on every event of every bundle\n");
+  CHECK(lint::rule_help(packs, *builtin).empty());
+  CHECK_FALSE(lint::find_rule(packs, "CICD-999").has_value());
+
+  // Each Markdown construct the renderer knows, and what it leaves alone.
+  CHECK(lint::render_markdown_for_terminal("# Top #\n\n\n## Sub **bold**\n> quoted `x`\n>   kept\n"
+                                           "- item [link](https://e.x/a)\n  * nested __strong__\n"
+                                           "```sh\nrun **this**\n```\n1. numbered\r\n\n") ==
+        "  Top\n  ===\n\n  Sub bold\n  --------\n  \xE2\x94\x82 quoted `x`\n  \xE2\x94\x82   kept\n"
+        "  \xE2\x80\xA2 item link <https://e.x/a>\n    \xE2\x80\xA2 nested strong\n      run **this**\n"
+        "  1. numbered\n");
 }

@@ -1,5 +1,6 @@
 // assay evidence lint B [--pack P[,P…]]… [--fail-on none|info|warning|warn|error]
 //   [--format text|json|sarif] [--report R] [--sarif S] [--max-results N] [--explain RULE]
+// assay evidence lint --explain RULE [--pack P]…   (no bundle: the rule and its help)
 // — lint a bundle against packs (SPEC §11, §17), in the one verification pass.
 #include "../cli.hpp"
 #include "../packs.hpp"
@@ -11,6 +12,7 @@
 #include "assay/json/time.hpp"
 #include "assay/lint/closure.hpp"
 #include "assay/lint/engine.hpp"
+#include "assay/lint/explain.hpp"
 #include "assay/lint/report.hpp"
 
 #include <CLI/CLI.hpp>
@@ -37,56 +39,35 @@ struct lint_args {
   std::string explain;
 };
 
-// What --explain prints for a rule: what it looks for, where, what it found, and the signals its
-// pack requires that the bundle does not show captured. Each string from a pack or the bundle is
-// made printable here, so the text's own newlines are the only ones.
+// What --explain prints for a rule with a bundle: the rule as its pack says (lint/explain.hpp),
+// the signals its pack requires that the bundle does not show captured, its outcome and findings,
+// then its help. Each piece of a pack's or the bundle's text in it is made printable, so its line
+// breaks are its own.
 std::string explain(const lint::lint_result& r, std::span<const lint::loaded_pack> packs,
-                    const lint::closure_observer& signals, const std::string& id) {
+                    const lint::closure_observer& signals, const lint::rule_ref& rule) {
+  std::string out = lint::describe_rule(packs, rule);
+  if (rule.pack && !packs[*rule.pack].requires_signals().empty()) {
+    std::string list;
+    for (const std::string& m : signals.not_captured(packs[*rule.pack]))
+      list += (list.empty() ? "" : ", ") + printable(m);
+    out += "  signals its pack requires, not captured: " + (list.empty() ? std::string("none") : list) + "\n";
+  }
+  const std::string id = rule.pack
+                             ? packs[*rule.pack].canonical_rule_id(packs[*rule.pack].definition.rules[rule.index].id)
+                             : std::string(rule.builtin->id);
   for (std::size_t i = 0; i < r.rules.size(); ++i) {
     const lint::rule_result& x = r.rules[i];
-    if (x.rule_id != id && x.short_id != id)
+    if (x.rule_id != id)
       continue;
-    std::string out =
-        printable(x.rule_id) + " (" + std::string(lint::name(x.level)) + ")\n  " + printable(x.description) + "\n";
-    if (x.pack) {
-      const lint::loaded_pack& p = packs[*x.pack];
-      for (std::size_t k = 0; k < p.definition.rules.size(); ++k) {
-        const auto& def = p.definition.rules[k];
-        if (def.id != x.short_id)
-          continue;
-        const auto doc = lint::digest_document(p.definition);
-        auto check = assay::json::to_canonical(*doc.find("rules")->as_array()[k].find("check"));
-        out += "  pack: " + printable(std::string(p.definition.name) + "@" + p.definition.version) + " (" +
-               printable(p.source.report_value()) + ")\n";
-        out += "  check: " + (check ? printable(*check) : std::string("?")) + "\n";
-        if (def.event_types) {
-          std::string types;
-          for (const auto& t : *def.event_types)
-            types += (types.empty() ? "" : ", ") + printable(t);
-          out += "  looks at: events of type " + types + "\n";
-        } else {
-          out += "  looks at: every event\n";
-        }
-        if (def.article_ref)
-          out += "  article: " + printable(*def.article_ref) + "\n";
-      }
-      if (!p.requires_signals().empty()) {
-        const std::vector<std::string> missing = signals.not_captured(p);
-        std::string list;
-        for (const std::string& m : missing)
-          list += (list.empty() ? "" : ", ") + printable(m);
-        out += "  signals its pack requires, not captured: " + (list.empty() ? std::string("none") : list) + "\n";
-      }
-    }
     out += "  outcome: " + std::string(lint::name(x.status)) +
            (x.reason.empty() ? "" : " (" + printable(x.reason) + ")") + "\n";
     for (const lint::finding& f : r.findings)
       if (f.rule == i)
         out += "  finding: " + printable(f.message) +
                (f.location ? " (events.ndjson:" + std::to_string(f.location->line) + ")" : std::string()) + "\n";
-    return out;
+    break;
   }
-  return {};
+  return out + lint::rule_help(packs, rule);
 }
 
 int run_lint(const lint_args& a) {
@@ -101,9 +82,26 @@ int run_lint(const lint_args& a) {
     print_error(command, "--format " + printable(a.format, echo_cap) + ": expected text, json or sarif");
     return exit_usage;
   }
+  if (a.bundle.empty() && (a.explain.empty() || a.explain == "closure.score")) {
+    print_error(command, a.explain.empty() ? "BUNDLE is required (only --explain <rule> works without one)"
+                                           : "--explain closure.score needs a BUNDLE");
+    return exit_usage;
+  }
   auto packs = load_cli_packs(command, a.packs);
   if (!packs)
     return exit_io;  // a pack that does not load (SPEC §17)
+  std::optional<lint::rule_ref> rule;
+  if (!a.explain.empty() && a.explain != "closure.score") {
+    rule = lint::find_rule(*packs, a.explain);
+    if (!rule) {
+      print_error(command, "--explain " + printable(a.explain, echo_cap) + ": no rule of that id in the packs");
+      return exit_usage;
+    }
+    // Without a bundle: the rule as its pack says, and its help (SPEC §10, "Explain").
+    if (a.bundle.empty())
+      return finish(command, write_file("-", printable_lines(lint::describe_rule(*packs, *rule) +
+                                                             lint::rule_help(*packs, *rule))));
+  }
   auto linter = lint::linter::create(*packs, {.max_results = a.max_results, .bundle_path = input_name(a.bundle)});
   if (!linter) {
     print_error(command, printable(linter.error().message));
@@ -123,14 +121,8 @@ int run_lint(const lint_args& a) {
   const lint::lint_result result = linter->take();
   if (a.explain == "closure.score")
     return finish(command, write_file("-", printable_lines(signals.explain_score())));
-  if (!a.explain.empty()) {
-    const std::string text = explain(result, *packs, signals, a.explain);
-    if (text.empty()) {
-      print_error(command, "--explain " + printable(a.explain, echo_cap) + ": no such rule was run");
-      return exit_usage;
-    }
-    return finish(command, write_file("-", printable_lines(text)));
-  }
+  if (rule)
+    return finish(command, write_file("-", printable_lines(explain(result, *packs, signals, *rule))));
   auto now = assay::json::report_time();
   if (!now)
     return fail(command, now.error());
@@ -190,7 +182,7 @@ int run_lint(const lint_args& a) {
 void add_evidence_lint(CLI::App& evidence, dispatcher& d) {
   auto* sub = evidence.add_subcommand("lint", "Lint a bundle against packs (SPEC §11)");
   auto a = std::make_shared<lint_args>();
-  sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
+  sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input); not needed to --explain a rule");
   sub->add_option("--pack", a->packs,
                   "A pack: a path, a built-in name or a name in the config directory; "
                   "comma lists allowed (default: cicd-starter)");

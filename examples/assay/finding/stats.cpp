@@ -30,11 +30,29 @@ int stats(const stats_args& a) {
   auto f = assay::findings::compute_json(text->bytes());
   if (!f)
     return report_violations(command, a.ledger, "trial ledger", f.error());
-  auto bytes = assay::encode(*f);
-  if (!bytes)  // a computed finding meets its contract: this would be a bug, said as such
-    return fail(command, bytes.error().front(), "the computed finding breaks its contract");
-  bytes->push_back('\n');  // in place: a finding at the bounds is some 150 MB, not to be copied
-  return finish(command, write_file(a.out, *bytes));
+  // Streamed to the output as it is encoded: a finding at the bounds (a 1,000 x 1,000 matrix) is
+  // some 165 MB of text, never held whole. The output is committed only when all of it is written.
+  auto out = output_file::open(a.out);
+  if (!out)
+    return fail(command, out.error());
+  struct buffered {
+    output_file* file;
+    std::string pending;
+    void write(const char* p, std::size_t n) {
+      pending.append(p, n);
+      if (pending.size() >= (std::size_t{1} << 16))
+        flush();
+    }
+    void flush() {
+      file->write(pending);
+      pending.clear();
+    }
+  } sink{&*out, {}};
+  if (auto encoded = assay::reflect::encode_to(sink, *f); !encoded)  // a computed finding meets its contract:
+    return fail(command, encoded.error(), "the computed finding breaks its contract");  // a bug, said as such
+  sink.pending.push_back('\n');
+  sink.flush();
+  return finish(command, out->commit());
 }
 
 }  // namespace
