@@ -373,9 +373,10 @@ inline std::vector<error> check_integer_literals(const pack_node& tree) {
   return out;
 }
 
-// An integer no 64-bit integer holds (past 2^64 - 1 or below -2^63), in a check's value_equals
-// or conditional: the reference reads those into JSON values, which cannot hold it, and refuses
-// the pack ("invalid type: integer `…` as u128, expected any value").
+// An integer no 64-bit integer holds (past 2^64 - 1 or below -2^63) anywhere in a rule's check
+// (value_equals, a conditional, even a member the check ignores): the reference reads the check
+// into JSON values, which cannot hold it, and refuses the pack ("invalid type: integer `…` as
+// u128, expected any value").
 inline void check_integer_ranges(const pack_node& n, const std::string& pointer, const std::string& path,
                                  std::vector<error>& out) {
   if (n.is_sequence() || n.is_mapping()) {
@@ -405,13 +406,9 @@ inline std::vector<error> check_integer_ranges(const pack_node& tree) {
   if (rules == nullptr || !rules->is_sequence())
     return out;
   for (std::size_t i = 0; i < rules->items.size(); ++i) {
-    const pack_node* check = rules->items[i].find("check");
-    if (check == nullptr || !check->is_mapping())
-      continue;
-    for (const char* member : {"value_equals", "condition", "then"})
-      if (const pack_node* v = check->find(member))
-        check_integer_ranges(*v, "/rules/" + std::to_string(i) + "/check/" + member,
-                             "rules[" + std::to_string(i) + "].check." + member, out);
+    if (const pack_node* check = rules->items[i].find("check"))
+      check_integer_ranges(*check, "/rules/" + std::to_string(i) + "/check", "rules[" + std::to_string(i) + "].check",
+                           out);
   }
   return out;
 }
