@@ -380,7 +380,7 @@ TEST_CASE("differential: generated globs and event types, against assay-ref lint
     pack.set("rules", std::move(rules));
     const fs::path pack_file = dir / ("globs-" + std::to_string(from) + ".json");
     { std::ofstream(pack_file, std::ios::binary) << json::to_canonical(pack).value(); }
-    const auto theirs = json::parse(run_reference(ref, bundle, pack_file));
+    const auto theirs = json::parse(run_reference(ref, bundle, {pack_file}));
     REQUIRE_MESSAGE(theirs.has_value(), pack_file.string());
     std::vector<std::string> want, have;
     for (const json::value& f : theirs->find("findings")->as_array())
