@@ -28,11 +28,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -378,7 +380,7 @@ TEST_CASE("differential: generated globs and event types, against assay-ref lint
     pack.set("rules", std::move(rules));
     const fs::path pack_file = dir / ("globs-" + std::to_string(from) + ".json");
     { std::ofstream(pack_file, std::ios::binary) << json::to_canonical(pack).value(); }
-    const auto theirs = json::parse(run_reference(ref, bundle, pack_file));
+    const auto theirs = json::parse(run_reference(ref, bundle, {pack_file}));
     REQUIRE_MESSAGE(theirs.has_value(), pack_file.string());
     std::vector<std::string> want, have;
     for (const json::value& f : theirs->find("findings")->as_array())
@@ -458,4 +460,381 @@ TEST_CASE("differential: the reference's lint cases with its runtime's members, 
     ++compared;
   }
   CHECK(compared == 8);
+}
+
+// --- values at the edges (SPEC §11: value_equals, conditional equals) -------------------------------
+
+namespace {
+namespace edges {
+
+// Event numbers spelt the ways the reference's JSON reads differently (integer, negative integer,
+// float; exact past 2^53), and values of every other JSON kind.
+const std::vector<std::string> event_numbers = {"0",
+                                                "-0",
+                                                "1",
+                                                "1.0",
+                                                "-1",
+                                                "0.1",
+                                                "0.10000000000000001",
+                                                "1e2",
+                                                "100",
+                                                "-0.0",
+                                                "2.5",
+                                                "9007199254740992",
+                                                "9007199254740993",
+                                                "9223372036854775807",
+                                                "9223372036854775808",
+                                                "-9223372036854775808",
+                                                "-9223372036854775809",
+                                                "-9223372036854776000",
+                                                "18446744073709551615",
+                                                "18446744073709551616",
+                                                "18446744073709552000",
+                                                "100000000000000000000000000000",
+                                                "1e300"};
+const std::vector<std::string> event_others = {"\"1\"",          "\"true\"", "true", "false",
+                                               "null",           "\"x\"",    "\"\"", "{\"a\":1,\"b\":[1,2]}",
+                                               "[1,\"x\",null]", "{}",       "[]",   "\"null\""};
+
+// value_equals / equals as a pack writes them: YAML spellings the reference types its own way.
+const std::vector<std::string> pack_values = {"null",
+                                              "~",
+                                              "",
+                                              ".inf",
+                                              "-.inf",
+                                              ".nan",
+                                              "true",
+                                              "false",
+                                              "yes",
+                                              "True",
+                                              "\"true\"",
+                                              "'1'",
+                                              "\"1\"",
+                                              "1",
+                                              "1.0",
+                                              "-1",
+                                              "-0",
+                                              "0",
+                                              "0.0",
+                                              "-0.0",
+                                              "+1",
+                                              "0x1",
+                                              "0o1",
+                                              "0b1",
+                                              "0x64",
+                                              "1_0",
+                                              "1e2",
+                                              "100",
+                                              "1E2",
+                                              "100.0",
+                                              "0.1",
+                                              "0.10000000000000001",
+                                              "2.5",
+                                              "9007199254740992",
+                                              "9007199254740993",
+                                              "9007199254740992.0",
+                                              "9223372036854775807",
+                                              "9223372036854775808",
+                                              "-9223372036854775808",
+                                              "-9223372036854775808.0",
+                                              "18446744073709551615",
+                                              "18446744073709551614",
+                                              "1.8446744073709552e19",
+                                              "100000000000000000000000000000.0",
+                                              "1e29",
+                                              "1e300",
+                                              "1e400",
+                                              "012",
+                                              "x",
+                                              "\"x\"",
+                                              "\"\"",
+                                              "\"null\"",
+                                              "!!str 1",
+                                              "!!float 1",
+                                              "!!int \"1\"",
+                                              "{a: 1, b: [1, 2]}",
+                                              "{b: [1, 2], a: 1}",
+                                              "{a: 1}",
+                                              "{a: 1, b: [2, 1]}",
+                                              "[1, x, null]",
+                                              "[1, \"x\", ~]",
+                                              "[x, 1, null]",
+                                              "{}",
+                                              "[]"};
+
+std::string member(std::size_t i) {
+  return "v" + std::to_string(i);
+}
+
+// One event's data: every value above under v0, v1, ...
+std::string event_data(bool with_numbers) {
+  std::string d = "{";
+  std::size_t k = 0;
+  for (const auto& n : event_numbers) {
+    d += (k == 0 ? "\"" : ",\"") + member(k) + "\":" + (with_numbers ? n : "0");
+    ++k;
+  }
+  for (const auto& o : event_others) {
+    d += ",\"" + member(k) + "\":" + o;
+    ++k;
+  }
+  return d + "}";
+}
+
+std::string event_line(std::size_t seq, std::string_view type, const std::string& data) {
+  return "{\"specversion\":\"1.0\",\"id\":\"r:" + std::to_string(seq) + "\",\"source\":\"urn:x\",\"type\":\"" +
+         std::string(type) +
+         "\",\"time\":\"2023-11-14T22:13:20Z\",\"datacontenttype\":\"application/json\",\"assayrunid\":\"r\","
+         "\"assayseq\":" +
+         std::to_string(seq) +
+         ",\"assayproducer\":\"p\",\"assayproducerversion\":\"1\",\"assaygit\":\"g\",\"assaypii\":false,"
+         "\"assaysecrets\":false,\"data\":" +
+         data + "}";
+}
+
+// A bundle of `events` whose events.ndjson keeps the numbers as written in the events with
+// `raw` set (the writer writes canonical text; the content hash is over that same canonical form,
+// so the spelling can be put back and the manifest's file hash and size renewed).
+std::string bundle_of(const std::vector<std::pair<std::string, bool>>& events) {
+  std::vector<std::string> lines;
+  for (const auto& e : events)
+    lines.push_back(e.first);
+  const std::vector<std::string_view> views(lines.begin(), lines.end());
+  assay::evidence::bundle_options options;
+  options.check_payloads = false;
+  auto files = assay::evidence::build_bundle_files(views, options);
+  REQUIRE(files.has_value());
+  std::string text;
+  std::size_t at = 0;
+  for (const auto& e : events) {
+    const std::size_t end = files->events.find('\n', at);
+    std::string line = files->events.substr(at, end - at);
+    at = end + 1;
+    if (e.second)
+      for (std::size_t k = 0; k < event_numbers.size(); ++k) {
+        const std::string key = "\"" + member(k) + "\":";
+        const std::size_t b = line.find(key) + key.size();
+        const std::size_t f = line.find_first_of(",}", b);
+        line.replace(b, f - b, event_numbers[k]);
+      }
+    text += line + "\n";
+  }
+  std::string manifest = files->manifest;
+  auto swap = [&](const std::string& from, const std::string& to) {
+    const std::size_t p = manifest.find(from);
+    REQUIRE(p != std::string::npos);
+    manifest.replace(p, from.size(), to);
+  };
+  swap("\"bytes\":" + std::to_string(files->events.size()) + ",", "\"bytes\":" + std::to_string(text.size()) + ",");
+  swap(lint::sha256_hex(files->events), lint::sha256_hex(text));
+  auto gz = assay::evidence::pack_bundle(manifest, text);
+  REQUIRE(gz.has_value());
+  return *gz;
+}
+
+void write_file(const fs::path& p, std::string_view bytes) {
+  std::FILE* f = std::fopen(p.string().c_str(), "wb");
+  REQUIRE(f != nullptr);
+  REQUIRE(std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size());
+  std::fclose(f);
+}
+
+const char* const pack_head =
+    "name: edges\nversion: \"1.0.0\"\nkind: security\ndescription: d\nauthor: a\nlicense: l\n"
+    "requires:\n  assay_min_version: \">=1.0.0\"\nrules:\n";
+
+std::string rule(const std::string& id, const std::string& scope, const std::string& check) {
+  return "  - id: " + id + "\n    severity: error\n    description: x\n" + scope + "    check:\n" + check;
+}
+
+std::string scope_of(std::size_t i) {
+  static const char* const scopes[] = {"", "    event_types: [t.a]\n", "    event_types: [t.b]\n",
+                                       "    event_types: [t.a, t.b]\n"};
+  return scopes[i % 4];
+}
+
+// The reference's findings, one line each, and its exit status.
+std::pair<std::vector<std::string>, int> reference_lint(const fs::path& ref, const fs::path& bundle,
+                                                        const fs::path& pack) {
+  const std::string cmd =
+      "'" + ref.string() + "' lint '" + bundle.string() + "' '" + pack.string() + "' --max-results 100000 2>/dev/null";
+  std::string out;
+  int status = -1;
+  if (FILE* f = popen(cmd.c_str(), "r")) {
+    std::array<char, 65536> buf{};
+    std::size_t n = 0;
+    while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0)
+      out.append(buf.data(), n);
+    status = pclose(f);
+  }
+  std::vector<std::string> lines;
+  if (out.empty())
+    return {lines, status};
+  const auto report = json::parse(out);
+  REQUIRE(report.has_value());
+  for (const json::value& f : report->find("findings")->as_array()) {
+    std::string loc = "global";
+    if (const json::value* l = f.find("location"); l != nullptr && !l->is_null())
+      loc = std::to_string(static_cast<long long>(l->find("seq")->as_number())) + ":" +
+            std::to_string(static_cast<long long>(l->find("line")->as_number())) + ":" +
+            l->find("event_type")->as_string();
+    lines.push_back(line_of(f.find("rule_id")->as_string(), f.find("severity")->as_string(),
+                            f.find("message")->as_string(), loc, f.find("fingerprint")->as_string()));
+  }
+  return {lines, status};
+}
+
+std::vector<std::string> our_lines(const lint::lint_result& r) {
+  std::vector<std::string> have;
+  for (const auto& f : r.findings)
+    have.push_back(line_of(f.rule_id,
+                           f.level == lint::severity::error     ? "Error"
+                           : f.level == lint::severity::warning ? "Warn"
+                                                                : "Info",
+                           f.message,
+                           f.location ? std::to_string(f.location->seq) + ":" + std::to_string(f.location->line) + ":" +
+                                            f.location->event_type
+                                      : "global",
+                           f.fingerprint));
+  return have;
+}
+
+}  // namespace edges
+}  // namespace
+
+// Run alone (meson's lint_engine_reference_oracle), skipped as a whole without assay-ref.
+TEST_CASE("differential: value_equals and conditional equals at the edges, against assay-ref lint" *
+          doctest::test_suite("oracle")) {
+  using namespace edges;
+  const fs::path ref = assay_test::reference_binary();
+  REQUIRE_FALSE(ref.empty());
+  const fs::path dir = fs::temp_directory_path() / ("assay-edges-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+
+  // Bundles: t.a with the numbers as written and t.b canonical; both canonical; t.b alone.
+  const std::vector<std::vector<std::pair<std::string, bool>>> bundle_events = {
+      {{event_line(0, "t.a", event_data(true)), true}, {event_line(1, "t.b", event_data(true)), false}},
+      {{event_line(0, "t.a", event_data(true)), false}, {event_line(1, "t.b", event_data(false)), false}},
+      {{event_line(0, "t.b", event_data(true)), true}}};
+  std::vector<fs::path> bundles;
+  for (std::size_t b = 0; b < bundle_events.size(); ++b) {
+    bundles.push_back(dir / ("b" + std::to_string(b) + ".tar.gz"));
+    write_file(bundles.back(), bundle_of(bundle_events[b]));
+  }
+
+  // Packs: every value against every member (and a missing one), as value_equals and as a
+  // conditional's equals, scoped four ways in turn; and every check type scoped.
+  const std::size_t members = event_numbers.size() + event_others.size();
+  std::string values = pack_head, conditionals = pack_head;
+  std::size_t rules = 0;
+  for (std::size_t v = 0; v < pack_values.size(); ++v)
+    for (std::size_t m = 0; m <= members; ++m, ++rules) {
+      const std::string path = m == members ? "/data/missing" : "/data/" + member(m);
+      const std::string id = "V" + std::to_string(v) + "-" + std::to_string(m);
+      values += rule(id, scope_of(rules),
+                     "      type: json_path_exists\n      paths: [\"" + path +
+                         "\"]\n      value_equals: " + pack_values[v] + "\n");
+      conditionals += rule(id, scope_of(rules + 1),
+                           "      type: conditional\n      condition:\n        all:\n          - path: " + path +
+                               "\n            equals: " + pack_values[v] +
+                               "\n      then:\n        type: json_path_exists\n        paths: [\"/data/nothing\"]\n");
+    }
+  std::string checks = pack_head;
+  for (std::size_t s = 0; s < 4; ++s) {
+    const std::string n = std::to_string(s);
+    checks += rule("count" + n, scope_of(s), "      type: event_count\n      min: 2\n");
+    checks +=
+        rule("present" + n, scope_of(s), "      type: event_field_present\n      paths_any_of: [/data/v0, /nope]\n");
+    checks += rule("exists" + n, scope_of(s), "      type: event_type_exists\n      pattern: t.b\n");
+    checks += rule("pairs" + n, scope_of(s),
+                   "      type: event_pairs\n      start_pattern: t.a\n      finish_pattern: t.b\n");
+    checks += rule("path" + n, scope_of(s), "      type: json_path_exists\n      paths: [/data/v0]\n");
+    checks += rule("pathnull" + n, scope_of(s),
+                   "      type: json_path_exists\n      paths: [/data/nothing]\n      value_equals: null\n");
+    checks +=
+        rule("manifest" + n, scope_of(s), "      type: manifest_field\n      path: /run_id\n      required: true\n");
+    checks +=
+        rule("nomanifest" + n, scope_of(s), "      type: manifest_field\n      path: /nothing\n      required: true\n");
+    checks += rule("cond" + n, scope_of(s),
+                   "      type: conditional\n      condition:\n        all:\n          - path: /data/v0\n"
+                   "            equals: 0\n          - path: /type\n            equals: t.b\n"
+                   "      then:\n        type: json_path_exists\n        paths: [/data/nothing]\n");
+  }
+  const std::vector<std::pair<std::string, std::string>> packs = {
+      {"values.yaml", values}, {"conditionals.yaml", conditionals}, {"checks.yaml", checks}};
+
+  std::size_t compared = 0, violated_total = 0;
+  for (const auto& named : packs) {
+    const std::string& name = named.first;
+    const std::string& text = named.second;
+    const fs::path pack = dir / name;
+    write_file(pack, text);
+    auto loaded = lint::load_pack_file(pack, lint::yaml_options());
+    REQUIRE_MESSAGE(loaded.has_value(), name);
+    for (const auto& b : bundles) {
+      CAPTURE(name);
+      CAPTURE(b.filename().string());
+      const auto [want, status] = reference_lint(ref, b, pack);
+      REQUIRE(WIFEXITED(status));
+      REQUIRE(WEXITSTATUS(status) <= 1);
+      auto l = lint::linter::create(std::span<const lint::loaded_pack>(&*loaded, 1),
+                                    {.max_results = 100000, .bundle_path = b.string()});
+      REQUIRE(l.has_value());
+      auto v = assay::evidence::verify_bundle_file(b.string(), {}, *l);
+      REQUIRE(v.has_value());
+      const auto have = our_lines(l->take());
+      // What differs, readable (findings only here, only there), then the order as well.
+      std::string differ;
+      for (const auto& x : have)
+        if (std::find(want.begin(), want.end(), x) == want.end())
+          differ += "ours only: " + x + "\n";
+      for (const auto& x : want)
+        if (std::find(have.begin(), have.end(), x) == have.end())
+          differ += "reference only: " + x + "\n";
+      CHECK(differ == "");
+      CHECK(have == want);
+      compared += have == want ? 1 : 0;
+      violated_total += want.size();
+    }
+  }
+  CHECK(compared == packs.size() * bundles.size());
+  CHECK(rules == pack_values.size() * (members + 1));
+
+  // Integers no 64-bit integer holds: the reference refuses the pack (exit 3), and so do we.
+  const std::vector<std::pair<std::string, std::string>> refused = {{"18446744073709551616", "value_equals"},
+                                                                    {"-9223372036854775809", "value_equals"},
+                                                                    {"100000000000000000000000000000", "value_equals"},
+                                                                    {"{a: [1, 18446744073709551616]}", "value_equals"},
+                                                                    {"[1, -9223372036854775809]", "value_equals"},
+                                                                    {"0x10000000000000000", "value_equals"},
+                                                                    {"18446744073709551616", "equals"},
+                                                                    {"{a: -9223372036854775809}", "equals"},
+                                                                    {"18446744073709551616", "ignored"}};
+  std::size_t refusals = 0;
+  for (const auto& entry : refused) {
+    const std::string& value = entry.first;
+    const std::string& where = entry.second;
+    CAPTURE(value);
+    CAPTURE(where);
+    const std::string check =
+        where == "ignored" ? "      type: json_path_exists\n      paths: [/data/v0]\n      ignored: [" + value + "]\n"
+        : where == "value_equals"
+            ? "      type: json_path_exists\n      paths: [/data/v0]\n      value_equals: " + value + "\n"
+            : "      type: conditional\n      condition:\n        all:\n          - path: /data/v0\n"
+              "            equals: " +
+                  value + "\n      then:\n        type: json_path_exists\n        paths: [/data/v0]\n";
+    const fs::path pack = dir / "refused.yaml";
+    write_file(pack, pack_head + rule("R", "", check));
+    const auto [want, status] = reference_lint(ref, bundles.front(), pack);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 3);
+    auto loaded = lint::load_pack_file(pack, lint::yaml_options());
+    CHECK_FALSE(loaded.has_value());
+    refusals += loaded.has_value() ? 0 : 1;
+  }
+  CHECK(refusals == refused.size());
+  fs::remove_all(dir);
+  MESSAGE(rules << " value × member cases, as value_equals and as conditional equals, over " << bundles.size()
+                << " bundles; " << violated_total << " reference findings equal; " << refusals
+                << " load refusals equal");
 }

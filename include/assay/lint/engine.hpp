@@ -392,7 +392,9 @@ class basic_linter {
       case check_type::json_path_exists:
         for (const std::string& path : c.paths)
           s.pointers.push_back(event_pointer::parse(path));
-        if (const pack_node* v = c.node.find("value_equals"); v != nullptr && c.type == check_type::json_path_exists)
+        // `value_equals: null` is no value_equals (the reference reads it as absent); `.inf` is a null to compare.
+        if (const pack_node* v = c.node.find("value_equals");
+            v != nullptr && c.type == check_type::json_path_exists && !yaml_scalar::is_null(*v))
           s.want = literal::of(*v);
         break;
       case check_type::conditional:

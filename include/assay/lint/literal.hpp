@@ -30,10 +30,12 @@ class literal {
   enum class kind : std::uint8_t { null, boolean, integer, floating, string, array, object };
 
   kind type = kind::null;
-  bool flag = false;     // boolean
-  double number = 0;     // integer (its value) and floating
-  std::string text_{};   // string
-  std::string source{};  // integer, and floating read from digits only: the scalar as written
+  bool flag = false;            // boolean
+  double number = 0;            // integer (its value, rounded past 2^53) and floating
+  std::uint64_t magnitude = 0;  // integer: exactly (as the reference's JSON numbers: u64 or i64)
+  bool negative = false;        // integer: below zero (-0 is 0)
+  std::string text_{};          // string
+  std::string source{};         // integer, and floating read from digits only: the scalar as written
   std::vector<literal> items{};
   std::vector<std::pair<std::string, literal>> members{};  // object, in written order
 
@@ -74,6 +76,8 @@ class literal {
         const bool float_tag = n.tag == "tag:yaml.org,2002:float";
         out.type = !float_tag && (int_tag || yaml_scalar::parse_integer(n.text, d)) ? kind::integer : kind::floating;
         out.number = v.as_number();
+        if (out.type == kind::integer)
+          yaml_scalar::parse_integer_exact(n.text, out.magnitude, out.negative);
         if (!float_tag)
           out.source = n.text;
         break;
@@ -251,22 +255,75 @@ class literal {
 
 // --- values of an event --------------------------------------------------------------------------
 
-// Whether the number at node `i` of `doc` (parsed from `text`) is an integer to the reference:
-// written with digits only, within 64 bits, and not "-0". The document keeps the text of numbers
-// already in canonical form; any other number was written with a '.', an exponent or more digits
-// than a double holds, so it is an integer only when whole and beyond 2^53 within 64 bits (where
-// its text cannot be told from a float's).
-inline bool integer_number(const json::document& doc, std::string_view text, std::size_t i) {
+// The text of the number at node `i` of `doc` (parsed from `text`): kept by the document when
+// already canonical, else found by walking the text to the i-th value (nodes are the values and
+// member names in document order; only numbers written in another form come here).
+inline std::string_view number_text(const json::document& doc, std::string_view text, std::size_t i) {
   const json::document::node& n = doc.nodes()[i];
-  const double v = doc.number_at(i);
-  if (n.flag) {
-    const std::string_view t = text.substr(static_cast<std::size_t>(n.payload), n.count);
-    if (t == "-0" || t.find_first_of(".eE") != std::string_view::npos)
-      return false;
-    return v >= -9223372036854775808.0 && v < 18446744073709551616.0;
+  if (n.flag)
+    return text.substr(static_cast<std::size_t>(n.payload), n.count);
+  std::size_t node = 0;
+  std::size_t p = 0;
+  while (p < text.size()) {
+    const char c = text[p];
+    if (c == '"') {
+      if (node++ == i)
+        return {};
+      for (++p; p < text.size() && text[p] != '"'; p += text[p] == '\\' ? 2 : 1) {
+      }
+      ++p;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      const std::size_t begin = p;
+      while (p < text.size() && (text[p] == '-' || text[p] == '+' || text[p] == '.' || text[p] == 'e' ||
+                                 text[p] == 'E' || (text[p] >= '0' && text[p] <= '9')))
+        ++p;
+      if (node++ == i)
+        return text.substr(begin, p - begin);
+    } else if (c == '{' || c == '[' || c == 't' || c == 'f' || c == 'n') {
+      if (node++ == i)
+        return {};
+      for (++p; p < text.size() && text[p] >= 'a' && text[p] <= 'z'; ++p) {
+      }
+    } else {
+      ++p;
+    }
   }
-  return std::floor(v) == v && std::fabs(v) >= 9007199254740992.0 && v >= -9223372036854775808.0 &&
-         v < 18446744073709551616.0;
+  return {};
+}
+
+// The number at node `i` as the reference's JSON reads it (serde_json): digits only, within
+// 2^64 - 1, is an unsigned integer; '-' and digits within 2^63 a negative one; anything else
+// ("-0", a '.', an exponent, more digits) a float. Integers compare exactly, floats as doubles.
+inline literal event_number(const json::document& doc, std::string_view text, std::size_t i) {
+  literal out;
+  out.type = literal::kind::floating;
+  out.number = doc.number_at(i);
+  // A number the document did not keep as written was written with a '.', an exponent, as "-0" or
+  // with more digits than a double holds: only a whole one from 2^53 to 2^64 may be an integer
+  // (its digits decide; they are looked up in the text only then).
+  const double v = out.number;
+  if (!doc.nodes()[i].flag && !(std::floor(v) == v && std::fabs(v) >= 9007199254740992.0 &&
+                                v >= -9223372036854775808.0 && v <= 18446744073709551616.0))
+    return out;
+  std::string_view t = number_text(doc, text, i);
+  if (t.empty() || t.find_first_of(".eE") != std::string_view::npos)
+    return out;
+  const bool negative = t[0] == '-';
+  if (negative)
+    t.remove_prefix(1);
+  std::uint64_t m = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), m);
+  if (ec != std::errc() || end != t.data() + t.size() || (negative && (m == 0 || m > (std::uint64_t{1} << 63))))
+    return out;
+  out.type = literal::kind::integer;
+  out.magnitude = m;
+  out.negative = negative;
+  return out;
+}
+
+// Whether the number at node `i` is an integer to the reference (event_number()).
+inline bool integer_number(const json::document& doc, std::string_view text, std::size_t i) {
+  return event_number(doc, text, i).type == literal::kind::integer;
 }
 
 // Whether the value at node `i` equals `want` as the reference compares JSON values: same kind
@@ -281,9 +338,12 @@ inline bool equals(const json::document& doc, std::string_view text, std::size_t
     case json::kind::boolean:
       return want.type == k::boolean && (n.payload != 0) == want.flag;
     case json::kind::number:
-      if (want.type != k::integer && want.type != k::floating)
-        return false;
-      return (want.type == k::integer) == integer_number(doc, text, i) && doc.number_at(i) == want.number;
+      if (want.type == k::integer) {
+        const literal have = event_number(doc, text, i);
+        return have.type == k::integer && have.magnitude == want.magnitude && have.negative == want.negative;
+      }
+      return want.type == k::floating && event_number(doc, text, i).type == k::floating &&
+             doc.number_at(i) == want.number;
     case json::kind::string:
       return want.type == k::string && doc.string_at(i) == want.text_;
     case json::kind::array: {

@@ -19,6 +19,7 @@
 #include "assay/contracts/pack.hpp"
 #include "assay/error.hpp"
 #include "assay/hash/hash.hpp"
+#include "assay/json/pointer.hpp"
 #include "assay/json/value.hpp"
 #include "assay/lint/glob.hpp"
 #include "assay/lint/pack_document.hpp"
@@ -372,6 +373,46 @@ inline std::vector<error> check_integer_literals(const pack_node& tree) {
   return out;
 }
 
+// An integer no 64-bit integer holds (past 2^64 - 1 or below -2^63) anywhere in a rule's check
+// (value_equals, a conditional, even a member the check ignores): the reference reads the check
+// into JSON values, which cannot hold it, and refuses the pack ("invalid type: integer `…` as
+// u128, expected any value").
+inline void check_integer_ranges(const pack_node& n, const std::string& pointer, const std::string& path,
+                                 std::vector<error>& out) {
+  if (n.is_sequence() || n.is_mapping()) {
+    for (std::size_t i = 0; i < n.items.size(); ++i) {
+      const bool seq = n.is_sequence();
+      const std::string key = seq ? std::to_string(i) : n.keys[i];
+      check_integer_ranges(n.items[i], pointer + "/" + json::escape_pointer_token(key),
+                           path + (seq ? "[" + key + "]" : "." + key), out);
+    }
+    return;
+  }
+  if (!n.plain || !(n.tag.empty() || n.tag == "tag:yaml.org,2002:int"))
+    return;
+  std::uint64_t magnitude = 0;
+  bool negative = false;
+  if (yaml_scalar::parse_integer_exact(n.text, magnitude, negative) == -1)
+    out.push_back(make_error(errc::above_maximum,
+                             path + ": invalid type: integer `" + n.text + "` as " +
+                                 (!n.text.empty() && n.text[0] == '-' ? "i128" : "u128") +
+                                 ", expected any value (integers run from -2^63 to 2^64 - 1)",
+                             pointer));
+}
+
+inline std::vector<error> check_integer_ranges(const pack_node& tree) {
+  std::vector<error> out;
+  const pack_node* rules = tree.find("rules");
+  if (rules == nullptr || !rules->is_sequence())
+    return out;
+  for (std::size_t i = 0; i < rules->items.size(); ++i) {
+    if (const pack_node* check = rules->items[i].find("check"))
+      check_integer_ranges(*check, "/rules/" + std::to_string(i) + "/check", "rules[" + std::to_string(i) + "].check",
+                           out);
+  }
+  return out;
+}
+
 inline errors in_input_order(errors e) {
   std::stable_sort(e.items.begin(), e.items.end(), [](const error& a, const error& b) { return a.offset < b.offset; });
   return e;
@@ -398,6 +439,8 @@ results<loaded_pack> load_pack(const pack_node& tree, pack_source source, const 
   auto fail = [&](error e) { errs.items.push_back(detail::pack_error(source, tree, std::move(e))); };
 
   for (error& e : detail::check_integer_literals(tree))
+    fail(std::move(e));
+  for (error& e : detail::check_integer_ranges(tree))
     fail(std::move(e));
   auto json = to_json<contracts::pack>(tree);
   if (!json) {

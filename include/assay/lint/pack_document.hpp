@@ -115,44 +115,53 @@ constexpr bool digits_with_leading_zero(std::string_view s) noexcept {
   return true;
 }
 
-// Digits of `radix` only, at least one; the value when it fits 64 bits.
-inline bool parse_digits(std::string_view s, int radix, std::uint64_t& out) noexcept {
-  if (s.empty())
-    return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out, radix);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
 // An integer in the core schema as the reference reads it: [+]digits, [-]digits, and 0x, 0o, 0b
-// forms with an optional sign before the prefix. Values beyond 64 bits are not integers here.
-inline bool parse_integer(std::string_view s, double& out) noexcept {
-  bool negative = false;
+// forms with an optional sign before the prefix. 1 with its exact magnitude and sign when a 64-bit
+// integer holds it (-2^63 ..= 2^64 - 1; "-0" is 0, not negative); -1 when it is written as an
+// integer but none holds it (the reference refuses such a pack: serde reads it as i128/u128,
+// which its JSON values cannot hold); 0 when it is not an integer.
+inline int parse_integer_exact(std::string_view s, std::uint64_t& magnitude, bool& negative) noexcept {
+  negative = false;
   std::string_view body = s;
   if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
     negative = body[0] == '-';
     body.remove_prefix(1);
   }
   if (!body.empty() && (body[0] == '+' || body[0] == '-'))
-    return false;
+    return 0;
   int radix = 10;
   if (body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'o' || body[1] == 'b')) {
     radix = body[1] == 'x' ? 16 : body[1] == 'o' ? 8 : 2;
     body.remove_prefix(2);
     if (!body.empty() && (body[0] == '+' || body[0] == '-'))
-      return false;
+      return 0;
   } else if (digits_with_leading_zero(s)) {
-    return false;
+    return 0;
   }
+  if (body.empty())
+    return 0;
   std::uint64_t v = 0;
-  if (!parse_digits(body, radix, v))
+  auto [p, ec] = std::from_chars(body.data(), body.data() + body.size(), v, radix);
+  if (p != body.data() + body.size())
+    return 0;
+  if (ec == std::errc::result_out_of_range)
+    return -1;
+  if (ec != std::errc())
+    return 0;
+  if (negative && v > (std::uint64_t{1} << 63))
+    return -1;
+  negative = negative && v != 0;
+  magnitude = v;
+  return 1;
+}
+
+// parse_integer_exact() as a double (rounded past 2^53). Values beyond 64 bits are not integers here.
+inline bool parse_integer(std::string_view s, double& out) noexcept {
+  std::uint64_t v = 0;
+  bool negative = false;
+  if (parse_integer_exact(s, v, negative) != 1)
     return false;
-  if (negative) {
-    if (v > (std::uint64_t{1} << 63))
-      return false;
-    out = v == 0 ? 0.0 : -static_cast<double>(v);
-  } else {
-    out = static_cast<double>(v);
-  }
+  out = negative ? -static_cast<double>(v) : v == 0 ? 0.0 : static_cast<double>(v);
   return true;
 }
 
