@@ -484,7 +484,9 @@ TEST_CASE("payloads evolve additively: typed members checked, every other member
       {"assay.tool.decision", R"({"decision":"allow","reason_code":"r","tool":"t"})"},
   };
   REQUIRE(minimal.size() == contracts::event_types().size());
-  for (const auto& [type, data] : minimal) {
+  for (const auto& entry : minimal) {  // not a structured binding: clang 14 cannot capture one (CAPTURE)
+    const std::string_view type = entry.first;
+    const std::string& data = entry.second;
     CAPTURE(type);
     const auto* known = contracts::find_event_type(type);
     REQUIRE(known != nullptr);

@@ -477,7 +477,9 @@ TEST_CASE("the nine packs load with the reference's digests from LF, CRLF, CR-on
   if (dir.empty())
     return;
   std::size_t seen = 0;
-  for (const auto& [name, digest] : reference_digests) {
+  for (const auto& entry : reference_digests) {  // not a structured binding: clang 14 cannot capture one
+    const std::string& name = entry.first;
+    const std::string& digest = entry.second;
     const std::string lf = assay_test::read_file(dir / (name + ".yaml"));
     REQUIRE(lf.find('\r') == std::string::npos);
     for (std::string_view brk : {"\n", "\r\n", "\r", "\xC2\x85"}) {
