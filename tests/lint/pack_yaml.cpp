@@ -516,13 +516,16 @@ TEST_CASE("control characters other than TAB, LF and CR are refused, wherever th
   const std::string pack = with_check("      type: event_count\n      min: 1\n");
   const std::size_t at = pack.find("description: d") + 13;  // the d
   REQUIRE(at == 53);
-  for (const auto& [byte, hex] : std::vector<std::pair<std::string, std::string>>{{std::string(1, '\0'), "0000"},
-                                                                                  {"\x0B", "000B"},
-                                                                                  {"\x0C", "000C"},
-                                                                                  {"\x01", "0001"},
-                                                                                  {"\x1B", "001B"},
-                                                                                  {"\x7F", "007F"},
-                                                                                  {"\xC2\x80", "0080"}}) {
+  const std::vector<std::pair<std::string, std::string>> controls{{std::string(1, '\0'), "0000"},
+                                                                  {"\x0B", "000B"},
+                                                                  {"\x0C", "000C"},
+                                                                  {"\x01", "0001"},
+                                                                  {"\x1B", "001B"},
+                                                                  {"\x7F", "007F"},
+                                                                  {"\xC2\x80", "0080"}};
+  for (const auto& control : controls) {  // not a structured binding: clang 14 cannot capture one
+    const std::string& byte = control.first;
+    const std::string& hex = control.second;
     CAPTURE(hex);
     std::string text = pack;
     CHECK(yaml_error(text.insert(at, byte)) ==
