@@ -52,6 +52,9 @@ say "assay pack check: the built-in packs load, each with its digest"
 say "assay evidence lint: the session against the default pack, verified and linted in one pass"
 "$assay" evidence lint "$work/session.tar.gz" || echo "exit code $?"
 
+say "assay evidence lint --explain: a rule of the default pack (the reference's cicd-starter rules) and its help, no bundle needed"
+"$assay" evidence lint --explain CICD-004
+
 say "assay evidence closure: which signals the session captured, and how replayable it is"
 "$assay" evidence closure "$work/session.tar.gz" --pack replay-readiness --report "$work/closure.json"
 "$assay" evidence closure "$work/session.tar.gz" --explain closure.score
