@@ -458,10 +458,17 @@ TEST_CASE("no direct trial: no delta, overall and per framing") {
 
 namespace {
 
+// prefix + n, appended: a literal + std::to_string(n) makes g++ 12 at -O3 warn falsely (-Wrestrict).
+std::string label(std::string_view prefix, std::size_t n) {
+  std::string out(prefix);
+  out += std::to_string(n);
+  return out;
+}
+
 std::vector<assay::non_empty> labels(std::string_view prefix, std::size_t n) {
   std::vector<assay::non_empty> out;
   for (std::size_t i = 0; i < n; ++i)
-    out.emplace_back(std::string(prefix) + std::to_string(i));
+    out.emplace_back(label(prefix, i));
   return out;
 }
 
@@ -522,9 +529,7 @@ TEST_CASE("bounds: 4,096 labels per kind, 1,000,000 matrix cells") {
   for (std::size_t i = 0; i < 4097; ++i) {
     auto t = trial("direct", false, 'a');
     t.trial_index = static_cast<std::int64_t>(i);
-    std::string technique = "t";  // appended, not "t" + to_string(i): g++ 12 -O3 warns falsely (-Wrestrict)
-    technique += std::to_string(i);
-    t.technique_id = technique;
+    t.technique_id = label("t", i);
     carried.trial_results.push_back(t);
   }
   CHECK(lines_of(findings::compute(carried).error()) ==
@@ -546,10 +551,10 @@ TEST_CASE("bounds: 3,000 framings and 1,000 x 1,000 cells are computed, each cel
   l.techniques = labels("t", 1000);
   l.mutations = labels("m", 1000);
   for (std::size_t i = 0; i < 6000; ++i) {
-    auto t = trial(i % 2 == 0 ? "direct" : "laundered", i % 4 == 3, 'a', "f" + std::to_string(i / 2));
+    auto t = trial(i % 2 == 0 ? "direct" : "laundered", i % 4 == 3, 'a', label("f", i / 2));
     t.trial_index = static_cast<std::int64_t>(i);
-    t.technique_id = "t" + std::to_string(i % 1000);
-    t.mutation_id = "m" + std::to_string((i * 7) % 1000);
+    t.technique_id = label("t", i % 1000);
+    t.mutation_id = label("m", (i * 7) % 1000);
     l.trial_results.push_back(t);
   }
   const finding f = findings::compute(l).value();
