@@ -21,6 +21,7 @@
 #include "assay/json/number.hpp"
 #include "assay/json/pointer.hpp"
 #include "assay/json/pow5_table.hpp"
+#include "assay/json/printable.hpp"
 #include "assay/json/reader.hpp"
 #include "assay/json/time.hpp"
 #include "assay/json/utf8_blocks.hpp"

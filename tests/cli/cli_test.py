@@ -757,7 +757,7 @@ if os.path.isfile(REF_BUNDLE) and os.path.isdir(REF_PACKS):
                          ["--pack", hostile_path, "--explain", "H-1"], 0,
                          (f"hostile@1:H-1 (info)\n  ok\\x0aerror FAKE@1:X: forged\n  pack: hostile@1 ({hostile_path})\n"
                           '  check: {"min":1,"type":"event_count"}\n  looks at: every event\n'
-                          "  help:\n    T\\u202e\n    -------\n    \u2022 a\\x1b[31m\n    ok\n").encode())
+                          "  help:\n    T\\u202e\n    =======\n    \u2022 a\\x1b[31m\n    ok\n").encode())
 
     # --format json: a lint-report-v1, valid, with the fixture's exact outcome; --report writes the
     # same bytes.

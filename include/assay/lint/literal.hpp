@@ -165,9 +165,9 @@ class literal {
   // such an integer.
   bool integer_text(std::string& out, bool only_past_64_bits) const {
     std::string_view t = source;
-    bool negative = false;
+    bool minus = false;
     if (!t.empty() && (t[0] == '+' || t[0] == '-')) {
-      negative = t[0] == '-';
+      minus = t[0] == '-';
       t.remove_prefix(1);
     }
     int radix = 10;
@@ -186,10 +186,10 @@ class literal {
     std::uint64_t v = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v, radix);
     const bool read = ec == std::errc() && end == t.data() + t.size();
-    if (read && (!negative || v <= (std::uint64_t{1} << 63))) {  // an i64 or a u64
+    if (read && (!minus || v <= (std::uint64_t{1} << 63))) {  // an i64 or a u64
       if (only_past_64_bits)
         return false;
-      if (negative && v != 0)
+      if (minus && v != 0)
         out += '-';
       char buf[32];
       out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
@@ -197,7 +197,7 @@ class literal {
     }
     if ((!read && ec != std::errc::result_out_of_range) || radix != 10)
       return false;
-    if (negative)
+    if (minus)
       out += '-';
     out += t;
     return true;
