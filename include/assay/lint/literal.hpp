@@ -269,7 +269,7 @@ inline std::string_view number_text(const json::document& doc, std::string_view 
     if (c == '"') {
       if (node++ == i)
         return {};
-      for (++p; p < text.size() && text[p] != '"'; p += text[p] == '\\' ? 2 : 1) {
+      for (++p; p < text.size() && text[p] != '"'; p += text[p] == '\\' ? 2u : 1u) {
       }
       ++p;
     } else if (c == '-' || (c >= '0' && c <= '9')) {
