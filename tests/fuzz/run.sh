@@ -13,7 +13,8 @@
 # leaves the reproducers in regressions/ out of the corpus (to fuzz on while one is still open).
 # PACK_SEEDS=DIR adds the *.yaml and *.json packs of DIR to fuzz_pack's corpus (the reference's
 # packs, say), each behind the selector byte that makes the target read it as YAML or JSON; a
-# DIR that does not exist is ignored.
+# DIR that does not exist is ignored. ASSAY_FUZZ_REF=PATH-TO-assay-ref turns on fuzz_pack's
+# differential mode (every YAML input also read by the reference; one process per input).
 set -euo pipefail
 
 usage() { echo "usage: $0 DURATION_SECONDS" >&2; exit 2; }
