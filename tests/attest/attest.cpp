@@ -6,7 +6,6 @@
 #include "assay/attest/attest.hpp"
 #include "assay/json/value.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -318,7 +317,7 @@ std::pair<std::string, std::string> good_and_bad_signature(const std::string& en
 
 }  // namespace
 
-TEST_CASE("verify-attestation: the first signature decides; many signatures cost one verification") {
+TEST_CASE("verify-attestation: the first signature decides; the signatures after it are never read") {
   const std::string bundle = small_bundle();
   const attest::private_key key = key1();
   const attest::public_key pub = key.public_part();
@@ -329,21 +328,24 @@ TEST_CASE("verify-attestation: the first signature decides; many signatures cost
   CHECK(bad_first.failure == "Signature");
   CHECK(bad_first.message == "the Ed25519 signature over the PAE does not verify with the key");
   CHECK(attest::verify_attestation(bundle, with_signatures(good, {good_sig, bad_sig}, keyid1), pub).ok());
-  // 100 000 signatures under the key's keyid: one verification, not 100 000 (17 s before).
-  const std::vector<std::string> many_bad(100000, bad_sig);
-  std::vector<std::string> good_then_bad = many_bad;
-  good_then_bad.front() = good_sig;
-  const std::string env_bad = with_signatures(good, many_bad, keyid1);
-  const std::string env_good = with_signatures(good, good_then_bad, keyid1);
-  const auto start = std::chrono::steady_clock::now();
-  const auto v_bad = attest::verify_attestation(bundle, env_bad, pub);
-  const auto v_good = attest::verify_attestation(bundle, env_good, pub);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // 100 000 signatures after the first are never read (17 s when each was verified): they are
+  // not even base64, which any reading of them would refuse (Encoding). So the first decides, at
+  // the cost of one verification; held by what is read, not by a clock.
+  std::vector<std::string> good_then_junk(100001, "!not base64!");
+  good_then_junk.front() = good_sig;
+  std::vector<std::string> bad_then_junk = good_then_junk;
+  bad_then_junk.front() = bad_sig;
+  const auto v_good = attest::verify_attestation(bundle, with_signatures(good, good_then_junk, keyid1), pub);
+  CHECK(v_good.ok());
+  CHECK(v_good.signature_verified);
+  const auto v_bad = attest::verify_attestation(bundle, with_signatures(good, bad_then_junk, keyid1), pub);
   CHECK(v_bad.failure == "Signature");
   CHECK_FALSE(v_bad.signature_verified);
-  CHECK(v_good.ok());
-  MESSAGE("two envelopes of 100000 signatures (" << env_bad.size() << " bytes each) verified in " << seconds << " s");
-  CHECK(seconds < 5.0);  // one parse each; generous for a loaded machine and sanitizers
+  // The junk alone, first: refused as what it is.
+  const auto v_junk =
+      attest::verify_attestation(bundle, with_signatures(good, {"!not base64!", good_sig}, keyid1), pub);
+  CHECK(v_junk.failure == "Encoding");
+  CHECK(v_junk.message == "a signature is not base64");
 }
 
 TEST_CASE("verify-attestation: the reference agrees on two signatures, in each order" * doctest::test_suite("oracle")) {
