@@ -11,6 +11,7 @@
 // Adding a verb: write <noun>/<verb>.cpp defining add_<noun>_<verb>(CLI::App& group,
 // dispatcher&), declare it in verbs.hpp, list the file in examples/meson.build, and call it below
 // with its group. A new noun gets its group created once here (add_group) and its folder.
+#include "assay/version.hpp"
 #include "cli.hpp"
 #include "verbs.hpp"
 
@@ -107,7 +108,7 @@ bool command_words_known(CLI::App& app, int argc, char** argv) {
 int main(int argc, char** argv) {
   CLI::App app{"assay — verifiable AI-agent evidence"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "assay 0.1.0");
+  app.set_version_flag("--version", "assay " + std::string(assay::version));
   assay_cli::dispatcher d;
 
   assay_cli::add_digest(app, d);

@@ -8,6 +8,7 @@
 #include "assay/error.hpp"
 #include "assay/result.hpp"
 #include "assay/separate.hpp"
+#include "assay/version.hpp"
 
 // json/: the RFC 8259 reader and its lexer, DOM, read-only document, RFC 8785 writer, RFC 3339 times.
 #include "assay/json/big_array.hpp"
@@ -98,7 +99,7 @@
 
 #include "assay/lint/builtin_packs.hpp"
 #include "assay/lint/builtin_rules.hpp"
-#include "assay/lint/closure.hpp"
+#include "assay/closure/observer.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/event_view.hpp"
 #include "assay/lint/explain.hpp"

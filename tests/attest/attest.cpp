@@ -4,7 +4,10 @@
 
 #include "../evidence/events.hpp"
 #include "assay/attest/attest.hpp"
+#include "assay/closure/observer.hpp"
 #include "assay/json/value.hpp"
+#include "assay/lint/engine.hpp"
+#include "assay/lint/resolve.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -456,4 +459,43 @@ TEST_CASE("the reference signs and verifies as we do" * doctest::test_suite("ora
   const json::value ours = json::parse(assay_test::read_file(dir / "ours.json")).value();
   CHECK(theirs == ours);
   fs::remove_all(dir);
+}
+
+TEST_CASE("attest as a visitor: lint, closure and the statement from one pass, equal to statement_for's") {
+  const std::string bundle = small_bundle();
+  auto packs = assay::lint::load_packs(std::vector<std::string>{"cicd-starter"});
+  REQUIRE(packs.has_value());
+  auto linter = assay::lint::linter::create(*packs);
+  REQUIRE(linter.has_value());
+  assay::closure::observer closure(*packs);
+  const attest::attest_options o{.packs = {{"cicd-starter", "1.0.0+assay", (*packs)[0].digest}}};
+  attest::statement_builder builder(o);
+  struct passes {
+    int events = 0, ends = 0;
+    void on_event(const assay::evidence::verified_event&) { ++events; }
+    void on_end(const assay::evidence::verified_bundle&) { ++ends; }
+  } count;
+  const auto verified = assay::evidence::verify_bundle_bytes(bundle, {}, *linter, closure, builder, count);
+  REQUIRE(verified.has_value());
+  CHECK(count.ends == 1);  // one pass fed every wing
+  REQUIRE(builder.statement().has_value());
+  CHECK(assay::encode(*builder.statement()).value() == assay::encode(attest::statement_for(bundle, o).value()).value());
+  const std::string file_hex = assay::hash::digest_bytes<assay::hash::sha256>(bundle).hex();
+  CHECK(builder.statement()->subject.front().digest.sha256 == file_hex);
+  CHECK(closure.report().bundle_digest.value() == "sha256:" + file_hex);
+  CHECK(linter->take().rules.size() == (*packs)[0].definition.rules.size() + 6);  // the pack's and the six built-in
+  // The attestation checked against that same pass, and against the bytes: the same verdict.
+  const attest::private_key key = key1();
+  const std::string env =
+      attest::envelope_json(attest::sign_envelope(assay::encode(*builder.statement()).value(), key)).value();
+  CHECK(attest::verify_attestation(verified, env, key.public_part()).ok());
+  CHECK(attest::verify_attestation(bundle, env, key.public_part()).ok());
+  // A pass that did not verify gives no statement; an attestation checked against it fails so.
+  attest::statement_builder none;
+  const auto refused = assay::evidence::verify_bundle_bytes(bundle.substr(0, bundle.size() - 1), {}, none);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK_FALSE(none.statement().has_value());
+  const attest::verification v = attest::verify_attestation(refused, env, key.public_part());
+  CHECK(v.failure == "BundleInvalid");
+  CHECK(v.signature_verified);
 }

@@ -7,13 +7,14 @@
 #include "../evidence/events.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/json/canonical.hpp"
-#include "assay/lint/closure.hpp"
+#include "assay/closure/observer.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/pack.hpp"
 
 #include <string>
 #include <vector>
 
+namespace closure = assay::closure;
 namespace lint = assay::lint;
 namespace json = assay::json;
 using assay_test::event;
@@ -45,28 +46,33 @@ std::string bundle_of(std::vector<json::value> events) {
 }
 
 struct computed {
-  std::vector<lint::signal_outcome> outcomes;
+  std::vector<closure::signal_outcome> outcomes;
   std::string report;  // canonical bytes
   std::string explain;
-  lint::closure_observer::score_parts score;
+  closure::observer::score_parts score;
 };
 
 computed run(const std::string& bytes, const std::vector<lint::loaded_pack>& packs,
              const lint::signal_registry& reg = lint::signal_registry::v0()) {
-  lint::closure_observer c(packs, reg);
+  closure::observer c(packs, reg);
   auto v = assay::evidence::verify_bundle_bytes(bytes, {}, c);
   REQUIRE_MESSAGE(v.has_value(), (v ? std::string() : v.error().format()));
-  auto encoded = assay::encode(c.report({.bundle_digest = "sha256:feed"}));
+  assay::contracts::closure_report r = c.report();
+  // The report names the bundle file by the digest the pass computed as it read the file.
+  REQUIRE(r.bundle_digest.has_value());
+  CHECK(*r.bundle_digest == "sha256:" + assay::hash::digest_bytes<assay::hash::sha256>(bytes).hex());
+  r.bundle_digest = "sha256:feed";  // as the expected documents below name it
+  auto encoded = assay::encode(r);
   REQUIRE_MESSAGE(encoded.has_value(), (encoded ? std::string() : encoded.error().front().format()));
   return {c.outcomes(), *encoded, c.explain_score(), c.score()};
 }
 
-lint::signal_state state_of(const computed& c, std::string_view name) {
+closure::signal_state state_of(const computed& c, std::string_view name) {
   for (const auto& o : c.outcomes)
     if (o.def->name == name)
       return o.state;
   FAIL("signal not tracked: " << name);
-  return lint::signal_state::unknown;
+  return closure::signal_state::unknown;
 }
 
 // Events that show each state: tool calls with bodies (captured), a model named on a vendor event
@@ -95,12 +101,12 @@ TEST_CASE("closure: each signal state, the score, the confidence and the depende
       signals_pack(R"j(["tool_calls","run_inputs","rng_seeds","policy_decisions","model_identity"])j")};
   const computed c = run(bytes, packs);
 
-  CHECK(state_of(c, "tool_calls") == lint::signal_state::captured);
-  CHECK(state_of(c, "tool_io_bodies") == lint::signal_state::captured);
-  CHECK(state_of(c, "model_identity") == lint::signal_state::captured);
-  CHECK(state_of(c, "run_inputs") == lint::signal_state::redacted);
-  CHECK(state_of(c, "rng_seeds") == lint::signal_state::missing);
-  CHECK(state_of(c, "policy_decisions") == lint::signal_state::unknown);
+  CHECK(state_of(c, "tool_calls") == closure::signal_state::captured);
+  CHECK(state_of(c, "tool_io_bodies") == closure::signal_state::captured);
+  CHECK(state_of(c, "model_identity") == closure::signal_state::captured);
+  CHECK(state_of(c, "run_inputs") == closure::signal_state::redacted);
+  CHECK(state_of(c, "rng_seeds") == closure::signal_state::missing);
+  CHECK(state_of(c, "policy_decisions") == closure::signal_state::unknown);
   CHECK(c.score.captured == doctest::Approx(0.5));
   CHECK(c.score.score == 0.5);
 
@@ -216,20 +222,20 @@ TEST_CASE("closure: captured wins over redacted; null is no value; '*' events ne
                              event(3, "vendor.other", R"j({"x":1})j"),
                          }),
                          packs);
-  CHECK(state_of(c, "run_inputs") == lint::signal_state::captured);
+  CHECK(state_of(c, "run_inputs") == closure::signal_state::captured);
   CHECK(c.report.find(
             R"j("reason":"found at events.ndjson line 2 (assay.run.input, /data/input)","status":"captured")j") !=
         std::string::npos);
   CHECK(c.report.find("commitment") == std::string::npos);
-  CHECK(state_of(c, "rng_seeds") == lint::signal_state::missing);
+  CHECK(state_of(c, "rng_seeds") == closure::signal_state::missing);
   // vendor.other matches model_identity's "*" place but says nothing of a model: unknown.
-  CHECK(state_of(c, "model_identity") == lint::signal_state::unknown);
+  CHECK(state_of(c, "model_identity") == closure::signal_state::unknown);
 
   // Not a commitment: an object with other members, or another alg, is a captured value.
   const computed odd =
       run(bundle_of({event(0, "assay.run.input", R"j({"input":{"alg":"md5","digest":"sha256:00","size_bytes":1}})j")}),
           packs);
-  CHECK(state_of(odd, "run_inputs") == lint::signal_state::captured);
+  CHECK(state_of(odd, "run_inputs") == closure::signal_state::captured);
 }
 
 TEST_CASE("closure: a nondeterministic tool named by its commitment, listed once") {
@@ -251,16 +257,16 @@ TEST_CASE("closure: a signal the caller registered, required by a pack") {
   reg.add({.name = "ticket_refs", .found_in = {{"acme.ticket.*", {"/data/ticket"}}}});
   const std::vector<lint::loaded_pack> packs{signals_pack(R"j(["ticket_refs"])j", &reg)};
   const computed found = run(bundle_of({event(0, "acme.ticket.linked", R"j({"ticket":"T-1"})j")}), packs, reg);
-  CHECK(state_of(found, "ticket_refs") == lint::signal_state::captured);
+  CHECK(state_of(found, "ticket_refs") == closure::signal_state::captured);
   CHECK(found.report.find(R"j("captured":["ticket_refs"])j") != std::string::npos);
   const computed absent = run(bundle_of({event(0, "acme.ticket.closed", R"j({"id":"T-1"})j")}), packs, reg);
-  CHECK(state_of(absent, "ticket_refs") == lint::signal_state::missing);
+  CHECK(state_of(absent, "ticket_refs") == closure::signal_state::missing);
   CHECK(absent.report.find(R"j("unknown":["ticket_refs"])j") != std::string::npos);
 }
 
 TEST_CASE("closure beside the linter: one pass feeds both") {
   const std::vector<lint::loaded_pack> packs{signals_pack(R"j(["tool_calls"])j")};
-  lint::closure_observer c(packs);
+  closure::observer c(packs);
   auto l = lint::linter::create(packs);
   REQUIRE(l.has_value());
   auto v = assay::evidence::verify_bundle_bytes(bundle_of(mixed_events()), {}, *l, c);
@@ -268,7 +274,7 @@ TEST_CASE("closure beside the linter: one pass feeds both") {
   CHECK(l->take().event_count == 7);
   CHECK(c.not_captured(packs[0]).empty());
   const std::vector<lint::loaded_pack> more{signals_pack(R"j(["tool_calls","rng_seeds","policy_decisions"])j")};
-  lint::closure_observer c2(more);
+  closure::observer c2(more);
   REQUIRE(assay::evidence::verify_bundle_bytes(bundle_of(mixed_events()), {}, c2).has_value());
   CHECK(c2.not_captured(more[0]) == std::vector<std::string>{"rng_seeds (missing)", "policy_decisions (unknown)"});
 }

@@ -10,7 +10,7 @@
 namespace assay_test {
 
 // The bundle a bundle_stream writes for `texts` (head + body + tail), or why not: declined
-// (no_result: by add(), message "declined", or by finish()), or finish()'s own error.
+// (needs_write_bundle: by add(), message "declined", or by finish()), or finish()'s own error.
 template <class Texts>
 assay::result<std::string> streamed(const Texts& texts, const assay::evidence::bundle_options& opt = {}) {
   std::string body;
@@ -22,7 +22,7 @@ assay::result<std::string> streamed(const Texts& texts, const assay::evidence::b
       opt);
   for (std::string_view t : texts) {
     if (!s.add(t))
-      return assay::make_error(assay::evidence::detail::no_result, "declined");
+      return assay::make_error(assay::evidence::needs_write_bundle, "declined");
   }
   auto ends = s.finish();
   if (!ends)

@@ -9,12 +9,15 @@
 #include "events.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <unistd.h>
 
 namespace ev = assay::evidence;
 namespace json = assay::json;
@@ -74,6 +77,35 @@ TEST_CASE("a written bundle verifies and reports its facts") {
   CHECK(r->time_start == "2026-01-02T03:04:05Z");
   CHECK(r->bundle_id.size() == 71);
   CHECK(ev::write_bundle(make_events(3)).value() == gzbytes);  // deterministic
+}
+
+TEST_CASE("the pass gives what a wing needs: the file's, the manifest's and the events' digests, each line's number") {
+  auto gzbytes = ev::write_bundle(make_events(3)).value();
+  struct lines {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;  // (seq, line number)
+    void on_event(const ev::verified_event& e) { seen.emplace_back(e.seq, e.line_number); }
+  } v;
+  auto r = ev::verify_bundle_bytes(gzbytes, {}, v);
+  REQUIRE(r.has_value());
+  auto sha = [](std::string_view b) { return "sha256:" + assay::hash::digest_bytes<assay::hash::sha256>(b).hex(); };
+  CHECK(r->file_sha256 == sha(gzbytes));
+  CHECK(r->manifest_sha256 == sha(r->manifest));
+  CHECK(r->manifest_fields.run_id == "run-1");
+  CHECK(r->manifest_fields.event_count.value() == 3);
+  REQUIRE(r->manifest_fields.files.events.has_value());
+  const std::string listed = r->manifest_fields.files.events->sha256;
+  CHECK(r->events_sha256 == (listed.rfind("sha256:", 0) == 0 ? listed : "sha256:" + listed));
+  CHECK(v.seen == std::vector<std::pair<std::uint64_t, std::uint64_t>>{{0, 1}, {1, 2}, {2, 3}});
+  // The same through a file: the digest is of the bytes read, whichever the source.
+  const auto path = std::filesystem::temp_directory_path() / ("assay-verify-digest-" + std::to_string(::getpid()));
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << gzbytes;
+  }
+  auto f = ev::verify_bundle_file(path.string());
+  std::filesystem::remove(path);
+  REQUIRE(f.has_value());
+  CHECK(f->file_sha256 == r->file_sha256);
 }
 
 TEST_CASE("a bundle of many inflate blocks verifies (blocks are recycled)") {

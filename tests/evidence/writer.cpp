@@ -480,7 +480,7 @@ TEST_CASE("a bundle_stream declines what write_bundle must sort or refuse, and r
   evs[2].set("traceparent", "garbage");  // breaks evidence-event-v1
   CHECK(streamed(texts_of(evs)).error().message == "declined");
 
-  CHECK(streamed(std::vector<std::string>{}).error().code == ev::detail::no_result);  // no event
+  CHECK(streamed(std::vector<std::string>{}).error().code == ev::needs_write_bundle);  // no event
 
   ev::bundle_options opt;
   opt.limits.max_events = 2;
@@ -488,7 +488,7 @@ TEST_CASE("a bundle_stream declines what write_bundle must sort or refuse, and r
   const auto big = events_of_size(30, 3 << 20);
   opt = {};
   opt.limits.max_bundle_bytes = ev::write_bundle(views(big)).value().size() - 1;
-  CHECK(streamed(big, opt).error().code == ev::detail::no_result);  // as write_bundle: too large
+  CHECK(streamed(big, opt).error().code == ev::needs_write_bundle);  // as write_bundle: too large
 
   // A body that cannot be written (a full disk): an I/O error, not a fault of the events.
   ev::bundle_stream s([](std::string_view) { return false; });

@@ -163,7 +163,7 @@ void verify_written(std::string_view ndjson) {
   opt.limits = small_limits();
   // The one-pass writer writes write_bundle's bytes, or declines.
   const auto stream = assay_test::streamed(texts, opt);
-  if (!stream && stream.error().code != ev::detail::no_result)
+  if (!stream && stream.error().code != ev::needs_write_bundle)
     fail("the stream failed other than by declining", stream.error().format());
   if (auto whole = ev::write_bundle(texts, opt); stream && (!whole || *whole != *stream))
     fail("the stream wrote a bundle write_bundle did not write");

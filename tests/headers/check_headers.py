@@ -6,6 +6,11 @@
   check_headers.py lines INCLUDE_DIR [MAX]             no header is over MAX lines (900)
   check_headers.py separate INCLUDE_DIR                every `template <class = void>` is named
                                                        in its header's ASSAY_EXTERN_TEMPLATE block
+  check_headers.py floors INCLUDE_DIR DOC [DIR...]     the floor table of DOC (architecture.md) is
+                                                       complete and kept: each header is named in its
+                                                       floor's row and includes only the floors that
+                                                       row lists; no header reaches another floor's
+                                                       detail::, and no source under DIR any
 
 `alone` compiles `#include "assay/<header>"` with -fsyntax-only for each header, a few at a
 time, and lists every header that fails with its first diagnostics. assay/instantiate.hpp, the
@@ -92,6 +97,87 @@ def separate(include_dir):
     return 1 if missing else 0
 
 
+def floor_of(header):
+    """`assay/json/reader.hpp` -> `json/`; `assay/error.hpp` -> `error.hpp`."""
+    parts = header.split("/")
+    return parts[1] + "/" if len(parts) > 2 else parts[1]
+
+
+def floor_table(doc):
+    """The rows of the table whose header is `| floor | holds | may include | ... |`: for each
+    floor entry of the first column, (the row's entries, the names its second column holds, the
+    floors its third column lists, whether that column says "every floor")."""
+    rows = {}
+    in_table = False
+    with open(doc) as f:
+        for line in f:
+            if line.startswith("| floor | holds | may include |"):
+                in_table = True
+                continue
+            if not in_table:
+                continue
+            if not line.startswith("|"):
+                break
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) < 3 or set(cells[0]) <= set("-"):
+                continue
+            entries = re.findall(r"`([^`]+)`", cells[0])
+            holds = set(re.findall(r"`([\w.]+\.hpp)`", cells[1]))
+            allowed = set(re.findall(r"`([\w.]+(?:/|\.hpp))`", cells[2]))
+            row = (entries, holds, allowed | set(entries), cells[2] == "every floor")
+            for e in entries:
+                rows[e] = row
+    return rows
+
+
+NAMESPACE_FLOOR = {"json": "json/", "stats": "stats/", "reflect": "reflect/", "hash": "hash/",
+                   "contracts": "contracts/", "evidence": "evidence/", "lint": "lint/", "closure": "closure/",
+                   "soak": "soak/", "attest": "attest/", "inspect": "inspect/", "otel": "otel/",
+                   "findings": "findings/"}
+
+
+def floors(include_dir, doc, others):
+    rows = floor_table(doc)
+    bad = 0
+
+    def fail(msg):
+        nonlocal bad
+        bad += 1
+        print(msg)
+
+    if not rows:
+        fail("%s: no floor table (a line starting `| floor | holds | may include |`)" % doc)
+        return 1
+    for h in headers(include_dir):
+        fl = floor_of(h)
+        if fl not in rows:
+            fail("%s: its floor %s has no row in the floor table" % (h, fl))
+            continue
+        entries, holds, allowed, everything = rows[fl]
+        name = h.split("/")[-1]
+        if fl.endswith("/") and name not in holds:
+            fail("%s: not named in the row of %s" % (h, fl))
+        with open(os.path.join(include_dir, h)) as f:
+            text = f.read()
+        for inc in re.findall(r'^\s*#\s*include\s*[<"](assay/[^">]+)[">]', text, re.M):
+            to = floor_of(inc)
+            if not everything and to not in allowed:
+                fail("%s includes %s: %s may not include %s" % (h, inc, fl, to))
+        for ns in re.findall(r"\b(\w+)::detail::", text):
+            if ns in NAMESPACE_FLOOR and NAMESPACE_FLOOR[ns] != fl:
+                fail("%s reaches %s::detail::, private to %s" % (h, ns, NAMESPACE_FLOOR[ns]))
+    for d in others:
+        for root, _, files in os.walk(d):
+            for f in sorted(files):
+                if f.endswith((".hpp", ".cpp")):
+                    path = os.path.join(root, f)
+                    with open(path) as src:
+                        for n, line in enumerate(src, 1):
+                            if re.search(r"\bdetail::", line):
+                                fail("%s:%d: reaches a floor's detail::" % (os.path.relpath(path, d), n))
+    return 1 if bad else 0
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__)
@@ -103,6 +189,8 @@ def main(argv):
         return umbrella(include_dir)
     if mode == "separate":
         return separate(include_dir)
+    if mode == "floors" and len(argv) > 3:
+        return floors(include_dir, argv[3], argv[4:])
     if mode == "lines":
         return lines(include_dir, int(argv[3]) if len(argv) > 3 else 900)
     print(__doc__)

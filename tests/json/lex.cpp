@@ -622,7 +622,7 @@ escaped_answer exact_escaped(const std::string& text) {
 escaped_answer copying_escaped(const std::string& text) {
   const char* p = text.data();
   json::lex::problem pr;
-  json::detail::char_buffer out;
+  json::char_buffer out;
   out.reserve(text.size() + 16);
   const bool ok = json::lex::scan_escaped_copy(p, text.data() + text.size(), out, pr);
   return ok ? escaped_answer{true, static_cast<std::size_t>(p - text.data()), json::lex::fault::none,

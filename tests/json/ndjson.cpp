@@ -30,7 +30,7 @@ TEST_CASE("ndjson_lines: the lines that hold something, with their numbers and o
 }
 
 TEST_CASE("char_buffer grows, copies and moves like a string") {
-  json::detail::char_buffer b;
+  json::char_buffer b;
   CHECK(b.size() == 0);
   std::string expect;
   for (int i = 0; i < 100000; ++i) {
@@ -40,16 +40,16 @@ TEST_CASE("char_buffer grows, copies and moves like a string") {
     expect += static_cast<char>('0' + i % 10);
   }
   CHECK(std::string_view(b.data(), b.size()) == expect);
-  json::detail::char_buffer c = b;
+  json::char_buffer c = b;
   CHECK(std::string_view(c.data(), c.size()) == expect);
-  json::detail::char_buffer d = std::move(b);
+  json::char_buffer d = std::move(b);
   CHECK(std::string_view(d.data(), d.size()) == expect);
   CHECK(b.size() == 0);
   c = d;
   c.append(std::string_view("z"));
   CHECK(c.size() == expect.size() + 1);
   // Past the huge-page threshold: reserve keeps what is there.
-  json::detail::char_buffer big;
+  json::char_buffer big;
   big.append("xyz", 3);
   big.reserve(std::size_t(16) << 20);
   CHECK(big.capacity() >= (std::size_t(16) << 20));

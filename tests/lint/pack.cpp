@@ -3,7 +3,11 @@
 // x-assay, the signal registry, the digest document and the built-in packs.
 #include "support.hpp"
 
+#include "assay/contracts/closure.hpp"
+#include "assay/contracts/intoto.hpp"
+#include "assay/contracts/lint_report.hpp"
 #include "assay/contracts/registry.hpp"
+#include "assay/contracts/soak_report.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/lint/builtin_packs.hpp"
 #include "assay/lint/explain.hpp"
@@ -124,7 +128,7 @@ TEST_CASE("the digest document: every member, nulls for absent optionals, checks
   CHECK(p.checks[2].path == "/run_id");
   CHECK_FALSE(p.checks[2].required);
   CHECK(p.checks[3].paths == std::vector<std::string>{"/a"});
-  CHECK_FALSE(p.checks[3].value_equals.has_value());
+  CHECK(p.checks[3].node.find("value_equals") == nullptr);
   CHECK(p.checks[4].type == lint::check_type::g3_authorization_context_present);
   CHECK(p.checks[5].type == lint::check_type::unsupported);
   CHECK(p.digest == lint::pack_digest(p.definition));
@@ -340,14 +344,25 @@ TEST_CASE("rules: ids, event_types, and the members of each check type") {
     CHECK(lint::load_pack(with_check(ok)).has_value());
   }
   const lint::loaded_pack ve = loads(with_check(R"({"type":"json_path_exists","paths":["/a"],"value_equals":true})"));
-  REQUIRE(ve.checks[0].value_equals.has_value());
-  CHECK(*ve.checks[0].value_equals == assay::json::value(true));
+  // What lint compares: the check as written, its scalar with its typing.
+  const lint::pack_node* want = ve.checks[0].node.find("value_equals");
+  REQUIRE(want != nullptr);
+  CHECK(want->is_scalar());
+  CHECK(want->text == "true");
+  CHECK(want->plain);
   const lint::loaded_pack cond =
       loads(with_check(R"({"type":"conditional","condition":{"all":[{"path":"/data/decision","equals":"allow"}]},)"
                        R"("then":{"type":"json_path_exists","paths":["/data/mandate_id"]}})"));
   CHECK(cond.checks[0].type == lint::check_type::conditional);
-  CHECK(cond.checks[0].condition.is_object());
-  CHECK(cond.checks[0].then.find("paths") != nullptr);
+  const lint::pack_node* all = cond.checks[0].node.find("condition");
+  REQUIRE(all != nullptr);
+  REQUIRE(all->find("all") != nullptr);
+  REQUIRE(all->find("all")->items.size() == 1);
+  CHECK(all->find("all")->items[0].find("equals")->text == "allow");
+  const lint::pack_node* then = cond.checks[0].node.find("then");
+  REQUIRE(then != nullptr);
+  REQUIRE(then->find("paths") != nullptr);
+  CHECK(then->find("paths")->items.at(0).text == "/data/mandate_id");
 }
 
 TEST_CASE("JSON is read as YAML: string members take the scalar's text, null optionals are absent") {
@@ -588,4 +603,34 @@ TEST_CASE("explain: a rule found by short or canonical id, described and its hel
         "  Top\n  ===\n\n  Sub bold\n  --------\n  \xE2\x94\x82 quoted `x`\n  \xE2\x94\x82   kept\n"
         "  \xE2\x80\xA2 item link <https://e.x/a>\n    \xE2\x80\xA2 nested strong\n      run **this**\n"
         "  1. numbered\n");
+}
+
+namespace {
+struct narrow_ref {  // a pack reference whose version must be digits
+  assay::pattern<"^[0-9]+$"> version;
+};
+}  // namespace
+
+TEST_CASE("ref_of: every report's pack reference filled from the loaded pack, member by member") {
+  const lint::builtin_pack* b = lint::find_builtin_pack("cicd-starter");
+  REQUIRE(b != nullptr);
+  auto p = lint::load_pack(b->text, {lint::pack_source::origin::built_in, "cicd-starter"});
+  REQUIRE(p.has_value());
+  const std::string digest = "sha256:3d42ff5434ced5d0aa1f9639daeb7a7e74313783d45143e2c72c6515dbace4cc";
+  // Each as its report writes it: the members it declares, no more.
+  CHECK(assay::encode(lint::ref_of<assay::contracts::lint_v1::pack_ref>(*p).value()).value() ==
+        R"({"digest":")" + digest +
+            R"(","kind":"quality","name":"cicd-starter","source":"built-in","version":"1.0.0+assay"})");
+  CHECK(assay::encode(lint::ref_of<assay::contracts::soak::pack_ref>(*p).value()).value() ==
+        R"({"digest":")" + digest +
+            R"(","kind":"quality","name":"cicd-starter","source":"built-in","version":"1.0.0+assay"})");
+  CHECK(assay::encode(lint::ref_of<assay::contracts::closure_v1::pack_ref>(*p).value()).value() ==
+        R"({"digest":")" + digest + R"(","kind":"quality","name":"cicd-starter","version":"1.0.0+assay"})");
+  CHECK(assay::encode(lint::ref_of<assay::contracts::intoto_v1::pack_ref>(*p).value()).value() ==
+        R"({"digest":")" + digest + R"(","name":"cicd-starter","version":"1.0.0+assay"})");
+  // A member the reference type cannot hold is refused with the pack and the member named.
+  auto refused = lint::ref_of<narrow_ref>(*p);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == assay::errc::pattern_mismatch);
+  CHECK(refused.error().message.rfind("built-in pack cicd-starter: version: ", 0) == 0);
 }

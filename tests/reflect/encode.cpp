@@ -429,3 +429,42 @@ TEST_CASE("a large value streams through the writer's buffer") {
   REQUIRE(back.has_value());
   CHECK(back->items == b.items);
 }
+
+TEST_CASE("assign: a string member set from run-time text, checked; unchanged when refused") {
+  assay::non_empty name = "kept";
+  auto empty = assay::assign(name, "");
+  REQUIRE_FALSE(empty);
+  CHECK(empty.error().code == assay::errc::too_short);
+  CHECK(name == "kept");
+  REQUIRE(assay::assign(name, "x"));
+  CHECK(name == "x");
+
+  assay::pattern<"^sha256:[0-9a-f]{64}$"> digest;
+  auto upper = assay::assign(digest, "sha256:" + std::string(64, 'A'));
+  REQUIRE_FALSE(upper);
+  CHECK(upper.error().code == assay::errc::pattern_mismatch);
+  CHECK(digest.empty());
+  REQUIRE(assay::assign(digest, "sha256:" + std::string(64, 'a')));
+  CHECK(digest == "sha256:" + std::string(64, 'a'));
+
+  assay::one_of<"info", "warning", "error"> level;
+  auto fatal = assay::assign(level, "fatal");
+  REQUIRE_FALSE(fatal);
+  CHECK(fatal.error().code == assay::errc::enum_mismatch);
+  CHECK(level == "info");
+  REQUIRE(assay::assign(level, "error"));
+  CHECK(level == "error");
+
+  std::optional<assay::date_time> when;
+  auto not_a_time = assay::assign(when, "yesterday");
+  REQUIRE_FALSE(not_a_time);
+  CHECK(not_a_time.error().code == assay::errc::format_mismatch);
+  CHECK_FALSE(when.has_value());
+  REQUIRE(assay::assign(when, "2026-11-27T23:14:13Z"));
+  CHECK(*when == "2026-11-27T23:14:13Z");
+
+  std::string plain;
+  REQUIRE(assay::assign(plain, ""));
+  REQUIRE(assay::assign(plain, "anything"));
+  CHECK(plain == "anything");
+}

@@ -331,7 +331,7 @@ TEST_CASE("soak: Jeffreys' interval is Boost.Math's Beta quantiles") {
   d.write("3.tar.gz", bad_bundle());
   auto dir = soak::directory_target::open(d.path.string());
   REQUIRE(dir.has_value());
-  soak::options o{.iterations = 6, .ci = soak::ci_method::jeffreys, .interval = &assay::stats::jeffreys<>};
+  soak::options o{.iterations = 6, .interval = &assay::stats::jeffreys<>};
   const soak::outcome r = run_ok(*dir, o, packs);
   CHECK(statuses(r) == "ppfppf");
   const auto ci = soak::make_report(r, packs, o).results.pass_rate_ci95.value();

@@ -70,7 +70,7 @@ std::optional<int> stream_bundle(const bundle_args& a, const input& text) {
     }
   }
   auto ends = stream.finish();
-  if (!ends && ends.error().code == assay::evidence::detail::no_result)
+  if (!ends && ends.error().code == assay::evidence::needs_write_bundle)
     return std::nullopt;
   if (!ends)
     return fail(command, ends.error());

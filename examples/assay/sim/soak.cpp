@@ -14,6 +14,7 @@
 #include "assay/soak/engine.hpp"
 #include "assay/soak/targets.hpp"
 #include "assay/stats/jeffreys.hpp"
+#include "assay/version.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -215,10 +216,8 @@ int run_soak(const soak_args& a) {
   o.max_failures = a.max_failures;
   o.jobs = a.jobs;
   o.stop = &stop;
-  if (a.ci == "jeffreys") {
-    o.ci = soak::ci_method::jeffreys;
+  if (a.ci == "jeffreys")
     o.interval = &assay::stats::jeffreys<>;
-  }
   const bool live = ::isatty(2) == 1;
   if (live)
     o.on_progress = [](const soak::progress& p) {
@@ -268,7 +267,7 @@ int run_soak(const soak_args& a) {
   auto now = assay::json::report_time();
   if (!now)
     return fail(command, now.error());
-  soak::report_options ro{.generated_at = *now, .assay_version = "0.1.0"};
+  soak::report_options ro{.generated_at = *now, .assay_version = std::string(assay::version)};
   if (!a.suite.empty())
     ro.suite = a.suite;
   const auto report = soak::make_report(*outcome, *packs, o, ro);

@@ -46,75 +46,74 @@ struct attest_options {
   std::optional<std::string> closure_report_digest{};  // "sha256:<hex>" of a closure-v1's JCS bytes
 };
 
-namespace detail {
-
-// What the verification pass shows that the statement needs beyond the verified bundle.
-struct manifest_facts {
-  std::string run_root;
-  std::string events_sha256;
-  void on_manifest(const evidence::bundle_manifest& m) {
-    run_root = m.fields.run_root;
-    if (m.fields.files.events) {
-      const std::string& d = m.fields.files.events->sha256;
-      events_sha256 = d.starts_with("sha256:") ? d : "sha256:" + d;
-    }
-  }
-};
-
-}  // namespace detail
-
-namespace detail {
-
-// The statement of a bundle, after verifying it; with the artifacts member when `artifacts` (the
-// packs and closure digest of `o` then go with it). The one place the facts of a statement are
-// gathered: attesting writes it, verifying an attestation compares against it.
-template <class = void>
-result<contracts::intoto_statement> statement_with(std::string_view bundle, const attest_options& o, bool artifacts) {
-  detail::manifest_facts facts;
-  auto v = evidence::verify_bundle_bytes(bundle, o.limits, facts);
-  if (!v)
-    return v.error();
-  auto text = [](auto& field, const std::string& s) { static_cast<std::string&>(field) = s; };
+// The in-toto Statement v1 of a bundle the pass verified; with the artifacts member when
+// `artifacts` (the packs and closure digest of `o` then go with it). The one place the facts of a
+// statement are gathered — attesting writes it, verifying an attestation compares against it —
+// and all of them come from the pass (the file's digest was computed as the file was read).
+inline contracts::intoto_statement statement_of(const evidence::verified_bundle& v, const attest_options& o,
+                                                bool artifacts) {
   contracts::intoto_statement st;
   contracts::intoto_v1::subject subject;
-  text(subject.name, v->bundle_id);
-  text(subject.digest.sha256, hash::digest_bytes<hash::sha256>(bundle).hex());
+  subject.name = v.bundle_id;
+  subject.digest.sha256 = std::string_view(v.file_sha256).substr(std::string_view("sha256:").size());
   st.subject.push_back(std::move(subject));
   auto& p = st.predicate;
   p.schema_version = decltype(p.schema_version)(1);
-  text(p.semantic_equivalence.value, facts.run_root);
-  text(p.run.run_id, v->run_id);
-  p.run.event_count = decltype(p.run.event_count)(static_cast<std::int64_t>(v->event_count));
-  text(p.run.producer.name, v->producer.name);
-  text(p.run.producer.version, v->producer.version);
-  p.run.producer.git = v->producer.git.value_or("");
-  text(p.run.time_window.start, v->time_start);
-  text(p.run.time_window.end, v->time_end);
+  p.semantic_equivalence.value = v.manifest_fields.run_root;
+  p.run.run_id = v.run_id;
+  p.run.event_count = decltype(p.run.event_count)(static_cast<std::int64_t>(v.event_count));
+  p.run.producer.name = v.producer.name;
+  p.run.producer.version = v.producer.version;
+  p.run.producer.git = v.producer.git.value_or("");
+  p.run.time_window.start = v.time_start;
+  p.run.time_window.end = v.time_end;
   if (artifacts) {
     auto& a = p.artifacts.emplace();
-    text(a.manifest, "sha256:" + hash::digest_bytes<hash::sha256>(v->manifest).hex());
-    text(a.events, facts.events_sha256);
+    a.manifest = v.manifest_sha256;
+    a.events = v.events_sha256;
     auto& packs = p.packs.emplace();
     for (const pack_digest& d : o.packs) {
       contracts::intoto_v1::pack_ref r;
-      text(r.name, d.name);
-      text(r.version, d.version);
-      text(r.digest, d.digest);
+      r.name = d.name;
+      r.version = d.version;
+      r.digest = d.digest;
       packs.push_back(std::move(r));
     }
     p.mappings.emplace();
     if (o.closure_report_digest)
-      text(p.closure_report_digest.emplace(), *o.closure_report_digest);
+      p.closure_report_digest = *o.closure_report_digest;
   }
   return st;
 }
 
-}  // namespace detail
+// A visitor of the one verification pass: the statement of the bundle, built when it verified,
+// beside any other wing of the same pass (a linter, a closure observer).
+//
+//   assay::attest::statement_builder attest({.packs = ...});
+//   auto v = assay::evidence::verify_bundle_file(path, {}, linter, closure, attest);
+//   if (v) sign_envelope(assay::encode(*attest.statement()).value(), key);
+class statement_builder {
+ public:
+  explicit statement_builder(attest_options o = {}) : o_(std::move(o)) {}
+  void on_end(const evidence::verified_bundle& b) {
+    statement_ = statement_of(b, o_, !o_.packs.empty() || o_.closure_report_digest.has_value());
+  }
+  // After a pass that verified: the statement; nothing before one, or after one that did not.
+  const std::optional<contracts::intoto_statement>& statement() const noexcept { return statement_; }
+
+ private:
+  attest_options o_;
+  std::optional<contracts::intoto_statement> statement_;
+};
 
 // The in-toto Statement v1 of a bundle (its .tar.gz bytes), after verifying it (SPEC §7).
 template <class = void>
 result<contracts::intoto_statement> statement_for(std::string_view bundle, const attest_options& o = {}) {
-  return detail::statement_with(bundle, o, !o.packs.empty() || o.closure_report_digest.has_value());
+  statement_builder builder(o);
+  auto v = evidence::verify_bundle_bytes(bundle, o.limits, builder);
+  if (!v)
+    return v.error();
+  return *builder.statement();
 }
 
 // The bundle attested: its statement as JCS in a DSSE envelope signed by `key`.
@@ -178,12 +177,10 @@ inline std::string shown(const json::value* v) {
   return s.size() > 120 ? s.substr(0, 120) + "..." : s;
 }
 
-}  // namespace detail
-
 // Every check of SPEC §15, in its order; the first that fails is the result's failure.
-template <class = void>
-verification verify_attestation(std::string_view bundle, std::string_view envelope_text, const public_key& key,
-                                const evidence::bundle_limits& limits = {}) {
+// `verified()` gives the bundle's verification, asked for only once the signature holds.
+template <class F>
+verification check_attestation(F&& verified, std::string_view envelope_text, const public_key& key) {
   using detail::failed;
   verification out;
   out.keyid = key.keyid();
@@ -252,11 +249,11 @@ verification verify_attestation(std::string_view bundle, std::string_view envelo
   const json::value* name = detail::member(subject, "name");
 
   // What the bundle's own statement says, gathered as attesting gathers it.
-  auto expected = detail::statement_with(bundle, {.limits = limits}, true);
-  if (!expected)
-    return failed(out, "BundleInvalid",
-                  std::string(assay::name(expected.error().code)) + ": " + expected.error().message);
-  const auto& own = expected->subject.front();
+  const result<evidence::verified_bundle>& bundle = verified();
+  if (!bundle)
+    return failed(out, "BundleInvalid", std::string(assay::name(bundle.error().code)) + ": " + bundle.error().message);
+  const contracts::intoto_statement expected = statement_of(*bundle, {}, true);
+  const auto& own = expected.subject.front();
   const std::string file_sha = own.digest.sha256;
   if (sha->as_string() != file_sha)
     return failed(out, "SubjectDigest",
@@ -270,7 +267,7 @@ verification verify_attestation(std::string_view bundle, std::string_view envelo
   // The predicate against the bundle's own, member by member: every member the bundle fixes, and
   // the artifacts when the envelope has them (packs, mappings and the closure digest are the
   // attester's to give).
-  auto own_predicate = encode(expected->predicate);
+  auto own_predicate = encode(expected.predicate);
   if (!own_predicate)
     return failed(out, "BundleInvalid", own_predicate.error().front().format());
   const json::value want_predicate = json::parse(*own_predicate).value();
@@ -300,17 +297,41 @@ verification verify_attestation(std::string_view bundle, std::string_view envelo
   return out;
 }
 
+}  // namespace detail
+
+// Every check of SPEC §15, in its order; the first that fails is the result's failure. The bundle
+// (its .tar.gz bytes) is verified once the signature holds.
+template <class = void>
+verification verify_attestation(std::string_view bundle, std::string_view envelope_text, const public_key& key,
+                                const evidence::bundle_limits& limits = {}) {
+  std::optional<result<evidence::verified_bundle>> verified;
+  return detail::check_attestation(
+      [&]() -> const result<evidence::verified_bundle>& {
+        return verified.emplace(evidence::verify_bundle_bytes(bundle, limits));
+      },
+      envelope_text, key);
+}
+
+// The same against a bundle already verified (or refused) by a pass of the caller's, where other
+// wings looked at it too: the bundle is not read again.
+template <class = void>
+verification verify_attestation(const result<evidence::verified_bundle>& verified, std::string_view envelope_text,
+                                const public_key& key) {
+  return detail::check_attestation([&]() -> const result<evidence::verified_bundle>& { return verified; },
+                                   envelope_text, key);
+}
+
 }  // namespace assay::attest
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::attest {
-ASSAY_EXTERN_TEMPLATE result<contracts::intoto_statement> detail::statement_with<void>(std::string_view,
-                                                                                       const attest_options&, bool);
 ASSAY_EXTERN_TEMPLATE result<contracts::intoto_statement> statement_for<void>(std::string_view, const attest_options&);
 ASSAY_EXTERN_TEMPLATE result<contracts::dsse_envelope> attest_bundle<void>(std::string_view, const private_key&,
                                                                            const attest_options&);
 ASSAY_EXTERN_TEMPLATE result<std::string> envelope_json<void>(const contracts::dsse_envelope&);
 ASSAY_EXTERN_TEMPLATE verification verify_attestation<void>(std::string_view, std::string_view, const public_key&,
                                                             const evidence::bundle_limits&);
+ASSAY_EXTERN_TEMPLATE verification verify_attestation<void>(const result<evidence::verified_bundle>&, std::string_view,
+                                                            const public_key&);
 }  // namespace assay::attest
 #endif

@@ -1,10 +1,10 @@
-// assay/lint/closure.hpp — completeness and closure (SPEC §13), a visitor of the one verification
+// assay/closure/observer.hpp — completeness and closure (SPEC §13), a visitor of the one verification
 // pass.
 //
 //   auto packs = assay::lint::load_packs(values);
-//   assay::lint::closure_observer c(*packs);
+//   assay::closure::observer c(*packs);
 //   auto v = assay::evidence::verify_bundle_bytes(bytes, {}, c);        // alone, or beside a linter
-//   if (v) { assay::contracts::closure_report r = c.report({.bundle_digest = "sha256:..."}); }
+//   if (v) { assay::contracts::closure_report r = c.report(); }   // linked to the file by its sha256
 //
 // Each signal the packs require (x-assay.requires_signals) and each replay-critical signal of the
 // registry is looked for where the registry says it is found: an event whose type matches one of
@@ -38,7 +38,7 @@
 #include <utility>
 #include <vector>
 
-namespace assay::lint {
+namespace assay::closure {
 
 // What the pass showed of a signal; a later state wins over an earlier one.
 enum class signal_state : std::uint8_t { unknown, missing, redacted, captured };
@@ -59,24 +59,20 @@ constexpr std::string_view name(signal_state s) noexcept {
 
 // One signal after the pass.
 struct signal_outcome {
-  const signal_definition* def = nullptr;
+  const lint::signal_definition* def = nullptr;
   bool required = false;  // named by a pack's requires_signals
   signal_state state = signal_state::unknown;
-  std::optional<event_location> at;                             // captured or redacted: the first event that showed it
+  std::optional<lint::event_location> at;                       // captured or redacted: the first event that showed it
   std::string at_pointer;                                       // ... and where in it
   std::optional<contracts::closure_v1::commitment> commitment;  // redacted: the first commitment
   std::string absent_type;          // missing: the first event type seen without any pointer
   std::uint64_t absent_events = 0;  // missing: events of the places' types without any pointer
 };
 
-struct closure_report_options {
-  std::optional<std::string> bundle_digest{};  // "sha256:<hex>" of the bundle file, to link the report
-};
-
 // The places a signal is looked for, as "<event type glob>" or "<glob>#<pointer>".
-inline std::vector<std::string> evidence_paths(const signal_definition& d) {
+inline std::vector<std::string> evidence_paths(const lint::signal_definition& d) {
   std::vector<std::string> out;
-  for (const signal_place& p : d.found_in) {
+  for (const lint::signal_place& p : d.found_in) {
     if (p.pointers.empty())
       out.push_back(p.event_type);
     for (const std::string& ptr : p.pointers)
@@ -86,15 +82,15 @@ inline std::vector<std::string> evidence_paths(const signal_definition& d) {
 }
 
 template <class = void>
-class basic_closure_observer {
+class basic_observer {
  public:
   // Tracks the packs' required signals and the registry's replay-critical ones. Every signal the
   // packs name must be registered (load_packs has checked it against the same registry). The
   // packs and the registry must outlive the observer.
-  explicit basic_closure_observer(std::span<const loaded_pack> packs,
-                                  const signal_registry& registry = signal_registry::v0())
+  explicit basic_observer(std::span<const lint::loaded_pack> packs,
+                          const lint::signal_registry& registry = lint::signal_registry::v0())
       : packs_(packs) {
-    auto track = [&](const signal_definition* d, bool required) {
+    auto track = [&](const lint::signal_definition* d, bool required) {
       const auto at = std::find_if(signals_.begin(), signals_.end(), [&](const tracked& t) { return t.out.def == d; });
       if (at != signals_.end()) {
         at->out.required = at->out.required || required;
@@ -103,28 +99,29 @@ class basic_closure_observer {
       tracked t;
       t.out.def = d;
       t.out.required = required;
-      for (const signal_place& p : d->found_in) {
+      for (const lint::signal_place& p : d->found_in) {
         place pl;
-        pl.type = glob::compile(p.event_type);
+        pl.type = lint::glob::compile(p.event_type);
         pl.any_event = p.event_type == "*";
         for (const std::string& ptr : p.pointers)
-          pl.pointers.push_back(event_pointer::parse(ptr));
+          pl.pointers.push_back(lint::event_pointer::parse(ptr));
         t.places.push_back(std::move(pl));
       }
       signals_.push_back(std::move(t));
     };
-    for (const loaded_pack& p : packs)
+    for (const lint::loaded_pack& p : packs)
       for (const std::string& s : p.requires_signals())
-        if (const signal_definition* d = registry.find(s))
+        if (const lint::signal_definition* d = registry.find(s))
           track(d, true);
-    for (const signal_definition* d : registry.replay_critical())
+    for (const lint::signal_definition* d : registry.replay_critical())
       track(d, false);
     std::sort(signals_.begin(), signals_.end(),
               [](const tracked& a, const tracked& b) { return a.out.def->name < b.out.def->name; });
   }
 
+  void on_end(const evidence::verified_bundle& b) { file_sha256_ = b.file_sha256; }
+
   void on_event(const evidence::verified_event& e) {
-    ++line_;
     for (tracked& t : signals_) {
       if (t.out.state == signal_state::captured)
         continue;
@@ -158,19 +155,14 @@ class basic_closure_observer {
   }
 
   // The report of SPEC §13 (closure-v1), after a pass that verified.
-  contracts::closure_report report(const closure_report_options& o = {}) const {
+  contracts::closure_report report() const {
     namespace v1 = contracts::closure_v1;
-    auto text = [](auto& field, const std::string& v) { static_cast<std::string&>(field) = v; };
     contracts::closure_report out;
-    if (o.bundle_digest)
-      text(out.bundle_digest.emplace(), *o.bundle_digest);
+    if (!file_sha256_.empty())
+      out.bundle_digest = file_sha256_;  // the pass's digest of the bundle file
     std::vector<v1::pack_ref> refs;
-    for (const loaded_pack& p : packs_) {
-      v1::pack_ref ref;
-      text(ref.name, p.definition.name);
-      text(ref.version, p.definition.version);
-      text(ref.kind.emplace(), std::string(p.definition.kind.value()));
-      text(ref.digest.emplace(), p.digest);
+    for (const lint::loaded_pack& p : packs_) {
+      v1::pack_ref ref = lint::ref_of<v1::pack_ref>(p).value();  // a loaded pack meets its constraints
       const bool listed = std::any_of(refs.begin(), refs.end(), [&](const v1::pack_ref& q) {
         return q.name == ref.name && q.version == ref.version && q.digest == ref.digest;
       });
@@ -181,7 +173,7 @@ class basic_closure_observer {
 
     auto signal = [&](std::vector<v1::signal>& list, const std::string& name) {
       v1::signal s;
-      text(s, name);
+      s = name;
       list.push_back(std::move(s));
     };
     std::map<std::string, v1::signal_detail> by_signal;
@@ -200,7 +192,7 @@ class basic_closure_observer {
       std::vector<non_empty> paths;
       for (const std::string& p : evidence_paths(*s.def)) {
         non_empty n;
-        text(n, p);
+        n = p;
         paths.push_back(std::move(n));
       }
       d.evidence_paths = std::move(paths);
@@ -220,7 +212,7 @@ class basic_closure_observer {
     std::vector<non_empty> deps;
     for (const std::string& d : dependencies()) {
       non_empty n;
-      text(n, d);
+      n = d;
       deps.push_back(std::move(n));
     }
     out.closure.confidence = decltype(out.closure.confidence)::parse(confidence(sp.score, deps.empty())).value();
@@ -331,7 +323,7 @@ class basic_closure_observer {
   }
 
   // The required signals of a pack that the pass did not show captured ("name (state)").
-  std::vector<std::string> not_captured(const loaded_pack& p) const {
+  std::vector<std::string> not_captured(const lint::loaded_pack& p) const {
     std::vector<std::string> out;
     for (const std::string& s : p.requires_signals())
       for (const tracked& t : signals_)
@@ -342,9 +334,9 @@ class basic_closure_observer {
 
  private:
   struct place {
-    std::optional<glob> type;
+    std::optional<lint::glob> type;
     bool any_event = false;
-    std::vector<event_pointer> pointers;
+    std::vector<lint::event_pointer> pointers;
   };
   struct tracked {
     signal_outcome out;
@@ -365,7 +357,7 @@ class basic_closure_observer {
 
   void see(tracked& t, const place& p, const evidence::verified_event& e) {
     auto here = [&](std::string_view pointer) {
-      t.out.at = event_location{e.seq, line_, std::string(e.type)};
+      t.out.at = lint::event_location{e.seq, e.line_number, std::string(e.type)};
       t.out.at_pointer = std::string(pointer);
     };
     if (p.pointers.empty()) {
@@ -373,9 +365,9 @@ class basic_closure_observer {
       here("");
       return;
     }
-    for (const event_pointer& ptr : p.pointers) {
+    for (const lint::event_pointer& ptr : p.pointers) {
       const std::size_t at = ptr.find(e.doc);
-      if (at == event_pointer::npos || e.doc.nodes()[at].kind == json::kind::null)
+      if (at == lint::event_pointer::npos || e.doc.nodes()[at].kind == json::kind::null)
         continue;
       if (auto c = commitment_at(e.doc, at)) {
         if (t.out.state < signal_state::redacted) {
@@ -402,17 +394,17 @@ class basic_closure_observer {
 
   static std::string number(double v) { return json::number_to_string(v); }
 
-  std::span<const loaded_pack> packs_;
+  std::span<const lint::loaded_pack> packs_;
   std::vector<tracked> signals_;
   std::vector<std::string> dependencies_;
-  std::uint64_t line_ = 0;
+  std::string file_sha256_;
 };
-using closure_observer = basic_closure_observer<>;
+using observer = basic_observer<>;
 
-}  // namespace assay::lint
+}  // namespace assay::closure
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
-namespace assay::lint {
-ASSAY_EXTERN_TEMPLATE class basic_closure_observer<void>;
-}  // namespace assay::lint
+namespace assay::closure {
+ASSAY_EXTERN_TEMPLATE class basic_observer<void>;
+}  // namespace assay::closure
 #endif

@@ -17,6 +17,7 @@
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/codes.hpp"
 #include "assay/evidence/gunzip.hpp"
+#include "assay/hash/policy.hpp"
 #include "assay/json/lex.hpp"
 #include "assay/separate.hpp"
 
@@ -152,6 +153,13 @@ class basic_inflater {
     return error_;
   }
 
+  // After drain() succeeded: "sha256:<hex>" of every byte read from the source (the bundle
+  // file), hashed on the helper thread as the bytes reach the decoder.
+  std::string source_sha256() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return source_sha256_;
+  }
+
  private:
   struct block {
     std::vector<char> data = std::vector<char>(block_size);
@@ -199,6 +207,7 @@ class basic_inflater {
     const unsigned char* next_in = in.data();
     std::size_t avail_in = 0;
     std::uint64_t source_bytes = 0;
+    hash::sha256::state source_hash;
     std::uint64_t decoded = 0;
     bool ended = false;  // the gzip member is complete (CRC and length checked)
     auto out = take_free();
@@ -210,6 +219,7 @@ class basic_inflater {
         if (src_.failed())
           return finish(make_error(code::IntegrityGzip, "cannot read the bundle"));
         source_bytes += n;
+        source_hash.update(in.data(), n);
         if (source_bytes > lim_.max_bundle_bytes) {
           return finish(make_error(
               code::LimitBundleBytes,
@@ -247,6 +257,13 @@ class basic_inflater {
     }
     if (out && out->size != 0)
       publish(std::move(out));
+    {
+      const auto d = source_hash.final();
+      std::string hex = "sha256:";
+      hash::append_hex(hex, d.data(), d.size());
+      std::lock_guard<std::mutex> lock(mu_);
+      source_sha256_ = std::move(hex);
+    }
     finish(std::nullopt);
   }
 
@@ -258,6 +275,7 @@ class basic_inflater {
   std::vector<std::unique_ptr<block>> free_;
   std::unique_ptr<block> current_;
   std::optional<error> error_;
+  std::string source_sha256_;
   bool done_ = false;
   bool stop_ = false;
   std::thread worker_;

@@ -36,9 +36,13 @@ struct verified_bundle {
   std::string bundle_id;
   std::uint64_t event_count = 0;
   producer_info producer;
-  std::string time_start;  // the earliest event time, as written
-  std::string time_end;    // the latest event time, as written
-  std::string manifest;    // the manifest bytes
+  std::string time_start;         // the earliest event time, as written
+  std::string time_end;           // the latest event time, as written
+  std::string manifest;           // the manifest bytes
+  manifest_view manifest_fields;  // ... as read (the contract's members)
+  // "sha256:<hex>" digests, computed by the pass: of the bundle file (its bytes as read, before
+  // decompression), of manifest.json, of events.ndjson.
+  std::string file_sha256, manifest_sha256, events_sha256;
 };
 
 // manifest.json as read, before the events are checked against it.
@@ -51,7 +55,8 @@ struct bundle_manifest {
 // into the line and its document: valid during the visit only.
 struct verified_event {
   std::uint64_t seq = 0;
-  std::string_view line;  // without the newline (and a '\r' before it)
+  std::uint64_t line_number = 0;  // 1-based, among the lines of events.ndjson
+  std::string_view line;          // without the newline (and a '\r' before it)
   const json::document& doc;
   std::size_t data = 0;  // the node of `data` in doc
   std::string_view type, source, id, time, run_id, content_hash;

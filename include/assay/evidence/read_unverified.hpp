@@ -114,10 +114,4 @@ result<void> read_unverified(byte_source& source, const bundle_limits& lim, R& r
   return {};
 }
 
-// read_unverified() of the file at `path`.
-template <class R>
-result<void> read_unverified_file(const std::string& path, const bundle_limits& lim, R& reader) {
-  return read_file_source(path, [&](byte_source& src) { return read_unverified(src, lim, reader); });
-}
-
 }  // namespace assay::evidence

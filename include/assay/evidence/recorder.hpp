@@ -35,6 +35,7 @@
 #include "assay/json/value.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/separate.hpp"
+#include "assay/version.hpp"
 
 #include <charconv>
 #include <chrono>
@@ -49,9 +50,9 @@
 namespace assay::evidence {
 
 struct recorder_options {
-  std::string source = "urn:assay:runtime";                   // a URI: contains ':', not first
-  std::string run_id{};                                       // no ':'; default: a live run id (UUIDv7)
-  producer_info producer = {"assay", "0.1.0", std::nullopt};  // name and version not empty
+  std::string source = "urn:assay:runtime";  // a URI: contains ':', not first
+  std::string run_id{};                      // no ':'; default: a live run id (UUIDv7)
+  producer_info producer = {"assay", std::string(assay::version), std::nullopt};  // name and version not empty
   std::optional<std::string> policy_id{};
   // The clock, replaceable for reproducible runs.
   std::function<std::chrono::system_clock::time_point()> clock = [] { return std::chrono::system_clock::now(); };

@@ -255,7 +255,7 @@ class basic_event_checker {
     std::vector<pending_line> lines;  // [0, used): this batch's (kept beyond: their buffers are reused)
     std::size_t used = 0;
     // What the lines' content hashes cover, one after another; the digests of those written.
-    json::detail::char_buffer projections;
+    json::char_buffer projections;
     std::vector<std::string_view> messages;
     std::vector<hash::sha256_bytes> digests;
   };
@@ -426,7 +426,7 @@ class basic_event_checker {
       if (p.failure)
         continue;
       p.computed.assign("sha256:");
-      hash::detail::append_hex(p.computed, b.digests[j++].data(), 32);
+      hash::append_hex(p.computed, b.digests[j++].data(), 32);
       if (p.computed != p.doc.string_at(p.f.content_hash)) {
         p.failure = make_error(code::IntegrityEventHash,
                                where(p.number) + ": content hash mismatch at seq " + std::to_string(p.f.seq));
@@ -449,7 +449,7 @@ class basic_event_checker {
         const bool has_subject = detail::is_string_node(doc, f.subject);
         auto refused =
             hooks_.event(hooks_.visitors,
-                         verified_event{f.seq, std::string_view(b.text.data() + p.begin, p.size), doc, f.data,
+                         verified_event{f.seq, p.number, std::string_view(b.text.data() + p.begin, p.size), doc, f.data,
                                         doc.string_at(f.type), doc.string_at(f.source), doc.string_at(f.id),
                                         doc.string_at(f.time), doc.string_at(f.run_id), doc.string_at(f.content_hash),
                                         has_subject ? std::optional(doc.string_at(f.subject)) : std::nullopt, f.at});
@@ -613,6 +613,7 @@ result<verified_bundle> verify_with(byte_source& source, const bundle_limits& li
     if (manifest->bundle_id != root)
       return make_error(code::ContractBundleIdMismatch, "bundle_id must equal run_root");
     out.event_count = check.events();
+    out.events_sha256 = std::move(want);
     out.time_start = check.time_start();
     out.time_end = check.time_end();
   }
@@ -625,6 +626,9 @@ result<verified_bundle> verify_with(byte_source& source, const bundle_limits& li
   out.run_id = manifest->run_id;
   out.bundle_id = manifest->bundle_id;
   out.producer = {manifest->producer.name, manifest->producer.version, manifest->producer.git};
+  out.file_sha256 = inflate.source_sha256();
+  out.manifest_sha256 = "sha256:" + hash::digest_bytes<hash::sha256>(out.manifest).hex();
+  out.manifest_fields = std::move(*manifest);
   if (hooks.end != nullptr)
     hooks.end(hooks.visitors, out);
   return out;

@@ -49,6 +49,10 @@
 
 namespace assay::evidence {
 
+// The code of a refusal to take the events as they come (bundle_stream): they need
+// write_bundle(), which sorts them or names every fault with its code and pointer.
+inline constexpr errc needs_write_bundle = errc::invalid_argument;
+
 using pack_applied = contracts::manifest_v1::pack_applied;
 using mapping = contracts::manifest_v1::mapping;
 
@@ -142,8 +146,6 @@ struct events_file {
   producer_info producer;  // the first event's producer members, when strings
 };
 
-inline constexpr errc no_result = errc::invalid_argument;
-
 // Every event is also validated as evidence-event-v1 (its payload too, with check_payloads),
 // in its canonical form: the violations are gathered in `invalid` (pointers /<input index>/...),
 // and do not stop the pass.
@@ -174,7 +176,7 @@ void check_contract(std::string_view line, std::string_view type, std::size_t in
 // content hash added when it lacked one, then "\n"), checking every rule of the stream; the
 // events must come in seq order. Contract violations are gathered in `invalid`; any other
 // failure is returned by add(), and with `optimistic` (the events taken as they come, unsorted)
-// an event out of place fails too, as no_result.
+// an event out of place fails too, as needs_write_bundle.
 template <class = void>
 class basic_events_builder {
  public:
@@ -188,7 +190,7 @@ class basic_events_builder {
     const bundle_limits& lim = opt_.limits;
     auto fail = [&](error e) -> std::optional<error> {
       if (optimistic_)
-        return make_error(no_result, "");
+        return make_error(needs_write_bundle, "");
       return e;
     };
     auto doc = parse_event(text, i, lim);
@@ -255,7 +257,7 @@ class basic_events_builder {
   result<stream_facts> finish() {
     if (too_large()) {
       if (optimistic_)
-        return make_error(no_result, "");
+        return make_error(needs_write_bundle, "");
       return make_error(code::LimitFileSize, "events.ndjson would be larger than " +
                                                  std::to_string(opt_.limits.max_events_bytes.value()) + " bytes");
     }
@@ -280,7 +282,7 @@ using events_builder = basic_events_builder<>;
 
 // events.ndjson from the events taken in `order`, with every rule checked. With `optimistic`,
 // `order` is ignored: the events are taken as they come, nothing has been checked yet: any failure (an event out of
-// place included) returns no_result, and the caller starts again from seq_order().
+// place included) returns needs_write_bundle, and the caller starts again from seq_order().
 template <class = void>
 result<events_file> build_events(std::span<const std::string_view> events, std::span<const std::size_t> order,
                                  const bundle_options& opt, bool optimistic, errors& invalid) {
@@ -521,7 +523,7 @@ struct bundle_ends {
 // head + body + tail, byte for byte what write_bundle() writes for the same events.
 //
 // It takes the normal case: events in seq order that break no rule. When add() returns false
-// or finish() fails with no_result, the events are out of order or faulty: write_bundle() of all
+// or finish() fails with needs_write_bundle, the events are out of order or faulty: write_bundle() of all
 // of them sorts them, or names every fault with its code and pointer.
 template <class = void>
 class basic_bundle_stream {
@@ -550,10 +552,10 @@ class basic_bundle_stream {
     return true;
   }
 
-  // After the last event. Fails with no_result for what write_bundle() would refuse, else with
+  // After the last event. Fails with needs_write_bundle for what write_bundle() would refuse, else with
   // the error of compressing or of `body`.
   result<bundle_ends> finish() {
-    auto refuse = [] { return make_error(detail::no_result, "the events need sorting or are faulty"); };
+    auto refuse = [] { return make_error(needs_write_bundle, "the events need sorting or are faulty"); };
     if (failed_ || builder_.count() == 0)
       return refuse();
     auto facts = builder_.finish();

@@ -98,17 +98,6 @@ inline std::string shown(const json::value& v) {
   return s.substr(0, cut) + "\u2026";
 }
 
-// The JCS bytes of `f` as it is, its rules not judged (they are what is compared).
-inline std::string bytes_as_said(const finding& f) {
-  std::string out;
-  json::string_sink sink{&out};
-  reflect::detail::checking_writer w(sink);
-  reflect::encode_context<reflect::detail::checking_writer> ctx{w};
-  ctx.track = false;
-  reflect::encode_value(ctx, f);
-  return out;
-}
-
 struct differ {
   errors out;
   std::size_t found = 0;
@@ -188,7 +177,7 @@ inline errors disagreements(const finding& f) {
     }
     return out;
   }
-  const std::string said = detail::bytes_as_said(f);
+  const std::string said = encode_as_is(f);  // its rules not judged: they are what is compared
   auto derived = assay::encode(*g);
   if (!derived)  // a computed finding meets its contract: this would be a bug, said as such
     return derived.error();

@@ -269,10 +269,9 @@ inline constexpr std::array<std::string_view, 5> algorithm_names = {sha256::name
 // digest<P>
 // ---------------------------------------------------------------------------------------------
 
-namespace detail {
+inline constexpr char hex_digits[] = "0123456789abcdef";  // lowercase, as digests are written
 
-inline constexpr char hex_digits[] = "0123456789abcdef";
-
+// `n` bytes at `p` appended to `out` as lowercase hex.
 inline void append_hex(std::string& out, const std::uint8_t* p, std::size_t n) {
   const std::size_t base = out.size();
   out.resize(base + 2 * n);
@@ -282,6 +281,8 @@ inline void append_hex(std::string& out, const std::uint8_t* p, std::size_t n) {
     o[2 * i + 1] = hex_digits[p[i] & 15];
   }
 }
+
+namespace detail {
 
 // Lowercase hex digit value, or -1 (uppercase included: SPEC §3 compares digests exactly).
 constexpr int lower_hex_value(char c) noexcept {
@@ -324,7 +325,7 @@ class digest {
   std::string hex() const {
     std::string out;
     out.reserve(hex_size);
-    detail::append_hex(out, bytes_.data(), bytes_.size());
+    append_hex(out, bytes_.data(), bytes_.size());
     return out;
   }
 
@@ -334,7 +335,7 @@ class digest {
     out.reserve(string_size);
     out.append(algorithm);
     out += ':';
-    detail::append_hex(out, bytes_.data(), bytes_.size());
+    append_hex(out, bytes_.data(), bytes_.size());
     return out;
   }
 
@@ -345,7 +346,7 @@ class digest {
     }
     const char* h = text.data() + algorithm.size() + 1;
     for (std::size_t i = 0; i < size; ++i) {
-      if (h[2 * i] != detail::hex_digits[bytes_[i] >> 4] || h[2 * i + 1] != detail::hex_digits[bytes_[i] & 15]) {
+      if (h[2 * i] != hex_digits[bytes_[i] >> 4] || h[2 * i + 1] != hex_digits[bytes_[i] & 15]) {
         return false;
       }
     }

@@ -170,10 +170,13 @@ class big_vector {
   std::size_t size_ = 0;
 };
 
-// The parts of std::string a parser's side buffer uses.
-class char_buffer : public big_vector<char> {
+}  // namespace detail
+
+// The parts of std::string a parser's side buffer uses (the document's unescaped strings, the
+// verifier's content-hash projections).
+class char_buffer : public detail::big_vector<char> {
  public:
-  using big_vector<char>::append;
+  using detail::big_vector<char>::append;
   void append(std::string_view s) { append(s.data(), s.size()); }
   ASSAY_ALWAYS_INLINE char_buffer& operator+=(char c) {
     push_back(c);
@@ -191,5 +194,4 @@ class char_buffer : public big_vector<char> {
   }
 };
 
-}  // namespace detail
 }  // namespace assay::json

@@ -178,7 +178,7 @@ inline constexpr std::size_t max_reserve<string_writer> = static_cast<std::size_
 // The same onto a growing byte buffer whose reserve() neither fills nor shrinks back: each byte a
 // serializer writes is copied once, where it stays.
 struct buffer_writer {
-  detail::char_buffer* out;
+  char_buffer* out;
 
   void put(char c) { out->push_back(c); }
   ASSAY_ALWAYS_INLINE void write(const char* p, std::size_t len) {

@@ -511,7 +511,7 @@ class document {
     // At the first backslash of the string that starts at `start`: decodes it into the side
     // buffer and pushes its node.
     bool escaped_string(const char* start) {
-      detail::char_buffer& side = d.side_;
+      char_buffer& side = d.side_;
       // Decoded text never outgrows the input; 16 bytes more let the scans store whole blocks.
       // (Only the first escaped string of a parse finds less: the buffer is still empty.)
       if (side.capacity() < static_cast<std::size_t>(end - begin) + 16)
@@ -779,7 +779,7 @@ class document {
 
   std::string_view input_;
   tape nodes_;
-  detail::char_buffer side_;
+  char_buffer side_;
 };
 
 }  // namespace assay::json

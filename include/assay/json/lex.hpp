@@ -496,7 +496,7 @@ bool unicode_escape(const char*& p, const char* end, const char* at, bool reject
 
 // At a backslash: decodes one escape into `out` and moves p past it. Problems about the
 // escaped character are located at its backslash.
-template <class Out>  // std::string, detail::char_buffer: anything with += char
+template <class Out>  // std::string, char_buffer: anything with += char
 ASSAY_ALWAYS_INLINE inline bool escape(const char*& p, const char* end, bool reject_noncharacters, Out& out,
                                        problem& e) {
   const char* at = p;
@@ -549,7 +549,7 @@ bool scan_escaped(const char*& p, const char* end, bool reject_noncharacters, Ou
 }
 
 // scan_escaped() into a buffer with room for 16 bytes past every position the decoded text can
-// reach (data(), size(), resize_within(): detail::char_buffer reserved to the input's size + 16),
+// reach (data(), size(), resize_within(): char_buffer reserved to the input's size + 16),
 // noncharacters allowed. Each block of 16 is stored where it goes before its stops are looked
 // for, so a run is copied as it is scanned (scan_escaped() finds a run's end, then copies it);
 // its UTF-8 is checked block by block as scan_plain() checks text. A run the block check

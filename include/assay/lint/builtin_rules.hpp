@@ -222,9 +222,10 @@ template <class = void>
 class basic_builtin_rules {
  public:
   void on_event(const evidence::verified_event& e) {
-    ++line_;
     const json::document& doc = e.doc;
-    const auto at = [&] { return event_location{e.seq, line_, std::string(e.type)}; };  // when there is a finding
+    const auto at = [&] {
+      return event_location{e.seq, e.line_number, std::string(e.type)};
+    };  // when there is a finding
     std::string_view matched;
     if (e.subject) {
       const std::string lower = detail::lower_for_patterns(*e.subject);
@@ -357,7 +358,6 @@ class basic_builtin_rules {
     add(5, std::move(message), at);
   }
 
-  std::uint64_t line_ = 0;
   std::vector<finding> found_;
   std::vector<std::pair<std::size_t, key>> pending_;  // W004 findings awaiting the decisions
   std::map<key, int> decisions_;                      // bit 1: a deny record, bit 2: an allow record

@@ -480,7 +480,7 @@ class basic_linter {
         if (s.pointers.front().find_in_event(e.doc, root_at_[s.pointer_roots.front()]) == event_pointer::npos) {
           ++s.missing;
           if (!s.first_missing)
-            s.first_missing = event_location{e.seq, e.seq + 1, std::string(e.type)};
+            s.first_missing = event_location{e.seq, e.line_number, std::string(e.type)};
         }
         return;
       }

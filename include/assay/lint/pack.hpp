@@ -151,10 +151,9 @@ struct check_spec {
   // event_field_present: the pointers to look for (paths_any_of when not empty, else each any_of
   // name as /data/<name> with in_data, /<name> without); json_path_exists: its paths.
   std::vector<std::string> paths{};
-  std::optional<json::value> value_equals{};  // json_path_exists
-  json::value condition{}, then{};            // conditional: two objects (their shape is lint's to judge)
-  // json_path_exists and conditional: the check as written, whose scalars keep their YAML typing
-  // (lint compares `1`, `1.0` and `"1"` as three values; literal.hpp).
+  // json_path_exists (value_equals) and conditional (condition, then; their shape is lint's to
+  // judge): the check as written, whose scalars keep their YAML typing (lint compares `1`, `1.0`
+  // and `"1"` as three values; literal.hpp).
   pack_node node{};
   // event_pairs (start, finish) and event_type_exists (pattern, in `first`): the globs compiled
   // once, at load; nothing when malformed (lint reports the rule, SPEC §11).
@@ -183,6 +182,38 @@ struct loaded_pack {
     return out;
   }
 };
+
+// The reference to `p` a report lists, for any report's pack_ref T (lint, soak, closure, in-toto):
+// each member T declares, by its name, set from the pack — name, version, kind, digest, source (as
+// reports write it: "built-in" or the path), source_url (when the pack has one) — and checked
+// against T's constraints; other members keep their defaults.
+template <class T>
+result<T> ref_of(const loaded_pack& p) {
+  T out{};
+  std::optional<error> failed;
+  reflect::for_each_index<T>([&](auto i) {
+    constexpr std::string_view member = reflect::field_name<T, decltype(i)::value>;
+    std::optional<std::string> text;
+    if constexpr (member == "name")
+      text = std::string(p.definition.name);
+    else if constexpr (member == "version")
+      text = p.definition.version;
+    else if constexpr (member == "kind")
+      text = std::string(p.definition.kind.value());
+    else if constexpr (member == "digest")
+      text = p.digest;
+    else if constexpr (member == "source")
+      text = p.source.report_value();
+    else if constexpr (member == "source_url")
+      text = p.definition.source_url;
+    if (text && !failed)
+      if (result<void> r = assign(reflect::get<decltype(i)::value>(out), *text); !r)
+        failed = make_error(r.error().code, p.source.label() + ": " + std::string(member) + ": " + r.error().message);
+  });
+  if (failed)
+    return *failed;
+  return out;
+}
 
 // --- loading ------------------------------------------------------------------------------------------
 
@@ -244,13 +275,8 @@ inline check_spec spec_of(const contracts::pack_v1::check& c) {
       break;
     case check_type::json_path_exists:
       s.paths = strings("paths");
-      if (const json::value* v = c.member("value_equals"))
-        s.value_equals = *v;
       break;
     case check_type::conditional:
-      s.condition = *c.member("condition");
-      s.then = *c.member("then");
-      break;
     case check_type::g3_authorization_context_present:
     case check_type::unsupported:
       break;

@@ -1,7 +1,7 @@
 // assay/lint/report.hpp — what a lint run reports (SPEC §11): the lint-report-v1 document, the
 // text for people, and SARIF 2.1.0.
 //
-//   auto doc = assay::lint::make_report(result, packs, {.fail_on = severity::error, .tool_version = "0.1.0"});
+//   auto doc = assay::lint::make_report(result, packs, {.fail_on = severity::error, .tool_version = "1.2.3"});
 //   std::cout << assay::lint::text_report(result, threshold);
 //   json::value sarif = assay::lint::sarif_log(result, packs, {...});
 #pragma once
@@ -12,6 +12,7 @@
 #include "assay/lint/builtin_rules.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/pack.hpp"
+#include "assay/version.hpp"
 
 #include <optional>
 #include <span>
@@ -24,7 +25,7 @@ namespace assay::lint {
 struct report_options {
   std::optional<severity> fail_on = severity::error;  // nullopt: --fail-on none
   std::string tool_name = "assay";
-  std::string tool_version = "0.1.0";
+  std::string tool_version = std::string(assay::version);
   std::optional<std::string> generated_at{};  // RFC 3339
   std::string bundle_path = "bundle.tar.gz";  // SARIF: global findings' location
 };
@@ -55,24 +56,16 @@ inline contracts::lint_report make_report(const lint_result& r, std::span<const 
   namespace v1 = contracts::lint_v1;
   using contracts::lint_report;
   auto sev = [](severity s) { return v1::severity_level::parse(name(s)).value(); };
-  auto text = [](auto& field, const std::string& v) { static_cast<std::string&>(field) = v; };
   lint_report out;
   if (o.generated_at)
-    text(out.generated_at.emplace(), *o.generated_at);
-  text(out.tool.name, o.tool_name);
-  text(out.tool.version, o.tool_version);
-  text(out.bundle.bundle_id, r.bundle_id);
-  text(out.bundle.run_id, r.run_id);
+    out.generated_at = *o.generated_at;
+  out.tool.name = o.tool_name;
+  out.tool.version = o.tool_version;
+  out.bundle.bundle_id = r.bundle_id;
+  out.bundle.run_id = r.run_id;
   out.bundle.event_count = decltype(out.bundle.event_count)(static_cast<std::int64_t>(r.event_count));
   for (const loaded_pack& p : packs) {
-    v1::pack_ref ref;
-    text(ref.name, p.definition.name);
-    text(ref.version, p.definition.version);
-    ref.kind = decltype(ref.kind)::parse(p.definition.kind.value()).value();
-    text(ref.digest, p.digest);
-    text(ref.source, p.source.report_value());
-    if (p.definition.source_url)
-      ref.source_url = std::string(*p.definition.source_url);
+    v1::pack_ref ref = ref_of<v1::pack_ref>(p).value();  // a loaded pack meets its constraints
     bool listed = false;
     for (const auto& q : out.packs)
       listed = listed || (q.name == ref.name && q.version == ref.version);
@@ -80,7 +73,7 @@ inline contracts::lint_report make_report(const lint_result& r, std::span<const 
       out.packs.push_back(std::move(ref));
     if (p.is_compliance() && p.definition.disclaimer) {
       v1::disclaimer d;
-      text(d.pack, p.definition.name);
+      d.pack = p.definition.name;
       d.text = *p.definition.disclaimer;
       out.disclaimers.push_back(std::move(d));
     }
@@ -88,11 +81,11 @@ inline contracts::lint_report make_report(const lint_result& r, std::span<const 
   std::int64_t outcomes[3] = {0, 0, 0}, by_severity[3] = {0, 0, 0};
   for (const rule_result& x : r.rules) {
     v1::rule_result rr;
-    text(rr.rule_id, x.rule_id);
+    rr.rule_id = x.rule_id;
     rr.severity = sev(x.level);
     rr.outcome = decltype(rr.outcome)::parse(name(x.status)).value();
     if (x.status == outcome::skipped)
-      text(rr.reason.emplace(), x.reason);
+      rr.reason = x.reason;
     if (!x.description.empty())
       rr.description = x.description;
     out.results.push_back(std::move(rr));
@@ -101,7 +94,7 @@ inline contracts::lint_report make_report(const lint_result& r, std::span<const 
   for (const finding& f : r.findings) {
     v1::finding vf;
     vf.severity = sev(f.level);
-    text(vf.message, f.message);
+    vf.message = f.message;
     if (f.location) {
       v1::location l;
       l.seq = decltype(l.seq)(static_cast<std::int64_t>(f.location->seq));
@@ -109,7 +102,7 @@ inline contracts::lint_report make_report(const lint_result& r, std::span<const 
       l.event_type = f.location->event_type;
       vf.location = std::move(l);
     }
-    text(vf.fingerprint, f.fingerprint);
+    vf.fingerprint = f.fingerprint;
     out.results[f.rule].findings.push_back(std::move(vf));
     ++by_severity[static_cast<int>(f.level)];
   }

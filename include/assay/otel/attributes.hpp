@@ -121,9 +121,6 @@ inline std::optional<json::value> primitive_value(const json::document& doc, std
 inline json::value string_value(std::string_view s) {
   return detail::typed("stringValue", std::string(s));
 }
-inline json::value int_value(std::int64_t n) {
-  return detail::typed("intValue", std::to_string(n));
-}
 
 // The attributes of one span (or span event, or resource): key -> AnyValue, in key order.
 class attribute_set {

@@ -55,6 +55,7 @@
 #include "assay/json/time.hpp"
 #include "assay/otel/attributes.hpp"
 #include "assay/separate.hpp"
+#include "assay/version.hpp"
 
 #include <algorithm>
 #include <array>
@@ -90,7 +91,6 @@ inline constexpr auto schema_url_chars = [] {
 // https://opentelemetry.io/schemas/{semconv_version}
 inline constexpr std::string_view schema_url{detail::schema_url_chars.data(), detail::schema_url_chars.size()};
 inline constexpr std::string_view scope_name = "assay";
-inline constexpr std::string_view library_version = "0.1.0";  // the project's version (meson.build)
 
 // OTLP SpanKind.
 enum class span_kind : int { internal = 1, server = 2, client = 3, producer = 4, consumer = 5 };
@@ -726,7 +726,7 @@ class basic_exporter {
     resource.set("attributes", res.to_json());
     json::value scope = json::object{};
     scope.set("name", std::string(scope_name));
-    scope.set("version", std::string(library_version));
+    scope.set("version", std::string(assay::version));
     json::value ss = json::object{};
     ss.set("scope", std::move(scope));
     ss.set("spans", std::move(spans));

@@ -65,15 +65,6 @@ consteval bool value_compatible() {
 
 namespace detail {
 
-template <class F>
-struct strip_optional {
-  using type = F;
-};
-template <class F>
-struct strip_optional<std::optional<F>> {
-  using type = F;
-};
-
 // Both have undeclared members under the same prefix, or neither has any.
 template <class U, class C>
 consteval bool extras_conform() {

@@ -347,6 +347,50 @@ template <fixed_string P>
 using pattern = str<0, P>;
 using date_time = str<0, "", "date-time">;
 
+// --- setting a string member at run time -------------------------------------------------------
+
+namespace reflect::detail {
+// F, or the F of a std::optional<F>.
+template <class F>
+struct strip_optional {
+  using type = F;
+};
+template <class F>
+struct strip_optional<std::optional<F>> {
+  using type = F;
+};
+}  // namespace reflect::detail
+
+// Sets a string-valued member — std::string, a constrained string (str, pattern, non_empty), an
+// enumeration (one_of, const_string), or an optional of one — from run-time text, checked
+// against its type's constraints: on failure the member is unchanged and the error carries the
+// constraint's code and message. The one setter of such members (a constrained string is
+// ambiguous to assign from a std::string, both its own and its base's operator= taking one).
+template <class T>
+result<void> assign(T& field, std::string_view text) {
+  using held = typename reflect::detail::strip_optional<T>::type;
+  if constexpr (!std::is_same_v<held, T>) {
+    held v{};
+    if (result<void> r = assign(v, text); !r)
+      return r;
+    field = std::move(v);
+    return {};
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    field.assign(text);
+    return {};
+  } else {
+    std::optional<error> refused;
+    auto report = [&](errc code, std::string message) { refused = make_error(code, std::move(message)); };
+    if (!T::assay_check(text, report))
+      return refused ? *refused : make_error(errc::invalid_argument, "not a valid value");
+    if constexpr (requires { T::parse(text); })
+      field = *T::parse(text);
+    else
+      static_cast<std::string&>(field).assign(text);
+    return {};
+  }
+}
+
 // --- arrays ------------------------------------------------------------------------------------
 
 inline constexpr std::size_t unbounded = static_cast<std::size_t>(-1);

@@ -497,19 +497,34 @@ result<void> encode_to(S& sink, const T& v) {
 
 namespace assay {
 
+namespace reflect::detail {
+// The JCS bytes of `v` appended to `out`; the constraints it violates returned, located.
+template <class T>
+errors encode_judged(const T& v, std::string& out) {
+  json::string_sink s{&out};
+  checking_writer w(s);
+  encode_context<checking_writer> ctx{w};
+  ctx.track = false;
+  encode_value(ctx, v);
+  return ctx.errs.empty() ? errors{} : located(v, std::move(ctx.errs));
+}
+}  // namespace reflect::detail
+
 // The JCS bytes of `v`, or every constraint it violates.
 template <class T>
 results<std::string> encode(const T& v) {
   std::string out;
-  json::string_sink s{&out};
-  {
-    reflect::detail::checking_writer w(s);
-    reflect::encode_context<reflect::detail::checking_writer> ctx{w};
-    ctx.track = false;
-    reflect::encode_value(ctx, v);
-    if (!ctx.errs.empty())
-      return reflect::detail::located(v, std::move(ctx.errs));
-  }
+  if (errors e = reflect::detail::encode_judged(v, out); !e.empty())
+    return e;
+  return out;
+}
+
+// The JCS bytes of `v` as it is, its constraints not judged: how a document that may break its
+// contract is shown as it was said (a finding compared with the one computed from its ledger).
+template <class T>
+std::string encode_as_is(const T& v) {
+  std::string out;
+  (void)reflect::detail::encode_judged(v, out);
   return out;
 }
 

@@ -83,8 +83,6 @@ struct stop_request {
   bool requested() const noexcept { return signal.load(std::memory_order_acquire) != 0; }
 };
 
-enum class ci_method : std::uint8_t { wilson, jeffreys };
-
 struct progress {
   std::uint64_t done = 0, iterations = 0, passes = 0, failures = 0, infra_errors = 0;
   std::chrono::milliseconds elapsed{0};
@@ -99,9 +97,8 @@ struct options {
   std::optional<std::uint64_t> max_failures{};  // stop once this many runs did not pass
   unsigned jobs = 1;
   evidence::bundle_limits limits{};
-  ci_method ci = ci_method::wilson;
   // The interval of pass_rate_ci95: stats::wilson by default; the CLI passes stats::jeffreys<>
-  // (assay/stats/jeffreys.hpp) for ci_method::jeffreys.
+  // (assay/stats/jeffreys.hpp) for `--ci jeffreys`.
   stats::interval (*interval)(std::int64_t successes, std::int64_t trials) = &stats::wilson;
   std::function<void(const progress&)> on_progress{};  // after each run, one call at a time
   const stop_request* stop = nullptr;                  // optional: a request to stop from outside
@@ -322,26 +319,20 @@ struct report_options {
 inline contracts::soak_report make_report(const outcome& r, std::span<const lint::loaded_pack> packs, const options& o,
                                           const report_options& ro = {}) {
   namespace s = contracts::soak;
-  auto text = [](auto& field, const std::string& v) { static_cast<std::string&>(field) = v; };
   auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(std::min<std::uint64_t>(v, INT64_MAX)); };
   contracts::soak_report rep;
   if (ro.generated_at)
-    text(rep.generated_at.emplace(), *ro.generated_at);
+    rep.generated_at = *ro.generated_at;
   if (ro.assay_version)
-    text(rep.assay_version.emplace(), *ro.assay_version);
+    rep.assay_version = *ro.assay_version;
   if (ro.suite)
-    text(rep.suite.emplace(), *ro.suite);
+    rep.suite = *ro.suite;
   rep.iterations = decltype(rep.iterations)(i64(o.iterations));
   rep.seed = decltype(rep.seed)(o.seed);
   rep.time_budget_secs = decltype(rep.time_budget_secs)(o.time_budget_secs);
   rep.limits = o.limits;
   for (const lint::loaded_pack& p : packs) {
-    s::pack_ref ref;
-    text(ref.name, p.definition.name);
-    text(ref.version, p.definition.version);
-    text(ref.kind.emplace(), std::string(p.definition.kind.value()));
-    text(ref.digest.emplace(), p.digest);
-    ref.source = p.source.report_value();
+    s::pack_ref ref = lint::ref_of<s::pack_ref>(p).value();  // a loaded pack meets its constraints
     const bool listed = std::any_of(rep.packs.begin(), rep.packs.end(), [&](const s::pack_ref& q) {
       return q.name == ref.name && q.version == ref.version && q.digest == ref.digest;
     });
@@ -400,12 +391,12 @@ inline contracts::soak_report make_report(const outcome& r, std::span<const lint
         auto& v = rr.violated_rules.emplace();
         for (const std::string& id : x.violated_rules) {
           non_empty n;
-          text(n, id);
+          n = id;
           v.push_back(std::move(n));
         }
       }
       if (x.error) {
-        text(rr.infra_error_kind.emplace(), x.error->kind);
+        rr.infra_error_kind = x.error->kind;
         rr.infra_error_message = x.error->message;
       }
       list.push_back(std::move(rr));
