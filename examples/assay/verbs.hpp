@@ -32,7 +32,7 @@ void add_sim_soak(CLI::App& sim, dispatcher& d);
 void add_finding_stats(CLI::App& finding, dispatcher& d);
 void add_finding_render(CLI::App& finding, dispatcher& d);
 
-// `assay pack ...`: pack.cpp.
+// `assay pack ...`: pack/<verb>.cpp.
 void add_pack_check(CLI::App& pack, dispatcher& d);
 void add_pack_show(CLI::App& pack, dispatcher& d);
 

@@ -3,6 +3,7 @@
 #include "../cli.hpp"
 #include "../packs.hpp"
 #include "../verbs.hpp"
+#include "evidence.hpp"
 
 #include "assay/attest/attest.hpp"
 #include "assay/contracts/closure.hpp"
@@ -20,7 +21,7 @@ namespace {
 namespace attest = assay::attest;
 
 struct attest_args {
-  std::string bundle;
+  bundle_input bundle;
   std::string key;
   std::string out;
   std::vector<std::string> packs;
@@ -60,12 +61,10 @@ int run_attest(const attest_args& a) {
       return fail(command, jcs.error().front(), "--closure");
     o.closure_report_digest = "sha256:" + assay::hash::digest_bytes<assay::hash::sha256>(*jcs).hex();
   }
-  auto in = input::open(a.bundle, o.limits.max_bundle_bytes, input::over_limit::pass);
-  if (!in)
-    return fail(command, in.error());
-  auto st = attest::statement_for(in->bytes(), o);
-  if (!st)
-    return fail_bundle(command, st.error());  // a bundle that does not verify is not attested
+  attest::statement_builder builder(o);
+  if (const verified_input v = verify_input(a.bundle, builder); !v.result)
+    return v.fail(command);  // a bundle that does not verify is not attested
+  const auto& st = builder.statement();
   auto payload = assay::encode(*st);
   if (!payload)
     return fail(command, payload.error().front());
@@ -84,7 +83,8 @@ int run_attest(const attest_args& a) {
 void add_evidence_attest(CLI::App& evidence, dispatcher& d) {
   auto* sub = evidence.add_subcommand("attest", "Sign a bundle: a DSSE envelope of its in-toto statement (SPEC §15)");
   auto a = std::make_shared<attest_args>();
-  sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
+  sub->add_option("BUNDLE", a->bundle.path, "The bundle (.tar.gz; - for standard input)")->required();
+  add_limits(sub, a->bundle.limits);
   sub->add_option("--key", a->key, "The Ed25519 private key: PKCS#8 PEM, unencrypted")->required();
   sub->add_option("--out", a->out, "Write the envelope (JSON) here")->required();
   sub->add_option("--pack", a->packs, "Name the packs in the predicate (their digests); comma lists allowed");

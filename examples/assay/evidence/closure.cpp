@@ -5,10 +5,10 @@
 #include "../packs.hpp"
 #include "../report.hpp"
 #include "../verbs.hpp"
+#include "evidence.hpp"
 
 #include "assay/evidence/verify.hpp"
-#include "assay/hash/hash.hpp"
-#include "assay/lint/closure.hpp"
+#include "assay/closure/observer.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -18,12 +18,13 @@
 
 namespace assay_cli {
 
+namespace closure = assay::closure;
 namespace lint = assay::lint;
 
 namespace {
 
 struct closure_args {
-  std::string bundle;
+  bundle_input bundle;
   std::vector<std::string> packs;
   std::string report;
   std::string explain;
@@ -63,16 +64,10 @@ int run_closure(const closure_args& a) {
   auto packs = load_cli_packs(command, a.packs);
   if (!packs)
     return exit_io;  // a pack that does not load (SPEC §17)
-  lint::closure_observer observer(*packs);
-  assay::evidence::bundle_limits limits;
-  auto in = input::open(a.bundle, limits.max_bundle_bytes, input::over_limit::pass);
-  if (!in)
-    return fail(command, in.error());
-  auto verified = assay::evidence::verify_bundle_bytes(in->bytes(), limits, observer);
-  if (!verified)
-    return fail_bundle(command, verified.error());
-  const auto report =
-      observer.report({.bundle_digest = "sha256:" + assay::hash::digest_bytes<assay::hash::sha256>(in->bytes()).hex()});
+  closure::observer observer(*packs);
+  if (const verified_input v = verify_input(a.bundle, observer); !v.result)
+    return v.fail(command);
+  const auto report = observer.report();
   if (!a.report.empty())
     if (auto w = write_report(report, a.report); !w)
       return fail(command, w.error());
@@ -85,7 +80,8 @@ int run_closure(const closure_args& a) {
 void add_evidence_closure(CLI::App& evidence, dispatcher& d) {
   auto* sub = evidence.add_subcommand("closure", "Completeness and closure of a bundle (SPEC §13)");
   auto a = std::make_shared<closure_args>();
-  sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
+  sub->add_option("BUNDLE", a->bundle.path, "The bundle (.tar.gz; - for standard input)")->required();
+  add_limits(sub, a->bundle.limits);
   sub->add_option("--pack", a->packs,
                   "A pack whose requires_signals count: a path, a built-in name or a name in the config "
                   "directory; comma lists allowed (default: cicd-starter)");

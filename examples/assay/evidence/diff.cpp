@@ -4,6 +4,7 @@
 #include "../cli.hpp"
 #include "../report.hpp"
 #include "../verbs.hpp"
+#include "evidence.hpp"
 
 #include "assay/inspect/diff.hpp"
 
@@ -20,6 +21,7 @@ namespace {
 
 struct diff_args {
   std::string baseline, candidate;
+  std::string limits;  // --limits, for both
   std::string format = "human";
   std::string report;
   std::vector<std::string> fail_on_new;
@@ -27,18 +29,10 @@ struct diff_args {
 
 // One bundle of the diff, verified by its own pass.
 std::variant<assay::inspect::diff_side, int> side(std::string_view command, std::string_view role,
-                                                  const std::string& path,
-                                                  const assay::evidence::bundle_limits& limits) {
-  auto in = input::open(path, limits.max_bundle_bytes, input::over_limit::pass);
-  if (!in)
-    return fail(command, in.error());
+                                                  const bundle_input& in) {
   assay::inspect::diff_side s;
-  auto r = assay::evidence::verify_bundle_bytes(in->bytes(), limits, s);
-  if (!r) {
-    auto e = r.error();
-    e.message = std::string(role) + " " + input_name(path) + ": " + e.message;
-    return fail_bundle(command, e);
-  }
+  if (const verified_input v = verify_input(in, s); !v.result)
+    return v.fail(command, std::string(role) + " " + input_name(in.path));
   return s;
 }
 
@@ -53,11 +47,10 @@ int run_diff(const diff_args& a) {
     }
     gate.push_back(k);
   }
-  const assay::evidence::bundle_limits limits;
-  auto base = side(command, "baseline", a.baseline, limits);
+  auto base = side(command, "baseline", {a.baseline, a.limits});
   if (auto* code = std::get_if<int>(&base))
     return *code;
-  auto cand = side(command, "candidate", a.candidate, limits);
+  auto cand = side(command, "candidate", {a.candidate, a.limits});
   if (auto* code = std::get_if<int>(&cand))
     return *code;
   const auto d = assay::inspect::diff(std::get<0>(base), std::get<0>(cand));
@@ -87,6 +80,7 @@ void add_evidence_diff(CLI::App& evidence, dispatcher& d) {
   auto a = std::make_shared<diff_args>();
   sub->add_option("BASELINE", a->baseline, "The baseline bundle (.tar.gz)")->required();
   sub->add_option("CANDIDATE", a->candidate, "The candidate bundle (.tar.gz)")->required();
+  add_limits(sub, a->limits);
   sub->add_option("--format", a->format, "human (the default) or json (evidence-diff-v1)")
       ->check(CLI::IsMember({"human", "json"}));
   sub->add_option("--report", a->report, "Write the evidence-diff-v1 JSON here");

@@ -4,10 +4,14 @@
 #include "../cli.hpp"
 
 #include "assay/evidence/bundle.hpp"
+#include "assay/evidence/verify.hpp"
 #include "assay/json/ndjson.hpp"
+
+#include <CLI/CLI.hpp>
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace assay_cli {
 
@@ -21,10 +25,49 @@ inline std::string at_line(const assay::json::ndjson_line& line, assay::error e)
   return e.format();
 }
 
+// --- a bundle to verify: what every verb that reads one shares ---------------------------------
+
+// BUNDLE and --limits, as every verb that reads a bundle takes them.
+struct bundle_input {
+  std::string path;    // a file, or - for standard input
+  std::string limits;  // a JSON object of reader limits; empty: the defaults
+};
+
+// Adds `--limits L.json` to `verb` (BUNDLE is each verb's to add: its help and position differ).
+void add_limits(CLI::App* verb, std::string& limits);
+
+// How opening and verifying a bundle ended: the pass's result, or an error before it (an input
+// that cannot be read, a limits file that is not one: `usage` then).
+struct verified_input {
+  assay::result<assay::evidence::verified_bundle> result;
+  bool usage = false;  // the error is the limits file's: a usage error (exit 2)
+  // For a result that is an error: prints it as SPEC §17 says, as `command`'s (`role` — "baseline
+  // B" — before the message when given), and returns the exit code.
+  int fail(std::string_view command, std::string_view role = {}) const;
+};
+
+// The limits of `path` (defaults when empty), or the error naming the file; `not_limits` set when
+// the file was read but holds no limits (a usage error).
+assay::result<assay::evidence::bundle_limits> read_limits(const std::string& path, bool& not_limits);
+
+// Opens the bundle (once: a FIFO can be read only once), reads the limits, and verifies it in one
+// pass with `visitors`. An input larger than max_bundle_bytes is left to the verifier, which
+// refuses it by its size (LimitBundleBytes) before reading it.
+template <class... V>
+verified_input verify_input(const bundle_input& in, V&&... visitors) {
+  bool not_limits = false;
+  auto limits = read_limits(in.limits, not_limits);
+  if (!limits)
+    return {limits.error(), not_limits};
+  auto bytes = input::open(in.path, limits->max_bundle_bytes, input::over_limit::pass);
+  if (!bytes)
+    return {bytes.error()};
+  return {assay::evidence::verify_bundle_bytes(bytes->bytes(), *limits, std::forward<V>(visitors)...)};
+}
+
 // `verify --contracts`: the verification pass with evidence::payload_check as its visitor. In a
 // translation unit of its own (verify_contracts.cpp): it compiles a decoder for every known
 // payload, which the plain pass does without.
-assay::result<assay::evidence::verified_bundle> verify_with_contracts(std::string_view bytes,
-                                                                      const assay::evidence::bundle_limits& limits);
+verified_input verify_input_with_contracts(const bundle_input& in);
 
 }  // namespace assay_cli

@@ -4,6 +4,7 @@
 #include "../cli.hpp"
 #include "../report.hpp"
 #include "../verbs.hpp"
+#include "evidence.hpp"
 
 #include "assay/evidence/verify.hpp"
 #include "assay/otel/exporter.hpp"
@@ -19,7 +20,7 @@ namespace assay_cli {
 namespace {
 
 struct export_args {
-  std::string bundle;
+  bundle_input bundle;
   std::string out;
   std::string report;
   std::uint64_t max_spans = assay::otel::export_options{}.max_spans;
@@ -43,15 +44,10 @@ int run_export(const export_args& a) {
   constexpr std::string_view command = "evidence export-otel";
   assay::otel::bundle_exporter x(
       {.max_spans = a.max_spans, .spans_per_line = a.spans_per_line, .include_sensitive = a.include_sensitive});
-  assay::evidence::bundle_limits limits;
-  auto in = input::open(a.bundle, limits.max_bundle_bytes, input::over_limit::pass);
-  if (!in)
-    return fail(command, in.error());
-  auto verified = assay::evidence::verify_bundle_bytes(in->bytes(), limits, x);
-  if (!verified) {
-    if (verified.error().code == assay::errc::above_maximum)  // --max-spans: nothing written
-      return fail(command, verified.error());
-    return fail_bundle(command, verified.error());
+  if (const verified_input v = verify_input(a.bundle, x); !v.result) {
+    if (v.result.error().code == assay::errc::above_maximum)  // --max-spans: nothing written
+      return fail(command, v.result.error());
+    return v.fail(command);
   }
   // The lines go to the file as they are made (one line in memory at a time). The lines and the
   // report are written all or none (SPEC §17): both are opened first, and both appear, whole,
@@ -88,7 +84,8 @@ int run_export(const export_args& a) {
 void add_evidence_export_otel(CLI::App& evidence, dispatcher& d) {
   auto* sub = evidence.add_subcommand("export-otel", "The bundle as OpenTelemetry spans, OTLP/JSON (SPEC §16)");
   auto a = std::make_shared<export_args>();
-  sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
+  sub->add_option("BUNDLE", a->bundle.path, "The bundle (.tar.gz; - for standard input)")->required();
+  add_limits(sub, a->bundle.limits);
   sub->add_option("--out", a->out, "Write the TracesData lines (JSON Lines) here; - for standard output")->required();
   sub->add_option("--report", a->report, "Write the otel-export-report-v1 JSON here")->required();
   in_range(sub->add_option("--max-spans", a->max_spans,

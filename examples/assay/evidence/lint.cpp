@@ -6,14 +6,16 @@
 #include "../packs.hpp"
 #include "../report.hpp"
 #include "../verbs.hpp"
+#include "evidence.hpp"
 
 #include "assay/evidence/verify.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/time.hpp"
-#include "assay/lint/closure.hpp"
+#include "assay/closure/observer.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/explain.hpp"
 #include "assay/lint/report.hpp"
+#include "assay/version.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -24,12 +26,13 @@
 
 namespace assay_cli {
 
+namespace closure = assay::closure;
 namespace lint = assay::lint;
 
 namespace {
 
 struct lint_args {
-  std::string bundle;
+  bundle_input bundle;
   std::vector<std::string> packs;
   std::string fail_on = "error";
   std::string format = "text";
@@ -44,7 +47,7 @@ struct lint_args {
 // then its help. Each piece of a pack's or the bundle's text in it is made printable, so its line
 // breaks are its own.
 std::string explain(const lint::lint_result& r, std::span<const lint::loaded_pack> packs,
-                    const lint::closure_observer& signals, const lint::rule_ref& rule) {
+                    const closure::observer& signals, const lint::rule_ref& rule) {
   std::string out = lint::describe_rule(packs, rule);
   if (rule.pack && !packs[*rule.pack].requires_signals().empty()) {
     std::string list;
@@ -82,7 +85,7 @@ int run_lint(const lint_args& a) {
     print_error(command, "--format " + printable(a.format, echo_cap) + ": expected text, json or sarif");
     return exit_usage;
   }
-  if (a.bundle.empty() && (a.explain.empty() || a.explain == "closure.score")) {
+  if (a.bundle.path.empty() && (a.explain.empty() || a.explain == "closure.score")) {
     print_error(command, a.explain.empty() ? "BUNDLE is required (only --explain <rule> works without one)"
                                            : "--explain closure.score needs a BUNDLE");
     return exit_usage;
@@ -98,26 +101,22 @@ int run_lint(const lint_args& a) {
       return exit_usage;
     }
     // Without a bundle: the rule as its pack says, and its help (SPEC §10, "Explain").
-    if (a.bundle.empty())
+    if (a.bundle.path.empty())
       return finish(command, write_file("-", printable_lines(lint::describe_rule(*packs, *rule) +
                                                              lint::rule_help(*packs, *rule))));
   }
-  auto linter = lint::linter::create(*packs, {.max_results = a.max_results, .bundle_path = input_name(a.bundle)});
+  auto linter = lint::linter::create(*packs, {.max_results = a.max_results, .bundle_path = input_name(a.bundle.path)});
   if (!linter) {
     print_error(command, printable(linter.error().message));
     return exit_io;
   }
-  assay::evidence::bundle_limits limits;
-  auto in = input::open(a.bundle, limits.max_bundle_bytes, input::over_limit::pass);
-  if (!in)
-    return fail(command, in.error());
   // --explain also says what the bundle shows of the packs' signals (closure.score: of the
   // replay-critical ones): completeness and closure are computed in the same pass then.
-  lint::closure_observer signals(*packs);
-  auto verified = a.explain.empty() ? assay::evidence::verify_bundle_bytes(in->bytes(), limits, *linter)
-                                    : assay::evidence::verify_bundle_bytes(in->bytes(), limits, *linter, signals);
-  if (!verified)
-    return fail_bundle(command, verified.error());
+  closure::observer signals(*packs);
+  const verified_input v =
+      a.explain.empty() ? verify_input(a.bundle, *linter) : verify_input(a.bundle, *linter, signals);
+  if (!v.result)
+    return v.fail(command);
   const lint::lint_result result = linter->take();
   if (a.explain == "closure.score")
     return finish(command, write_file("-", printable_lines(signals.explain_score())));
@@ -126,8 +125,10 @@ int run_lint(const lint_args& a) {
   auto now = assay::json::report_time();
   if (!now)
     return fail(command, now.error());
-  lint::report_options ro{
-      .fail_on = threshold, .tool_version = "0.1.0", .generated_at = *now, .bundle_path = input_name(a.bundle)};
+  lint::report_options ro{.fail_on = threshold,
+                          .tool_version = std::string(assay::version),
+                          .generated_at = *now,
+                          .bundle_path = input_name(a.bundle.path)};
   const auto report = lint::make_report(result, *packs, ro);
   auto sarif_bytes = [&]() -> assay::result<std::string> {
     auto s = assay::json::to_canonical(lint::sarif_log(result, *packs, ro));
@@ -182,7 +183,9 @@ int run_lint(const lint_args& a) {
 void add_evidence_lint(CLI::App& evidence, dispatcher& d) {
   auto* sub = evidence.add_subcommand("lint", "Lint a bundle against packs (SPEC §11)");
   auto a = std::make_shared<lint_args>();
-  sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input); not needed to --explain a rule");
+  sub->add_option("BUNDLE", a->bundle.path,
+                  "The bundle (.tar.gz; - for standard input); not needed to --explain a rule");
+  add_limits(sub, a->bundle.limits);
   sub->add_option("--pack", a->packs,
                   "A pack: a path, a built-in name or a name in the config directory; "
                   "comma lists allowed (default: cicd-starter)");

@@ -2,6 +2,7 @@
 // — verify an attestation offline: every check of SPEC §15 in its order, each failure named.
 #include "../cli.hpp"
 #include "../verbs.hpp"
+#include "evidence.hpp"
 
 #include "assay/attest/attest.hpp"
 #include "assay/json/canonical.hpp"
@@ -19,7 +20,7 @@ namespace attest = assay::attest;
 namespace json = assay::json;
 
 struct verify_attestation_args {
-  std::string bundle;
+  bundle_input bundle;
   std::string envelope;
   std::string pubkey;
   bool as_json = false;
@@ -38,11 +39,12 @@ int run_verify_attestation(const verify_attestation_args& a) {
   auto env = input::open(a.envelope, default_max_bytes, input::over_limit::refuse, "");
   if (!env)
     return fail(command, env.error(), "--envelope");
-  assay::evidence::bundle_limits limits;
-  auto in = input::open(a.bundle, limits.max_bundle_bytes, input::over_limit::pass);
-  if (!in)
-    return fail(command, in.error());
-  const attest::verification v = attest::verify_attestation(in->bytes(), env->bytes(), *key, limits);
+  // The bundle's own pass; a bundle that cannot be read, or limits that are not, end here. One
+  // that does not verify is the attestation's failure (BundleInvalid), after its signature.
+  const verified_input bundle = verify_input(a.bundle);
+  if (!bundle.result && (bundle.usage || bundle.result.error().code == assay::errc::io_error))
+    return bundle.fail(command);
+  const attest::verification v = attest::verify_attestation(bundle.result, env->bytes(), *key);
   if (a.as_json) {
     json::value out = json::object{};
     out.set("ok", v.ok());
@@ -72,7 +74,8 @@ int run_verify_attestation(const verify_attestation_args& a) {
 void add_evidence_verify_attestation(CLI::App& evidence, dispatcher& d) {
   auto* sub = evidence.add_subcommand("verify-attestation", "Verify a bundle's attestation offline (SPEC §15)");
   auto a = std::make_shared<verify_attestation_args>();
-  sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
+  sub->add_option("BUNDLE", a->bundle.path, "The bundle (.tar.gz; - for standard input)")->required();
+  add_limits(sub, a->bundle.limits);
   sub->add_option("--envelope", a->envelope, "The DSSE envelope (JSON)")->required();
   sub->add_option("--pubkey", a->pubkey, "The Ed25519 public key: SubjectPublicKeyInfo PEM")->required();
   sub->add_flag("--json", a->as_json,

@@ -8,10 +8,9 @@
 
 namespace assay_cli {
 
-assay::result<assay::evidence::verified_bundle> verify_with_contracts(std::string_view bytes,
-                                                                      const assay::evidence::bundle_limits& limits) {
+verified_input verify_input_with_contracts(const bundle_input& in) {
   assay::evidence::payload_check payloads;
-  return assay::evidence::verify_bundle_bytes(bytes, limits, payloads);
+  return verify_input(in, payloads);
 }
 
 }  // namespace assay_cli

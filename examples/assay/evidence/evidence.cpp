@@ -1,0 +1,44 @@
+// What the `assay evidence` verbs share: reading the limits, opening and verifying a bundle,
+// reporting a bundle that does not verify (evidence.hpp).
+#include "evidence.hpp"
+
+#include <string>
+
+namespace assay_cli {
+
+void add_limits(CLI::App* verb, std::string& limits) {
+  verb->add_option("--limits", limits,
+                   "A JSON object with any of the eight reader limits (the others keep their defaults)");
+}
+
+assay::result<assay::evidence::bundle_limits> read_limits(const std::string& path, bool& not_limits) {
+  not_limits = false;
+  if (path.empty())
+    return assay::evidence::bundle_limits{};
+  auto text = input::open(path, default_max_bytes, input::over_limit::refuse, "");
+  if (!text)
+    return text.error();
+  auto l = assay::evidence::bundle_limits::from_json(text->bytes());
+  if (!l) {
+    not_limits = true;
+    auto e = l.error();
+    e.message = input_name(path) + ": " + e.format();
+    e.offset = assay::error::npos;
+    e.pointer.clear();
+    return e;
+  }
+  return *l;
+}
+
+int verified_input::fail(std::string_view command, std::string_view role) const {
+  assay::error e = result.error();
+  if (usage) {
+    print_error(command, e.message);
+    return exit_usage;
+  }
+  if (!role.empty())
+    e.message = std::string(role) + ": " + e.message;
+  return fail_bundle(command, e);
+}
+
+}  // namespace assay_cli

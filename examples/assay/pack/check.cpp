@@ -1,0 +1,68 @@
+// assay pack check P… — load packs as lint does (SPEC §10 resolution) and say what each is.
+#include "../cli.hpp"
+#include "../packs.hpp"
+#include "../verbs.hpp"
+
+#include "assay/lint/pack.hpp"
+#include "assay/lint/resolve.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace assay_cli {
+
+namespace lint = assay::lint;
+
+namespace {
+
+struct pack_args {
+  std::vector<std::string> packs;
+};
+
+// One reference's outcome: the pack's line, or every problem.
+int check(const pack_args& a) {
+  constexpr std::string_view command = "pack check";
+  auto refs = lint::split_pack_refs(a.packs);
+  if (!refs) {
+    print_error(command, printable(refs.error().front().message));
+    return exit_usage;
+  }
+  std::string out;
+  bool failed = false;
+  for (const std::string& ref : *refs) {
+    auto p = lint::load_pack_ref(ref, cli_pack_options());
+    if (!p) {
+      failed = true;
+      out += "FAIL " + printable(ref, echo_cap) + "\n";
+      for (const auto& e : p.error())
+        out += "  " + printable(e.format()) + "\n";
+      continue;
+    }
+    const auto& d = p->definition;
+    std::string signals;
+    for (const std::string& s : p->requires_signals())
+      signals += (signals.empty() ? "" : ", ") + s;
+    out += "ok   " + printable(std::string(d.name) + "@" + d.version) + " " + std::string(d.kind.value()) + " " +
+           p->digest + "\n";
+    out += "  " + std::to_string(d.rules.size()) + (d.rules.size() == 1 ? " rule" : " rules") + "; source " +
+           printable(p->source.report_value()) + "; signals: " + (signals.empty() ? std::string("none") : signals) +
+           "\n";
+  }
+  if (auto w = write_file("-", out); !w)
+    return fail(command, w.error());
+  return failed ? exit_failed : exit_ok;
+}
+
+}  // namespace
+
+void add_pack_check(CLI::App& pack, dispatcher& d) {
+  auto* sub = pack.add_subcommand("check", "Load packs and report each one's name, kind, digest and problems");
+  auto a = std::make_shared<pack_args>();
+  sub->add_option("PACK", a->packs, "Packs: paths, built-in names or names in the config directory")->required();
+  d.on(sub, [a] { return check(*a); });
+}
+
+}  // namespace assay_cli
