@@ -8,6 +8,7 @@
 #include "assay/json/value.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/resolve.hpp"
+#include "assay/reflect/schema.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -498,4 +499,21 @@ TEST_CASE("attest as a visitor: lint, closure and the statement from one pass, e
   const attest::verification v = attest::verify_attestation(refused, env, key.public_part());
   CHECK(v.failure == "BundleInvalid");
   CHECK(v.signature_verified);
+}
+
+TEST_CASE("verify-attestation's result in its contract form, to the byte, and its schema") {
+  const std::string bundle = small_bundle();
+  const attest::private_key key = key1();
+  const std::string env = attest::envelope_json(attest::attest_bundle(bundle, key).value()).value();
+  CHECK(assay::encode(attest::result_of(attest::verify_attestation(bundle, env, key.public_part()))).value() ==
+        R"({"failure":null,"keyid":")" + keyid1 +
+            R"(","message":null,"ok":true,"signature_verified":true,"subject_matched":true})");
+  const attest::verification other = attest::verify_attestation(small_bundle("run-2"), env, key.public_part());
+  CHECK(assay::encode(attest::result_of(other)).value() ==
+        R"({"failure":"SubjectDigest","keyid":")" + keyid1 + R"(","message":)" +
+            json::to_canonical(json::value(other.message)).value() +
+            R"(,"ok":false,"signature_verified":true,"subject_matched":false})");
+  const std::string schema = assay::json::to_canonical(assay::schema<assay::contracts::attestation_result>()).value();
+  CHECK(schema.find(R"("required":["failure","keyid","message","ok","signature_verified","subject_matched"])") !=
+        std::string::npos);
 }

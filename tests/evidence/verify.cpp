@@ -108,6 +108,26 @@ TEST_CASE("the pass gives what a wing needs: the file's, the manifest's and the 
   CHECK(f->file_sha256 == r->file_sha256);
 }
 
+TEST_CASE("a failure of the pass is the bundle's, or a visitor's own refusal, told by its kind") {
+  auto gzbytes = ev::write_bundle(make_events(3)).value();
+  struct refuses {  // a limit of its own, as the OTel exporter's max_spans
+    std::optional<assay::error> on_event(const ev::verified_event& e) {
+      if (e.seq == 1)
+        return assay::make_error(errc::above_maximum, "more than one event");
+      return std::nullopt;
+    }
+  } own;
+  auto r = ev::verify_bundle_bytes(gzbytes, {}, own);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().code == errc::above_maximum);
+  CHECK(r.error().message == "line 2 of events.ndjson: more than one event");
+  CHECK_FALSE(ev::is_verification_failure(r.error()));
+  auto bad = ev::verify_bundle_bytes(gzbytes.substr(0, gzbytes.size() - 1));
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(ev::is_verification_failure(bad.error()));
+  CHECK_FALSE(ev::is_verification_failure(assay::make_error(errc::io_error, "cannot read")));
+}
+
 TEST_CASE("a bundle of many inflate blocks verifies (blocks are recycled)") {
   auto events = make_events(6000);
   for (auto& e : events)

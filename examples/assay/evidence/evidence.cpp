@@ -38,6 +38,8 @@ int verified_input::fail(std::string_view command, std::string_view role) const 
   }
   if (!role.empty())
     e.message = std::string(role) + ": " + e.message;
+  if (!assay::evidence::is_verification_failure(e))  // I/O, or a visitor's own refusal
+    return assay_cli::fail(command, e);
   return fail_bundle(command, e);
 }
 

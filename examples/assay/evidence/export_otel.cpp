@@ -44,11 +44,8 @@ int run_export(const export_args& a) {
   constexpr std::string_view command = "evidence export-otel";
   assay::otel::bundle_exporter x(
       {.max_spans = a.max_spans, .spans_per_line = a.spans_per_line, .include_sensitive = a.include_sensitive});
-  if (const verified_input v = verify_input(a.bundle, x); !v.result) {
-    if (v.result.error().code == assay::errc::above_maximum)  // --max-spans: nothing written
-      return fail(command, v.result.error());
-    return v.fail(command);
-  }
+  if (const verified_input v = verify_input(a.bundle, x); !v.result)
+    return v.fail(command);  // --max-spans refuses here, as the exporter's own error: nothing written
   // The lines go to the file as they are made (one line in memory at a time). The lines and the
   // report are written all or none (SPEC §17): both are opened first, and both appear, whole,
   // only once the last byte of each is written.

@@ -1,11 +1,11 @@
 // assay evidence verify-attestation B --envelope E --pubkey P.pem [--json]
 // — verify an attestation offline: every check of SPEC §15 in its order, each failure named.
 #include "../cli.hpp"
+#include "../report.hpp"
 #include "../verbs.hpp"
 #include "evidence.hpp"
 
 #include "assay/attest/attest.hpp"
-#include "assay/json/canonical.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -17,7 +17,6 @@ namespace assay_cli {
 namespace {
 
 namespace attest = assay::attest;
-namespace json = assay::json;
 
 struct verify_attestation_args {
   bundle_input bundle;
@@ -42,21 +41,14 @@ int run_verify_attestation(const verify_attestation_args& a) {
   // The bundle's own pass; a bundle that cannot be read, or limits that are not, end here. One
   // that does not verify is the attestation's failure (BundleInvalid), after its signature.
   const verified_input bundle = verify_input(a.bundle);
-  if (!bundle.result && (bundle.usage || bundle.result.error().code == assay::errc::io_error))
+  if (!bundle.result && (bundle.usage || !assay::evidence::is_verification_failure(bundle.result.error())))
     return bundle.fail(command);
   const attest::verification v = attest::verify_attestation(bundle.result, env->bytes(), *key);
   if (a.as_json) {
-    json::value out = json::object{};
-    out.set("ok", v.ok());
-    out.set("signature_verified", v.signature_verified);
-    out.set("subject_matched", v.subject_matched);
-    out.set("keyid", v.keyid);
-    out.set("failure", v.ok() ? json::value(nullptr) : json::value(v.failure));
-    out.set("message", v.ok() ? json::value(nullptr) : json::value(printable(v.message)));
-    auto text = json::to_canonical(out);
-    if (!text)
-      return fail(command, text.error());
-    if (auto w = write_file("-", *text + "\n"); !w)
+    auto out = attest::result_of(v);
+    if (out.message)
+      out.message = printable(*out.message);  // always valid UTF-8, one line
+    if (auto w = write_report(out, "-"); !w)
       return fail(command, w.error());
   } else if (v.ok()) {
     if (auto w = write_file("-", "verified: signed by " + v.keyid + ", about this bundle\n"); !w)

@@ -149,6 +149,20 @@ struct verification {
   bool ok() const noexcept { return failure.empty(); }
 };
 
+// The verification in its contract form (what `assay evidence verify-attestation --json` prints).
+inline contracts::attestation_result result_of(const verification& v) {
+  contracts::attestation_result out;
+  out.ok = v.ok();
+  out.signature_verified = v.signature_verified;
+  out.subject_matched = v.subject_matched;
+  out.keyid = v.keyid;
+  if (!v.ok()) {
+    out.failure = v.failure;
+    out.message = v.message;
+  }
+  return out;
+}
+
 namespace detail {
 
 inline verification failed(verification v, std::string code, std::string message) {

@@ -54,4 +54,22 @@ struct dsse_envelope {
   };
 };
 
+// The outcome of verifying an attestation offline (SPEC §15), as `assay evidence
+// verify-attestation --json` prints it: null failure and message when every check passed.
+struct attestation_result {
+  static constexpr std::string_view schema_name = "attestation_result";
+  nullable<std::string> failure;
+  std::string keyid;
+  nullable<std::string> message;
+  bool ok = false;
+  bool signature_verified = false;
+  bool subject_matched = false;
+  static constexpr field_info assay_fields[] = {
+      {.field = "failure", .description = "The first check that failed: PayloadType, Encoding, KeyId, Signature, ..."},
+      {.field = "keyid", .description = "The key's: sha256: + hex of the SPKI DER of the public key."},
+      {.field = "signature_verified", .description = "The envelope is the key's signature of its payload."},
+      {.field = "subject_matched", .description = "The statement is about this bundle, as verified."},
+  };
+};
+
 }  // namespace assay::contracts

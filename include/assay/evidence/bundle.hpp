@@ -64,6 +64,15 @@ struct verified_event {
   json::instant at;                         // the time as an instant (its fraction a view into doc)
 };
 
+// A failure of the pass is either the bundle's — it does not verify, and the error carries the
+// reference verifier's code (codes.hpp), whether a check of SPEC §7 or a visitor holding events
+// to more (payload_check's ContractInvalidEvent) found it — or not the bundle's: an I/O error, or
+// a visitor's own refusal (a limit of its own, such as the OTel exporter's max_spans; a stop),
+// which says nothing of the bundle and is reported as the caller's own error.
+inline bool is_verification_failure(const error& e) noexcept {
+  return bundle_code(e.code).has_value();
+}
+
 // The verdict in its contract form (what `assay evidence verify --json` prints).
 inline verify_result verify_result_of(const result<verified_bundle>& r) {
   verify_result out;
