@@ -258,11 +258,9 @@ class basic_inflater {
     if (out && out->size != 0)
       publish(std::move(out));
     {
-      const auto d = source_hash.final();
-      std::string hex = "sha256:";
-      hash::append_hex(hex, d.data(), d.size());
+      std::string text = hash::digest<hash::sha256>(source_hash.final()).to_string();
       std::lock_guard<std::mutex> lock(mu_);
-      source_sha256_ = std::move(hex);
+      source_sha256_ = std::move(text);
     }
     finish(std::nullopt);
   }

@@ -627,7 +627,7 @@ result<verified_bundle> verify_with(byte_source& source, const bundle_limits& li
   out.bundle_id = manifest->bundle_id;
   out.producer = {manifest->producer.name, manifest->producer.version, manifest->producer.git};
   out.file_sha256 = inflate.source_sha256();
-  out.manifest_sha256 = "sha256:" + hash::digest_bytes<hash::sha256>(out.manifest).hex();
+  out.manifest_sha256 = hash::digest_bytes<hash::sha256>(out.manifest).to_string();
   out.manifest_fields = std::move(*manifest);
   if (hooks.end != nullptr)
     hooks.end(hooks.visitors, out);
