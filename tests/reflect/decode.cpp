@@ -261,6 +261,23 @@ TEST_CASE("one_of") {
                   "\"" + std::string(64, 'x') + "\xe2\x80\xa6\" is not one of \"info\", \"warning\", \"error\"");
 }
 
+namespace one_of_test {
+enum class tone : std::uint8_t { quiet, loud, shrill };
+constexpr std::string_view name(tone t) noexcept {
+  return t == tone::loud ? "loud" : t == tone::shrill ? "shrill" : "quiet";
+}
+}  // namespace one_of_test
+
+TEST_CASE("one_of::of maps an engine's enumeration by name, at compile time") {
+  using T = assay::one_of<"shrill", "quiet", "loud">;  // another order than the enumeration's
+  using one_of_test::tone;
+  static_assert(T::of(tone::loud).index() == 2);
+  CHECK(T::of(tone::quiet) == "quiet");
+  CHECK(T::of(tone::loud) == "loud");
+  CHECK(T::of(tone::shrill).index() == 0);
+  CHECK(T::of(static_cast<tone>(200)) == "quiet");  // a value past the enumerators: what name() says
+}
+
 TEST_CASE("bounded integers") {
   using T = assay::bounded<std::int64_t, 1, 10>;
   CHECK(decode_ok<T>("1").value() == 1);

@@ -187,7 +187,7 @@ class basic_observer {
                                                  : out.completeness.unknown,
              s.def->name);
       v1::signal_detail d;
-      d.status = decltype(d.status)::parse(name(s.state)).value();
+      d.status = decltype(d.status)::of(s.state);
       d.reason = reason(s);
       std::vector<non_empty> paths;
       for (const std::string& p : evidence_paths(*s.def)) {

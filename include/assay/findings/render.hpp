@@ -31,6 +31,7 @@
 #include "assay/json/pointer.hpp"
 #include "assay/json/value.hpp"
 #include "assay/reflect/codec.hpp"
+#include "assay/separate.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -163,7 +164,8 @@ struct differ {
 // The members of `f` its own trial_results do not give, each by its JSON pointer; empty when
 // `f` is exactly the finding of ledger_of(f). When the trials themselves break the ledger's rules
 // (the evidence rules, the bounds), those violations, at the finding's pointers.
-inline errors disagreements(const finding& f) {
+template <class = void>  // compiled only where used: it computes and encodes the finding
+errors disagreements(const finding& f) {
   auto g = compute(ledger_of(f));
   if (!g) {
     errors out = g.error();
@@ -484,7 +486,8 @@ inline std::string markdown_packet(const contracts::finding& f) {
 }  // namespace detail
 
 // The Markdown packet of `f`, or its disagreements() when it is not what its trials give.
-inline results<std::string> render_markdown(const contracts::finding& f) {
+template <class = void>
+results<std::string> render_markdown(const contracts::finding& f) {
   if (errors e = disagreements(f); !e.empty())
     return e;
   return detail::markdown_packet(f);
@@ -746,10 +749,19 @@ inline std::string html_packet(const contracts::finding& f) {
 }  // namespace detail
 
 // The HTML page of `f`, or its disagreements() when it is not what its trials give.
-inline results<std::string> render_html(const contracts::finding& f) {
+template <class = void>
+results<std::string> render_html(const contracts::finding& f) {
   if (errors e = disagreements(f); !e.empty())
     return e;
   return detail::html_packet(f);
 }
 
 }  // namespace assay::findings
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::findings {
+ASSAY_EXTERN_TEMPLATE errors disagreements<void>(const finding&);
+ASSAY_EXTERN_TEMPLATE results<std::string> render_markdown<void>(const contracts::finding&);
+ASSAY_EXTERN_TEMPLATE results<std::string> render_html<void>(const contracts::finding&);
+}  // namespace assay::findings
+#endif

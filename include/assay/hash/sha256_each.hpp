@@ -33,7 +33,7 @@
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define ASSAY_SHA256_LANES 1
 #include <cpuid.h>
-#include <immintrin.h>
+#include <smmintrin.h>  // SSE4.1 and SSSE3: not <immintrin.h>, whose AVX-512 headers cost half a second to parse
 #endif
 
 namespace assay::hash {
@@ -127,6 +127,19 @@ inline bool available() noexcept {
   return yes;
 }
 
+// The three SHA extensions instructions, as the compilers' builtins: their intrinsics header may
+// only be included through <immintrin.h>.
+__attribute__((target("sha"))) inline __m128i sha256msg1(__m128i a, __m128i b) {
+  return reinterpret_cast<__m128i>(__builtin_ia32_sha256msg1(reinterpret_cast<__v4si>(a), reinterpret_cast<__v4si>(b)));
+}
+__attribute__((target("sha"))) inline __m128i sha256msg2(__m128i a, __m128i b) {
+  return reinterpret_cast<__m128i>(__builtin_ia32_sha256msg2(reinterpret_cast<__v4si>(a), reinterpret_cast<__v4si>(b)));
+}
+__attribute__((target("sha"))) inline __m128i sha256rnds2(__m128i cdgh, __m128i abef, __m128i wk) {
+  return reinterpret_cast<__m128i>(__builtin_ia32_sha256rnds2(
+      reinterpret_cast<__v4si>(cdgh), reinterpret_cast<__v4si>(abef), reinterpret_cast<__v4si>(wk)));
+}
+
 // Compresses `blocks` blocks into each of L states, lane l reading from p[l]. The state is kept as
 // the instructions want it, (a, b, e, f) and (c, d, g, h), between blocks; the L lanes' steps are
 // interleaved so that one lane's rounds run while another's wait.
@@ -156,14 +169,14 @@ __attribute__((target("sha,sse4.1,ssse3"))) inline void compress(std::uint32_t* 
           m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p[l] + 64 * b + 16 * g));
           m = _mm_shuffle_epi8(m, byte_swap);
         } else {  // the message schedule: W[t] from W[t-16], W[t-15], W[t-7], W[t-2]
-          m = _mm_sha256msg1_epu32(w[l][g & 3], w[l][(g + 1) & 3]);
+          m = sha256msg1(w[l][g & 3], w[l][(g + 1) & 3]);
           m = _mm_add_epi32(m, _mm_alignr_epi8(w[l][(g + 3) & 3], w[l][(g + 2) & 3], 4));
-          m = _mm_sha256msg2_epu32(m, w[l][(g + 3) & 3]);
+          m = sha256msg2(m, w[l][(g + 3) & 3]);
         }
         w[l][g & 3] = m;
         const __m128i wk = _mm_add_epi32(m, k);
-        cdgh[l] = _mm_sha256rnds2_epu32(cdgh[l], abef[l], wk);
-        abef[l] = _mm_sha256rnds2_epu32(abef[l], cdgh[l], _mm_shuffle_epi32(wk, 0x0E));
+        cdgh[l] = sha256rnds2(cdgh[l], abef[l], wk);
+        abef[l] = sha256rnds2(abef[l], cdgh[l], _mm_shuffle_epi32(wk, 0x0E));
       }
     }
     for (std::size_t l = 0; l < L; ++l) {

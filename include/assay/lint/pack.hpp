@@ -287,7 +287,7 @@ inline check_spec spec_of(const contracts::pack_v1::check& c) {
 // Severities in their canonical spelling, one x-assay form, checks reduced to their members.
 inline void normalize(contracts::pack& p) {
   for (contracts::pack_v1::rule& r : p.rules) {
-    r.severity = decltype(r.severity)::parse(name(parse_severity(r.severity).value())).value();
+    r.severity = decltype(r.severity)::of(parse_severity(r.severity).value());
     r.ignored.clear();
     extra_members<> kept;
     for (const auto& m : contracts::pack_v1::check_members(r.check.kind()))

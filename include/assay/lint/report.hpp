@@ -12,6 +12,7 @@
 #include "assay/lint/builtin_rules.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/pack.hpp"
+#include "assay/separate.hpp"
 #include "assay/version.hpp"
 
 #include <optional>
@@ -51,11 +52,12 @@ inline bool parse_threshold(std::string_view s, std::optional<severity>& out) {
   return true;
 }
 
-inline contracts::lint_report make_report(const lint_result& r, std::span<const loaded_pack> packs,
-                                          const report_options& o = {}) {
+template <class = void>  // compiled only where used: it reflects the report contract
+contracts::lint_report make_report(const lint_result& r, std::span<const loaded_pack> packs,
+                                   const report_options& o = {}) {
   namespace v1 = contracts::lint_v1;
   using contracts::lint_report;
-  auto sev = [](severity s) { return v1::severity_level::parse(name(s)).value(); };
+  auto sev = [](severity s) { return v1::severity_level::of(s); };
   lint_report out;
   if (o.generated_at)
     out.generated_at = *o.generated_at;
@@ -83,7 +85,7 @@ inline contracts::lint_report make_report(const lint_result& r, std::span<const 
     v1::rule_result rr;
     rr.rule_id = x.rule_id;
     rr.severity = sev(x.level);
-    rr.outcome = decltype(rr.outcome)::parse(name(x.status)).value();
+    rr.outcome = decltype(rr.outcome)::of(x.status);
     if (x.status == outcome::skipped)
       rr.reason = x.reason;
     if (!x.description.empty())
@@ -394,3 +396,10 @@ inline json::value sarif_log(const lint_result& r, std::span<const loaded_pack> 
 }
 
 }  // namespace assay::lint
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::lint {
+ASSAY_EXTERN_TEMPLATE contracts::lint_report make_report<void>(const lint_result&, std::span<const loaded_pack>,
+                                                               const report_options&);
+}  // namespace assay::lint
+#endif

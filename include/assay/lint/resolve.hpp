@@ -21,12 +21,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <span>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -116,22 +116,27 @@ results<loaded_pack> load_pack_file(const std::filesystem::path& path, const pac
                                     std::string shown_as = {}) {
   if (shown_as.empty())
     shown_as = path.string();
-  std::ifstream in(path, std::ios::binary);
+  std::FILE* in = std::fopen(path.c_str(), "rb");
   std::string text;
-  if (in) {
+  bool failed = in == nullptr;
+  if (in != nullptr) {
     std::array<char, 65536> buf;
     while (text.size() <= max_pack_file_bytes) {
       const std::size_t want = std::min(buf.size(), max_pack_file_bytes + 1 - text.size());
-      in.read(buf.data(), static_cast<std::streamsize>(want));
-      text.append(buf.data(), static_cast<std::size_t>(in.gcount()));
-      if (!in)
+      const std::size_t got = std::fread(buf.data(), 1, want, in);
+      text.append(buf.data(), got);
+      if (got < want)
         break;
     }
+    failed = std::ferror(in) != 0;
   }
-  if (!in.is_open() || in.bad()) {
-    std::error_code ec(errno, std::generic_category());
+  if (failed) {
+    const std::error_code ec(errno, std::generic_category());
+    if (in != nullptr)
+      std::fclose(in);
     return errors(make_error(errc::io_error, "cannot read pack file " + quoted_text(shown_as) + ": " + ec.message()));
   }
+  std::fclose(in);
   if (text.size() > max_pack_file_bytes)
     return errors(make_error(errc::size_limit, "pack file " + quoted_text(shown_as) + " is larger than 4 MiB (" +
                                                    std::to_string(max_pack_file_bytes) + " bytes)"));

@@ -143,6 +143,19 @@ class one_of {
     return std::nullopt;
   }
 
+  // The allowed value named like the enumerator `e` (its `name(e)`, found by argument-dependent
+  // lookup): an engine's own one-byte enumeration mapped to its contract's, with no string and no
+  // failure path. Every one of the enumeration's 256 values must have a name allowed here: a
+  // mismatch (an enumerator added or renamed on one side only) does not compile.
+  template <class E>
+  static constexpr one_of of(E e) noexcept {
+    static_assert(std::is_enum_v<E> && sizeof(E) == 1, "one_of::of maps a one-byte enumeration");
+    constexpr std::array<std::uint16_t, 256> index_of_each = names_of<E>();
+    one_of r;
+    r.index_ = index_of_each[static_cast<std::uint8_t>(e)];
+    return r;
+  }
+
   template <class R>
   static bool assay_check(std::string_view s, R& report) {
     if (parse(s))
@@ -175,6 +188,13 @@ class one_of {
         return static_cast<std::uint16_t>(i);
     detail::constraint_violated_in_constant_expression();  // the literal is not an allowed value
     return 0;
+  }
+  template <class E>
+  static consteval std::array<std::uint16_t, 256> names_of() {
+    std::array<std::uint16_t, 256> out{};
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = find_or_fail(name(static_cast<E>(i)));
+    return out;
   }
   std::uint16_t index_ = 0;
 };

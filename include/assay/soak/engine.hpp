@@ -316,8 +316,9 @@ struct report_options {
 
 // The soak-report-v1 of an outcome. Its contract refuses what JSON cannot hold exactly: a seed
 // above 2^53 (check before soaking: encode() fails on such a report).
-inline contracts::soak_report make_report(const outcome& r, std::span<const lint::loaded_pack> packs, const options& o,
-                                          const report_options& ro = {}) {
+template <class = void>  // compiled only where used: it reflects the report contract
+contracts::soak_report make_report(const outcome& r, std::span<const lint::loaded_pack> packs, const options& o,
+                                   const report_options& ro = {}) {
   namespace s = contracts::soak;
   auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(std::min<std::uint64_t>(v, INT64_MAX)); };
   contracts::soak_report rep;
@@ -340,7 +341,7 @@ inline contracts::soak_report make_report(const outcome& r, std::span<const lint
       rep.packs.push_back(std::move(ref));
   }
   s::decision_policy policy;
-  policy.pass_on_severity_at_or_above = s::severity::parse(lint::name(o.fail_on)).value();
+  policy.pass_on_severity_at_or_above = s::severity::of(o.fail_on);
   policy.stop_on_first_failure = o.stop_on_first_failure;
   if (o.max_failures)
     policy.max_failures.emplace(i64(*o.max_failures));
@@ -385,7 +386,7 @@ inline contracts::soak_report make_report(const outcome& r, std::span<const lint
     for (const run_record& x : r.runs) {
       s::run_result rr;
       rr.index = decltype(rr.index)(i64(x.index));
-      rr.status = decltype(rr.status)::parse(name(x.status)).value();
+      rr.status = decltype(rr.status)::of(x.status);
       rr.duration_ms = decltype(rr.duration_ms)(x.duration_ms);
       if (!x.violated_rules.empty()) {
         auto& v = rr.violated_rules.emplace();
@@ -413,5 +414,7 @@ namespace assay::soak {
 ASSAY_EXTERN_TEMPLATE run_record judge<void>(std::span<const lint::loaded_pack>, const produced&, const options&,
                                              clock::time_point);
 ASSAY_EXTERN_TEMPLATE result<outcome> run<void>(std::span<const lint::loaded_pack>, target&, const options&);
+ASSAY_EXTERN_TEMPLATE contracts::soak_report make_report<void>(const outcome&, std::span<const lint::loaded_pack>,
+                                                               const options&, const report_options&);
 }  // namespace assay::soak
 #endif
