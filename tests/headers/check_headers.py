@@ -2,7 +2,8 @@
 """Checks on the public headers under include/assay.
 
   check_headers.py alone INCLUDE_DIR -- CXX FLAGS...   every header compiles on its own
-  check_headers.py umbrella INCLUDE_DIR                assay/assay.hpp includes every header
+  check_headers.py umbrella INCLUDE_DIR                assay/assay.hpp includes every public header
+                                                       (none under a floor's detail/)
   check_headers.py lines INCLUDE_DIR [MAX]             no header is over MAX lines (900)
   check_headers.py separate INCLUDE_DIR                every `template <class = void>` is named
                                                        in its header's ASSAY_EXTERN_TEMPLATE block
@@ -10,7 +11,8 @@
                                                        complete and kept: each header is named in its
                                                        floor's row and includes only the floors that
                                                        row lists; no header reaches another floor's
-                                                       detail::, and no source under DIR any
+                                                       detail:: or detail/ headers, and no source under
+                                                       DIR any
 
 `alone` compiles `#include "assay/<header>"` with -fsyntax-only for each header, a few at a
 time, and lists every header that fails with its first diagnostics. assay/instantiate.hpp, the
@@ -59,13 +61,22 @@ def alone(include_dir, cmd):
 INSTANTIATE = "assay/instantiate.hpp"  # compiled with ASSAY_SEPARATE_COMPILATION, never in the umbrella
 
 
+def is_detail(header):
+    """A floor's machinery: `assay/<floor>/detail/...`, reached only from its own floor."""
+    return "/detail/" in header
+
+
 def umbrella(include_dir):
     with open(os.path.join(include_dir, "assay", "assay.hpp")) as f:
         included = set(re.findall(r'^#include "([^"]+)"', f.read(), re.M))
-    missing = [h for h in headers(include_dir) if h not in ("assay/assay.hpp", INSTANTIATE) and h not in included]
+    public = [h for h in headers(include_dir) if h not in ("assay/assay.hpp", INSTANTIATE) and not is_detail(h)]
+    missing = [h for h in public if h not in included]
     for h in missing:
         print("assay/assay.hpp does not include " + h)
-    return 1 if missing else 0
+    machinery = sorted(h for h in included if is_detail(h))
+    for h in machinery:
+        print("assay/assay.hpp includes %s, a floor's machinery (its floor's headers include it)" % h)
+    return 1 if missing or machinery else 0
 
 
 def lines(include_dir, limit):
@@ -122,7 +133,7 @@ def floor_table(doc):
             if len(cells) < 3 or set(cells[0]) <= set("-"):
                 continue
             entries = re.findall(r"`([^`]+)`", cells[0])
-            holds = set(re.findall(r"`([\w.]+\.hpp)`", cells[1]))
+            holds = set(re.findall(r"`((?:detail/)?[\w.]+\.hpp)`", cells[1]))
             allowed = set(re.findall(r"`([\w.]+(?:/|\.hpp))`", cells[2]))
             row = (entries, holds, allowed | set(entries), cells[2] == "every floor")
             for e in entries:
@@ -154,7 +165,7 @@ def floors(include_dir, doc, others):
             fail("%s: its floor %s has no row in the floor table" % (h, fl))
             continue
         entries, holds, allowed, everything = rows[fl]
-        name = h.split("/")[-1]
+        name = "/".join(h.split("/")[2:]) if fl.endswith("/") else h.split("/")[-1]
         if fl.endswith("/") and name not in holds:
             fail("%s: not named in the row of %s" % (h, fl))
         with open(os.path.join(include_dir, h)) as f:
@@ -163,6 +174,8 @@ def floors(include_dir, doc, others):
             to = floor_of(inc)
             if not everything and to not in allowed:
                 fail("%s includes %s: %s may not include %s" % (h, inc, fl, to))
+            elif is_detail(inc) and to != fl:
+                fail("%s includes %s, machinery of %s" % (h, inc, to))
         for ns in re.findall(r"\b(\w+)::detail::", text):
             if ns in NAMESPACE_FLOOR and NAMESPACE_FLOOR[ns] != fl:
                 fail("%s reaches %s::detail::, private to %s" % (h, ns, NAMESPACE_FLOOR[ns]))
@@ -175,6 +188,8 @@ def floors(include_dir, doc, others):
                         for n, line in enumerate(src, 1):
                             if re.search(r"\bdetail::", line):
                                 fail("%s:%d: reaches a floor's detail::" % (os.path.relpath(path, d), n))
+                            elif re.search(r'#\s*include\s*[<"]assay/[^">]*/detail/', line):
+                                fail("%s:%d: includes a floor's detail/ header" % (os.path.relpath(path, d), n))
     return 1 if bad else 0
 
 

@@ -14,7 +14,7 @@ TABLE = """# floors
 | floor | holds | may include | outside dependencies |
 |---|---|---|---|
 | `error.hpp` | the error | nothing of assay | std only |
-| `json/` | `reader.hpp` | `error.hpp` | std only |
+| `json/` | `reader.hpp`, `detail/lex.hpp` | `error.hpp` | std only |
 | `lint/` | `engine.hpp` | `json/`, `error.hpp` | - |
 
 Text after the table.
@@ -45,7 +45,9 @@ def run(files, cli=None):
 
 CLEAN = {
     "error.hpp": "#pragma once\n",
-    "json/reader.hpp": '#pragma once\n#include "assay/error.hpp"\nnamespace assay::json::detail {}\n',
+    "json/reader.hpp": '#pragma once\n#include "assay/error.hpp"\n#include "assay/json/detail/lex.hpp"\n'
+                       'namespace assay::json::detail {}\n',
+    "json/detail/lex.hpp": '#pragma once\n#include "assay/error.hpp"\n',
     "lint/engine.hpp": '#pragma once\n#include "assay/json/reader.hpp"\nnamespace assay::lint { int x; }\n',
 }
 
@@ -71,6 +73,12 @@ expect("floor without a row", dict(CLEAN, **{"otel/exporter.hpp": "#pragma once\
        "assay/otel/exporter.hpp: its floor otel/ has no row in the floor table\n")
 expect("another floor's detail", dict(CLEAN, **{"lint/engine.hpp": "int y = json::detail::z;\n"}), 1,
        "assay/lint/engine.hpp reaches json::detail::, private to json/\n")
+expect("machinery not in its row", dict(CLEAN, **{"json/detail/number.hpp": "#pragma once\n"}), 1,
+       "assay/json/detail/number.hpp: not named in the row of json/\n")
+expect("another floor's detail/ header", dict(CLEAN, **{"lint/engine.hpp": '#include "assay/json/detail/lex.hpp"\n'}), 1,
+       "assay/lint/engine.hpp includes assay/json/detail/lex.hpp, machinery of json/\n")
+expect("the CLI including a detail/ header", CLEAN, 1, "verb.cpp:1: includes a floor's detail/ header\n",
+       cli='#include "assay/json/detail/lex.hpp"\nint main() { return 0; }\n')
 expect("the CLI reaching detail", CLEAN, 1, "verb.cpp:2: reaches a floor's detail::\n",
        cli="int main() {\n  return assay::lint::detail::f();\n}\n")
 sys.exit(1 if failures else 0)

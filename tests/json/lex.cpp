@@ -696,7 +696,7 @@ TEST_CASE("scan_plain: long runs of mixed scripts with one fault planted at each
 }
 
 TEST_CASE("eisel_lemire: the nearest double, as std::from_chars finds it, for every exponent of the table") {
-  if (!json::eisel_lemire::available)
+  if (!json::detail::eisel_lemire::available)
     return;
   std::mt19937_64 rng(20261125);
   std::vector<std::uint64_t> significands = {1,
@@ -729,7 +729,7 @@ TEST_CASE("eisel_lemire: the nearest double, as std::from_chars finds it, for ev
       normal += is_normal;
       for (bool negative : {false, true}) {
         double got = 0;
-        if (!json::eisel_lemire::to_double(w, q, negative, got))
+        if (!json::detail::eisel_lemire::to_double(w, q, negative, got))
           continue;
         answered += !negative;
         if (!is_normal || std::bit_cast<std::uint64_t>(got) != std::bit_cast<std::uint64_t>(negative ? -want : want)) {
@@ -744,11 +744,11 @@ TEST_CASE("eisel_lemire: the nearest double, as std::from_chars finds it, for ev
   CHECK(normal > 30000);
   CHECK(answered > normal * 99 / 100);
   double tie = 0;
-  CHECK(!json::eisel_lemire::to_double((1ULL << 53) + 1, 0, false, tie));
+  CHECK(!json::detail::eisel_lemire::to_double((1ULL << 53) + 1, 0, false, tie));
 }
 
 TEST_CASE("eisel_lemire: a million random 17-digit decimals, the form every double prints in") {
-  if (!json::eisel_lemire::available)
+  if (!json::detail::eisel_lemire::available)
     return;
   std::mt19937_64 rng(17);
   std::size_t declined = 0;
@@ -768,7 +768,7 @@ TEST_CASE("eisel_lemire: a million random 17-digit decimals, the form every doub
         digits += text[k];
     const int q = std::stoi(text.substr(e + 1)) - 16;
     double got = 0;
-    if (!json::eisel_lemire::to_double(std::stoull(digits), q, negative, got)) {
+    if (!json::detail::eisel_lemire::to_double(std::stoull(digits), q, negative, got)) {
       ++declined;
       continue;
     }

@@ -16,7 +16,7 @@
 #include "assay/error.hpp"
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/codes.hpp"
-#include "assay/evidence/gunzip.hpp"
+#include "assay/evidence/detail/gunzip.hpp"
 #include "assay/hash/policy.hpp"
 #include "assay/json/lex.hpp"
 #include "assay/separate.hpp"

@@ -12,10 +12,10 @@
 #pragma once
 
 #include "assay/error.hpp"
-#include "assay/json/eisel_lemire.hpp"
+#include "assay/json/detail/eisel_lemire.hpp"
 #include "assay/json/inline.hpp"
 #include "assay/json/printable.hpp"
-#include "assay/json/utf8_blocks.hpp"
+#include "assay/json/detail/utf8_blocks.hpp"
 
 #include <array>
 #include <bit>
@@ -392,7 +392,7 @@ ASSAY_ALWAYS_INLINE inline stop scan_plain(const char*& p, const char* end, bool
         if constexpr (Expect == expect::either)
           every_block = check;
       }
-      if (check && (utf8_blocks::errors(v, prev) & upto) != 0)
+      if (check && (detail::utf8_blocks::errors(v, prev) & upto) != 0)
         break;  // the exact scan locates it, from p
       if (stop_bits == 0) {
         prev = v;
@@ -571,7 +571,7 @@ bool scan_escaped_copy(const char*& p, const char* end, Out& out, problem& e) {
       const __m128i stops = _mm_or_si128(
           _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))), control);
       const auto stop_bits = static_cast<unsigned>(_mm_movemask_epi8(stops));
-      if ((utf8_blocks::errors(v, prev) & (stop_bits ^ (stop_bits - 1))) != 0) {
+      if ((detail::utf8_blocks::errors(v, prev) & (stop_bits ^ (stop_bits - 1))) != 0) {
         p = run;  // the whole run again, by the exact scan (out still ends where the run began)
         o = out.data() + out.size();
         break;
@@ -746,14 +746,14 @@ ASSAY_ALWAYS_INLINE inline bool number_value(const number_shape& n, double& out,
   // as an integer and the exponent, to eisel_lemire.hpp, which answers all but ties and
   // numbers at the ends of the double range.
   const std::size_t significant = n.zero_int ? n.frac_digits - n.frac_zeros : n.int_digits + n.frac_digits;
-  if (eisel_lemire::available && significant <= 19) {
+  if (detail::eisel_lemire::available && significant <= 19) {
     const std::uint64_t w = n.significand;
     if (w == 0) {
       out = n.negative ? -0.0 : 0.0;
       return true;
     }
     const long long q = n.exponent_value() - static_cast<long long>(n.frac_digits);
-    if (q >= -100000 && q <= 100000 && eisel_lemire::to_double(w, static_cast<int>(q), n.negative, out))
+    if (q >= -100000 && q <= 100000 && detail::eisel_lemire::to_double(w, static_cast<int>(q), n.negative, out))
       return true;
   }
   const auto r = std::from_chars(n.begin, n.end, out);

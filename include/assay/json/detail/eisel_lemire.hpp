@@ -1,4 +1,4 @@
-// assay/json/eisel_lemire.hpp — the double nearest a decimal w × 10^q, in a few multiplications.
+// assay/json/detail/eisel_lemire.hpp — the double nearest a decimal w × 10^q, in a few multiplications.
 //
 // std::from_chars was half of the time of reading a document of numbers: it parses the text
 // again, digit by digit, that the number grammar has just checked. The lexer already holds the
@@ -20,12 +20,12 @@
 #pragma once
 
 #include "assay/json/inline.hpp"
-#include "assay/json/pow5_table.hpp"
+#include "assay/json/detail/pow5_table.hpp"
 
 #include <cstdint>
 #include <cstring>
 
-namespace assay::json::eisel_lemire {
+namespace assay::json::detail::eisel_lemire {
 
 #if defined(__SIZEOF_INT128__)
 inline constexpr bool available = true;
@@ -81,4 +81,4 @@ inline bool to_double(std::uint64_t, int, bool, double&) noexcept {
 }
 #endif
 
-}  // namespace assay::json::eisel_lemire
+}  // namespace assay::json::detail::eisel_lemire

@@ -1,4 +1,4 @@
-// assay/evidence/gunzip.hpp — the gzip decoder under the inflater (archive_read.hpp), streaming.
+// assay/evidence/detail/gunzip.hpp — the gzip decoder under the inflater (archive_read.hpp), streaming.
 //
 // The gzip wrapper (RFC 1952: the header with its optional fields and header CRC, the trailer's
 // CRC-32 and length) is read here, the same way whatever inflates the deflate data between them:

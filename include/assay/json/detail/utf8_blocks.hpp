@@ -1,4 +1,4 @@
-// assay/json/utf8_blocks.hpp — UTF-8 validation of 16 bytes at once, with SSE2 alone.
+// assay/json/detail/utf8_blocks.hpp — UTF-8 validation of 16 bytes at once, with SSE2 alone.
 //
 // The scan of a string's contents (lex.hpp) finds quotes, backslashes and control characters
 // 16 bytes at a time; checking the UTF-8 of non-ASCII text one byte at a time (an automaton whose
@@ -27,7 +27,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-namespace assay::json::utf8_blocks {
+namespace assay::json::detail::utf8_blocks {
 
 // Bit i set where byte i of `v` breaks a rule above, given `prev`, the 16 bytes before v (zeros,
 // i.e. ASCII, at the start of a string). A sequence that v's end leaves open is not an error
@@ -57,6 +57,6 @@ ASSAY_ALWAYS_INLINE inline unsigned errors(__m128i v, __m128i prev) noexcept {
   return static_cast<unsigned>(_mm_movemask_epi8(bad));
 }
 
-}  // namespace assay::json::utf8_blocks
+}  // namespace assay::json::detail::utf8_blocks
 
 #endif
