@@ -67,6 +67,7 @@
 #include "assay/contracts/pack.hpp"
 #include "assay/contracts/payloads.hpp"
 #include "assay/contracts/registry.hpp"
+#include "assay/contracts/sarif.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/contracts/sorted.hpp"
 

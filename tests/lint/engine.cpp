@@ -10,6 +10,7 @@
 #include "assay/lint/engine.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/lint/report.hpp"
+#include "assay/reflect/schema.hpp"
 
 #include <string>
 #include <vector>
@@ -588,7 +589,18 @@ TEST_CASE("the report, the text and SARIF of a run") {
         "warning demo@1.0.0:R1: Bundle contains 3 events (minimum: 9)  [--explain demo@1.0.0:R1]\n"
         "skipped demo@1.0.0:R2: Unknown check type 'unsupported'\n"
         "8 rules: 6 passed, 1 violated, 1 skipped; 1 finding(s); fail-on warning: FAIL\n");
-  const json::value sarif = lint::sarif_log(r, packs, {.tool_version = "9.9", .bundle_path = "/tmp/a b%.tgz"});
+  const std::string sarif_text =
+      assay::encode(lint::sarif_log(r, packs, {.tool_version = "9.9", .bundle_path = "/tmp/a b%.tgz"})).value();
+  // The log is its contract's: it decodes strictly as contracts::sarif_log and encodes back to the
+  // same bytes, and its schema is generated from the type.
+  const auto decoded = assay::decode<assay::contracts::sarif_log>(sarif_text);
+  REQUIRE(decoded.has_value());
+  CHECK(assay::encode(*decoded).value() == sarif_text);
+  CHECK(
+      json::to_canonical(*json::find(assay::schema<assay::contracts::sarif_log>(), "/properties/$schema/const").value())
+          .value() ==
+      R"("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json")");
+  const json::value sarif = json::parse(sarif_text).value();
   const auto at = [&](std::string_view p) { return json::to_canonical(**json::find(sarif, p)).value(); };
   CHECK(at("/version") == R"("2.1.0")");
   CHECK(at("/runs/0/automationDetails/id") == R"("assay-evidence/lint/run-1/9.9")");
@@ -700,7 +712,7 @@ TEST_CASE("SARIF: helpUri only from a source_url that is an absolute URI") {
     std::string text = pack_text({rule("R1", R"({"type":"event_count","min":9})")});
     text.insert(1, R"("source_url":")" + std::string(source_url) + R"(",)");
     std::vector<lint::loaded_pack> packs{load(text)};
-    return lint::sarif_log(run(basic(), packs), packs);
+    return json::parse(assay::encode(lint::sarif_log(run(basic(), packs), packs)).value()).value();
   };
   const json::value good = sarif_of("https://example.com/packs/demo.yaml");
   CHECK(json::to_canonical(**json::find(good, "/runs/0/tool/driver/rules/6/helpUri")).value() ==

@@ -131,9 +131,9 @@ int run_lint(const lint_args& a) {
                           .bundle_path = input_name(a.bundle.path)};
   const auto report = lint::make_report(result, *packs, ro);
   auto sarif_bytes = [&]() -> assay::result<std::string> {
-    auto s = assay::json::to_canonical(lint::sarif_log(result, *packs, ro));
+    auto s = assay::encode(lint::sarif_log(result, *packs, ro));
     if (!s)
-      return s.error();
+      return s.error().front();
     return *s + "\n";
   };
   // --report and --sarif: both written or neither (SPEC §17), before standard output.

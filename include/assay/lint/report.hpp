@@ -3,12 +3,12 @@
 //
 //   auto doc = assay::lint::make_report(result, packs, {.fail_on = severity::error, .tool_version = "1.2.3"});
 //   std::cout << assay::lint::text_report(result, threshold);
-//   json::value sarif = assay::lint::sarif_log(result, packs, {...});
+//   std::string sarif = assay::encode(assay::lint::sarif_log(result, packs, {...})).value();
 #pragma once
 
 #include "assay/contracts/lint_report.hpp"
+#include "assay/contracts/sarif.hpp"
 #include "assay/json/printable.hpp"
-#include "assay/json/value.hpp"
 #include "assay/lint/builtin_rules.hpp"
 #include "assay/lint/engine.hpp"
 #include "assay/lint/pack.hpp"
@@ -159,8 +159,9 @@ inline std::string text_report(const lint_result& r, std::optional<severity> fai
 
 // --- SARIF 2.1.0 --------------------------------------------------------------------------------
 
-inline std::string_view sarif_level(severity s) {
-  return s == severity::error ? "error" : s == severity::warning ? "warning" : "note";
+inline contracts::sarif_v1::level sarif_level(severity s) {
+  using level = contracts::sarif_v1::level;
+  return s == severity::error ? level("error") : s == severity::warning ? level("warning") : level("note");
 }
 
 // A path with its "." segments and empty ones dropped and each ".." taken with the segment before
@@ -242,156 +243,101 @@ inline bool is_absolute_uri(std::string_view s) noexcept {
   return true;
 }
 
-inline json::value sarif_log(const lint_result& r, std::span<const loaded_pack> packs, const report_options& o = {}) {
-  auto text = [](std::string_view s) {
-    json::value v = json::object{};
-    v.set("text", std::string(s));
-    return v;
+// The SARIF 2.1.0 log of a lint run: the built-in rules, then every pack rule that has a finding
+// (once), and each finding as a result; the packs' digests in the driver's properties.
+inline contracts::sarif_log sarif_log(const lint_result& r, std::span<const loaded_pack> packs,
+                                      const report_options& o = {}) {
+  namespace v1 = contracts::sarif_v1;
+  auto text = [](std::string s) { return v1::message{std::move(s)}; };
+  auto notification = [&](std::string id, v1::level level, std::string message) {
+    v1::notification n;
+    n.descriptor.id = std::move(id);
+    n.level_ = level;
+    n.message = text(std::move(message));
+    return n;
   };
-  json::array rules;
+  contracts::sarif_log log;
+  v1::run& run = log.runs.emplace_back();
+  v1::tool_component& driver = run.tool.driver;
+  driver.name = "assay-evidence-lint";
+  driver.version = o.tool_version;
   for (const builtin_rule& b : builtin_rule_table) {
-    json::value rule = json::object{};
-    rule.set("id", std::string(b.id));
-    rule.set("shortDescription", text(b.description));
-    json::value config = json::object{};
-    config.set("level", std::string(sarif_level(b.level)));
-    rule.set("defaultConfiguration", std::move(config));
-    json::value props = json::object{};
-    json::array tags;
+    v1::reporting_descriptor& rule = driver.rules.emplace_back();
+    rule.id = std::string(b.id);
+    rule.short_description = text(std::string(b.description));
+    rule.default_configuration.level_ = sarif_level(b.level);
+    auto& tags = rule.properties.tags.emplace();
     for (std::string_view t : b.tags)
       if (!t.empty())
-        tags.emplace_back(std::string(t));
-    props.set("tags", std::move(tags));
+        tags.emplace_back(t);
     if (!b.security_severity.empty())
-      props.set("security-severity", std::string(b.security_severity));
-    rule.set("properties", std::move(props));
-    rules.push_back(std::move(rule));
+      rule.properties.security_severity = std::string(b.security_severity);
   }
   // Every pack rule with a finding, once.
   std::vector<bool> listed(r.rules.size(), false);
   std::vector<bool> noted(packs.size(), false);
-  json::array notes;
+  std::vector<v1::notification> notes;
   for (const finding& f : r.findings) {
     const rule_result& x = r.rules[f.rule];
     if (!x.pack || listed[f.rule])
       continue;
     listed[f.rule] = true;
     const loaded_pack& p = packs[*x.pack];
-    json::value rule = json::object{};
-    rule.set("id", x.rule_id);
-    rule.set("shortDescription", text(x.description.empty() ? x.short_id : x.description));
-    json::value config = json::object{};
-    config.set("level", std::string(sarif_level(x.level)));
-    rule.set("defaultConfiguration", std::move(config));
+    v1::reporting_descriptor& rule = driver.rules.emplace_back();
+    rule.id = x.rule_id;
+    rule.short_description = text(x.description.empty() ? x.short_id : x.description);
+    rule.default_configuration.level_ = sarif_level(x.level);
     for (const auto& def : p.definition.rules)
-      if (def.id == x.short_id && def.help_markdown) {
-        json::value help = text(x.description);
-        help.set("markdown", *def.help_markdown);
-        rule.set("help", std::move(help));
-      }
+      if (def.id == x.short_id && def.help_markdown)
+        rule.help = v1::message{x.description, *def.help_markdown};
     // helpUri only when the pack's source_url is an absolute URI; otherwise left out, and said
     // in a notification (once per pack).
-    if (p.definition.source_url && is_absolute_uri(*p.definition.source_url))
-      rule.set("helpUri", std::string(*p.definition.source_url));
-    else if (p.definition.source_url && !noted[*x.pack]) {
+    if (p.definition.source_url && is_absolute_uri(*p.definition.source_url)) {
+      rule.help_uri = std::string(*p.definition.source_url);
+    } else if (p.definition.source_url && !noted[*x.pack]) {
       noted[*x.pack] = true;
-      json::value note = json::object{};
-      json::value descriptor = json::object{};
-      descriptor.set("id", "ASSAY-LINT-HELPURI");
-      note.set("descriptor", std::move(descriptor));
-      note.set("level", "note");
-      note.set("message", text("pack " + std::string(p.definition.name) + "@" + p.definition.version +
-                               ": its source_url is not an absolute URI, so its rules have no helpUri"));
-      notes.push_back(std::move(note));
+      notes.push_back(notification("ASSAY-LINT-HELPURI", "note",
+                                   "pack " + std::string(p.definition.name) + "@" + p.definition.version +
+                                       ": its source_url is not an absolute URI, so its rules have no helpUri"));
     }
-    json::value props = json::object{};
-    props.set("pack", std::string(p.definition.name));
-    props.set("pack_version", p.definition.version);
-    props.set("short_id", x.short_id);
-    rule.set("properties", std::move(props));
-    rules.push_back(std::move(rule));
+    rule.properties.pack = std::string(p.definition.name);
+    rule.properties.pack_version = p.definition.version;
+    rule.properties.short_id = x.short_id;
   }
-  json::array results;
   for (const finding& f : r.findings) {
-    json::value res = json::object{};
-    res.set("ruleId", f.rule_id);
-    res.set("level", std::string(sarif_level(f.level)));
-    res.set("message", text(f.message));
-    json::value artifact = json::object{};
-    artifact.set("uri", f.location ? std::string("events.ndjson") : sarif_uri(o.bundle_path));
-    json::value region = json::object{};
-    region.set("startLine", static_cast<double>(f.location ? f.location->line : 1));
-    json::value physical = json::object{};
-    physical.set("artifactLocation", std::move(artifact));
-    physical.set("region", std::move(region));
-    json::value location = json::object{};
-    location.set("physicalLocation", std::move(physical));
-    if (f.location) {
-      json::value logical = json::object{};
-      logical.set("name", "seq:" + std::to_string(f.location->seq));
-      logical.set("kind", "event");
-      location.set("logicalLocations", json::array{std::move(logical)});
-    }
-    res.set("locations", json::array{std::move(location)});
-    json::value prints = json::object{};
-    prints.set("assayLintFingerprint/v1", f.fingerprint);
+    v1::result& res = run.results.emplace_back();
+    res.rule_id = f.rule_id;
+    res.level_ = sarif_level(f.level);
+    res.message = text(f.message);
+    v1::location& at = res.locations.emplace_back();
+    at.physical_location_.artifact_location_.uri = f.location ? std::string("events.ndjson") : sarif_uri(o.bundle_path);
+    at.physical_location_.region.start_line =
+        decltype(at.physical_location_.region.start_line)(static_cast<std::int64_t>(f.location ? f.location->line : 1));
+    if (f.location)
+      at.logical_locations.emplace().push_back({"seq:" + std::to_string(f.location->seq), {}});
+    res.partial_fingerprints.assay_lint = f.fingerprint;
     if (!f.location_hash.empty())
-      prints.set("primaryLocationLineHash", f.location_hash);
-    res.set("partialFingerprints", std::move(prints));
-    results.push_back(std::move(res));
+      res.partial_fingerprints.primary_location_line_hash = f.location_hash;
   }
-  json::value driver = json::object{};
-  driver.set("name", "assay-evidence-lint");
-  driver.set("version", o.tool_version);
-  driver.set("rules", std::move(rules));
-  json::array pack_list;
-  for (const loaded_pack& p : packs) {
-    json::value entry = json::object{};
-    entry.set("name", std::string(p.definition.name));
-    entry.set("version", p.definition.version);
-    entry.set("digest", p.digest);
-    pack_list.push_back(std::move(entry));
-  }
-  json::value driver_props = json::object{};
-  driver_props.set("assayPacks", std::move(pack_list));
-  driver.set("properties", std::move(driver_props));
-  json::value tool = json::object{};
-  tool.set("driver", std::move(driver));
-  json::value invocation = json::object{};
-  invocation.set("executionSuccessful", true);
-  if (r.dropped != 0) {
-    json::value note = json::object{};
-    json::value descriptor = json::object{};
-    descriptor.set("id", "ASSAY-LINT-TRUNCATED");
-    note.set("descriptor", std::move(descriptor));
-    note.set("level", "warning");
-    note.set("message", text(std::to_string(r.dropped) + " finding(s) were dropped by the max_results cap of " +
-                             std::to_string(r.max_results) + "; the highest severities were kept."));
-    notes.insert(notes.begin(), std::move(note));
-  }
+  for (const loaded_pack& p : packs)
+    driver.properties.assay_packs.push_back({std::string(p.definition.name), p.definition.version, p.digest});
+  v1::invocation& invocation = run.invocations.emplace_back();
+  if (r.dropped != 0)
+    notes.insert(notes.begin(),
+                 notification("ASSAY-LINT-TRUNCATED", "warning",
+                              std::to_string(r.dropped) + " finding(s) were dropped by the max_results cap of " +
+                                  std::to_string(r.max_results) + "; the highest severities were kept."));
   if (!notes.empty())
-    invocation.set("toolExecutionNotifications", std::move(notes));
-  json::value run = json::object{};
-  run.set("tool", std::move(tool));
-  run.set("invocations", json::array{std::move(invocation)});
-  json::value automation = json::object{};
-  automation.set("id", "assay-evidence/lint/" + r.run_id + "/" + o.tool_version);
-  run.set("automationDetails", std::move(automation));
-  run.set("results", std::move(results));
-  json::value run_props = json::object{};
+    invocation.tool_execution_notifications = std::move(notes);
+  run.automation_details.id = "assay-evidence/lint/" + r.run_id + "/" + o.tool_version;
   std::string disclaimer;
   for (const loaded_pack& p : packs)
     if (p.is_compliance() && p.definition.disclaimer)
       disclaimer += (disclaimer.empty() ? "" : "\n\n---\n\n") + std::string(*p.definition.disclaimer);
   if (!disclaimer.empty())
-    run_props.set("disclaimer", disclaimer);
-  run_props.set("appliedCap", static_cast<double>(r.max_results));
-  run_props.set("droppedResults", static_cast<double>(r.dropped));
-  run.set("properties", std::move(run_props));
-  json::value log = json::object{};
-  log.set("$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json");
-  log.set("version", "2.1.0");
-  log.set("runs", json::array{std::move(run)});
+    run.properties.disclaimer = std::move(disclaimer);
+  run.properties.applied_cap = decltype(run.properties.applied_cap)(static_cast<std::int64_t>(r.max_results));
+  run.properties.dropped_results = decltype(run.properties.dropped_results)(static_cast<std::int64_t>(r.dropped));
   return log;
 }
 
