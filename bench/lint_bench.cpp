@@ -8,7 +8,16 @@
 //   verify  verify_bundle_bytes(bundle)                           the baseline
 //   lint    load every *.yaml pack of PACK_DIR, create the linter, verify_bundle_bytes(bundle,
 //           linter), take the result, build the lint-report-v1 and the SARIF log
-// Printed: min and median wall time of each, and lint/verify for both (the goal: at most 1.5).
+//   wings, two passes   the packs loaded once beforehand; a linter and a closure observer on one
+//                       pass, then attest::statement_for on its own pass (how a caller had to
+//                       attest before the statement builder was a visitor)
+//   wings, one pass     the same linter, observer and an attest::statement_builder on one pass
+//   file sha256         SHA-256 of the bundle's compressed bytes alone: what every verification
+//                       now also computes (verified_bundle::file_sha256), on the inflater thread
+// Printed: min and median wall time of each, lint/verify (the goal: at most 1.5), and each wings
+// row against verify.
+#include "assay/attest/attest.hpp"
+#include "assay/closure/observer.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "assay/lint/engine.hpp"
@@ -123,12 +132,17 @@ int main(int argc, char** argv) {
   const assay::evidence::bundle_limits limits;
 
   using clock = std::chrono::steady_clock;
-  std::vector<double> t_verify, t_lint;
+  std::vector<double> t_verify, t_lint, t_file;
   std::size_t findings = 0, rules = 0;
   for (std::size_t r = 0; r < reps; ++r) {
     auto t0 = clock::now();
     auto v = assay::evidence::verify_bundle_bytes(*bundle, limits);
     t_verify.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    t0 = clock::now();
+    const auto file_digest = assay::hash::digest_bytes<assay::hash::sha256>(*bundle).to_string();
+    t_file.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    if (file_digest != v->file_sha256)
+      die("the pass's file digest is not the file's");
     if (!v)
       die("the bundle does not verify: " + v.error().format());
 
@@ -144,13 +158,61 @@ int main(int argc, char** argv) {
       die("the bundle does not verify: " + verified.error().format());
     const lint::lint_result result = linter->take();
     const auto report = lint::make_report(result, *packs);
-    const auto sarif = lint::sarif_log(result, *packs);
+    const auto sarif = assay::encode(lint::sarif_log(result, *packs));
     t_lint.push_back(std::chrono::duration<double>(clock::now() - t0).count());
     findings = result.findings.size() + result.dropped;
     rules = result.rules.size();
-    if (report.results.size() != rules || !sarif.is_object())
+    if (report.results.size() != rules || !sarif)
       die("the report lost rules");
   }
+  // lint + closure + attest: one pass against two.
+  auto packs = lint::load_packs(pack_files, lint::yaml_options());
+  if (!packs)
+    die("a pack does not load: " + packs.error().format());
+  assay::attest::attest_options ao;
+  for (const lint::loaded_pack& p : *packs)
+    ao.packs.push_back({std::string(p.definition.name), std::string(p.definition.version), p.digest});
+  std::vector<double> t_two, t_one;
+  std::string statement_two, statement_one;
+  for (std::size_t r = 0; r < reps; ++r) {
+    auto t0 = clock::now();
+    {
+      auto linter = lint::linter::create(*packs, {.bundle_path = "bench.tar.gz"});
+      if (!linter)
+        die(linter.error().format());
+      assay::closure::observer closure(*packs);
+      if (!assay::evidence::verify_bundle_bytes(*bundle, limits, *linter, closure))
+        die("the bundle does not verify");
+      auto st = assay::attest::statement_for(*bundle, ao);
+      if (!st)
+        die("no statement: " + st.error().format());
+      const auto lr = lint::make_report(linter->take(), *packs);
+      const auto cr = closure.report();
+      statement_two = assay::encode(*st).value();
+      if (lr.results.size() != rules || !cr.bundle_digest)
+        die("the two-pass wings lost their reports");
+    }
+    t_two.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    t0 = clock::now();
+    {
+      auto linter = lint::linter::create(*packs, {.bundle_path = "bench.tar.gz"});
+      if (!linter)
+        die(linter.error().format());
+      assay::closure::observer closure(*packs);
+      assay::attest::statement_builder attest(ao);
+      if (!assay::evidence::verify_bundle_bytes(*bundle, limits, *linter, closure, attest))
+        die("the bundle does not verify");
+      const auto lr = lint::make_report(linter->take(), *packs);
+      const auto cr = closure.report();
+      statement_one = assay::encode(*attest.statement()).value();
+      if (lr.results.size() != rules || !cr.bundle_digest)
+        die("the one-pass wings lost their reports");
+    }
+    t_one.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    if (statement_one != statement_two)
+      die("the one-pass statement differs from statement_for's");
+  }
+
   const double vmin = *std::min_element(t_verify.begin(), t_verify.end()), vmed = median(t_verify);
   const double lmin = *std::min_element(t_lint.begin(), t_lint.end()), lmed = median(t_lint);
   std::printf("bundle: %zu events, %zu bytes; %zu packs, %zu rules, %zu findings; %zu repetitions\n", events,
@@ -158,5 +220,14 @@ int main(int argc, char** argv) {
   std::printf("verify alone      min %8.1f ms  median %8.1f ms\n", vmin * 1e3, vmed * 1e3);
   std::printf("lint (all packs)  min %8.1f ms  median %8.1f ms\n", lmin * 1e3, lmed * 1e3);
   std::printf("lint / verify     min %8.3f     median %8.3f     (goal: at most 1.5)\n", lmin / vmin, lmed / vmed);
+  const double fmin = *std::min_element(t_file.begin(), t_file.end()), fmed = median(t_file);
+  std::printf("file sha256 alone  min %8.2f ms  median %8.2f ms  (%.4f / %.4f of verify, on the inflater thread)\n",
+              fmin * 1e3, fmed * 1e3, fmin / vmin, fmed / vmed);
+  const double twomin = *std::min_element(t_two.begin(), t_two.end()), twomed = median(t_two);
+  const double onemin = *std::min_element(t_one.begin(), t_one.end()), onemed = median(t_one);
+  std::printf("lint + closure + attest, two passes  min %8.1f ms  median %8.1f ms  (%.3f / %.3f of verify)\n",
+              twomin * 1e3, twomed * 1e3, twomin / vmin, twomed / vmed);
+  std::printf("lint + closure + attest, one pass    min %8.1f ms  median %8.1f ms  (%.3f / %.3f of verify)\n",
+              onemin * 1e3, onemed * 1e3, onemin / vmin, onemed / vmed);
   return 0;
 }
