@@ -66,14 +66,14 @@ class basic_gatherer {
  public:
   basic_gatherer(const show_options& o, spool& s) : opt_(o), spool_(s) {}
 
+  // manifest.json as the unverified reader has it: its facts read from the bytes, if they are JSON.
   void manifest(std::string_view bytes) {
     auto doc = json::document::parse(bytes);
     if (!doc) {
       problem("manifest.json", "not JSON: " + doc.error().message);
       return;
     }
-    if (auto c = json::canonicalize(bytes))
-      facts_.manifest_json = std::move(*c);
+    canonical_manifest(bytes);
     const auto& n = doc->nodes();
     if (n[0].kind != json::kind::object) {
       problem("manifest.json", "not a JSON object");
@@ -94,11 +94,36 @@ class basic_gatherer {
     }
   }
 
+  // manifest.json as the pass read it: its facts as the pass decoded them.
+  void manifest(const evidence::bundle_manifest& m) {
+    canonical_manifest(m.bytes);
+    facts_.bundle_id = m.fields.bundle_id;
+    facts_.run_id = m.fields.run_id;
+    facts_.manifest_events = static_cast<std::uint64_t>(m.fields.event_count.value());
+    facts_.producer =
+        m.fields.producer.name + (m.fields.producer.version.empty() ? "" : " " + m.fields.producer.version);
+  }
+
+  // Keeps the earliest and latest RFC 3339 time seen, each parsed once (without verification:
+  // with it, the pass finds them).
+  void time_in(std::string_view t) {
+    const auto at = json::parse_instant(t);
+    if (!at)
+      return;
+    if (!earliest_ || *at < *earliest_) {
+      earliest_ = at;
+      facts_.time_start = std::string(t);
+    }
+    if (!latest_ || *latest_ < *at) {
+      latest_ = at;
+      facts_.time_end = std::string(t);
+    }
+  }
+
   // An event: its line (json), or its row (table).
   void event(std::string_view line, std::optional<std::uint64_t> seq, std::string_view time, std::string_view type,
              std::string_view subject) {
     ++events_;
-    time_in(time);
     if (opt_.fmt == show_options::format::json) {
       spool_.put(events_ == 1 ? "" : ",");
       spool_.put(line);
@@ -121,21 +146,19 @@ class basic_gatherer {
   const std::array<std::size_t, 4>& widths() const noexcept { return widths_; }
 
  private:
-  // Keeps the earliest and latest RFC 3339 time seen (without verification: the pass does it).
-  void time_in(std::string_view t) {
-    const auto at = json::parse_instant(t);
-    if (!at)
+  // The manifest's canonical form, which `show --json` prints (the table does not).
+  void canonical_manifest(std::string_view bytes) {
+    if (opt_.fmt != show_options::format::json)
       return;
-    if (facts_.time_start.empty() || *at < *json::parse_instant(facts_.time_start))
-      facts_.time_start = std::string(t);
-    if (facts_.time_end.empty() || *json::parse_instant(facts_.time_end) < *at)
-      facts_.time_end = std::string(t);
+    if (auto c = json::canonicalize(bytes))
+      facts_.manifest_json = std::move(*c);
   }
 
   const show_options& opt_;
   spool& spool_;
   facts facts_;
   std::uint64_t events_ = 0;
+  std::optional<json::instant> earliest_, latest_;
   std::vector<std::pair<std::string, std::string>> problems_;
   std::array<std::size_t, 4> widths_{3, 4, 4, 7};  // the headings' widths
 };
@@ -144,7 +167,7 @@ using gatherer = basic_gatherer<>;
 // The verification pass's visitor: each verified event to the gatherer.
 struct verified_rows {
   gatherer& g;
-  void on_manifest(const evidence::bundle_manifest& m) { g.manifest(m.bytes); }
+  void on_manifest(const evidence::bundle_manifest& m) { g.manifest(m); }
   void on_event(const evidence::verified_event& e) {
     g.event(e.line, e.seq, e.time, e.type, e.subject.value_or(std::string_view()));
   }
@@ -179,6 +202,7 @@ struct unverified_rows {
     if (seq != 0 && n[seq].kind == json::kind::number && doc->integer_token_at(seq) && doc->number_at(seq) >= 0 &&
         doc->number_at(seq) <= 9007199254740992.0)
       s = static_cast<std::uint64_t>(doc->number_at(seq));
+    g.time_in(text(time));
     g.event(bytes, s, text(time), text(type), text(subject));
   }
   void on_long_line(std::uint64_t line, std::uint64_t bytes) {
