@@ -11,6 +11,7 @@
 #include "assay/json/number.hpp"
 #include "assay/json/reader.hpp"
 #include "assay/json/value.hpp"
+#include "assay/separate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -781,3 +782,18 @@ inline std::string to_pretty(const value& v) {
 }
 
 }  // namespace assay::json
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+// The DOM's canonical writer through the two writers the library uses: compiled once, not in
+// every unit whose contracts hold untyped members (extra_members, json::value).
+namespace assay::json {
+namespace detail {
+ASSAY_EXTERN_TEMPLATE bool write_value<writer<string_sink>>(writer<string_sink>&, const value&,
+                                                            std::vector<const member*>&, write_failure*);
+ASSAY_EXTERN_TEMPLATE bool write_value<string_writer>(string_writer&, const value&, std::vector<const member*>&,
+                                                      write_failure*);
+}  // namespace detail
+ASSAY_EXTERN_TEMPLATE result<void> write_canonical<writer<string_sink>>(writer<string_sink>&, const value&);
+ASSAY_EXTERN_TEMPLATE result<void> write_canonical<string_writer>(string_writer&, const value&);
+}  // namespace assay::json
+#endif
