@@ -278,8 +278,7 @@ inline std::string hex_prefix(std::string_view bytes, std::size_t n) {
 }
 
 // Unix nanoseconds of an RFC 3339 time; nullopt before 1970 or past 2554.
-inline std::optional<std::uint64_t> unix_nanos(std::string_view time) {
-  const auto t = json::parse_instant(time);
+inline std::optional<std::uint64_t> unix_nanos(const std::optional<json::instant>& t) {
   if (!t || t->seconds < 0)
     return std::nullopt;
   std::string frac(t->fraction.substr(0, 9));
@@ -397,12 +396,68 @@ class basic_exporter {
                           "/" + std::string(required[k]));
       f[k] = *s;
     }
-    const std::string_view type = f[0], id = f[1], time = f[2], run_id = f[3], hash = f[4];
+    return add(doc, envelope{f[0], f[1], f[3], f[4], json::parse_instant(f[2])});
+  }
+
+  // An event the verification pass read: its envelope as the pass found it (bundle_exporter).
+  result<void> add(const evidence::verified_event& e) {
+    return add(e.doc, envelope{e.type, e.id, e.run_id, e.content_hash, e.at});
+  }
+
+  // The TracesData lines, each handed to `sink(std::string_view line)` (with its newline) as it
+  // is made, so that only one line is built at a time; then the report. A sink that returns false
+  // stops the export: the result is then an I/O error. The exporter is empty afterwards.
+  template <class Sink>
+  result<contracts::otel_export_report> finish_to(Sink&& sink) {
+    std::uint64_t written = 0, lines = 0;
+    bool ok = true;
+    for (detail::run_state& run : runs_) {
+      if (ok)
+        ok = emit_run(run, sink, written, lines);
+      run = detail::run_state{};  // freed as soon as written
+    }
+    contracts::otel_export_report r;
+    r.semconv_version = std::string(semconv_version);
+    r.events_read = static_cast<std::int64_t>(events_read_);
+    r.spans_written = static_cast<std::int64_t>(written);
+    auto& loss = r.mapping_loss;
+    loss.dropped_attributes = std::move(loss_);
+    for (const auto& [type, n] : unmapped_)
+      loss.unmapped_events.emplace(type, static_cast<std::int64_t>(n));
+    loss.totals.dropped_attributes = static_cast<std::int64_t>(loss.dropped_attributes.size());
+    loss.totals.unmapped_events = loss.unmapped_sum();
+    *this = basic_exporter(service_, opt_);
+    if (!ok)
+      return make_error(errc::io_error, "the TracesData lines could not be written");
+    return r;
+  }
+
+  // finish_to() into one string.
+  export_output finish() {
+    export_output out;
+    auto r = finish_to([&out](std::string_view line) {
+      out.lines += line;
+      ++out.line_count;
+      return true;
+    });
+    out.report = std::move(*r);  // a string sink does not fail
+    return out;
+  }
+
+ private:
+  // The envelope members the mapping reads, and the time as an instant (nullopt: not a time).
+  struct envelope {
+    std::string_view type, id, run_id, hash;
+    std::optional<json::instant> at;
+  };
+
+  result<void> add(const json::document& doc, const envelope& env) {
+    const std::string_view type = env.type, id = env.id, run_id = env.run_id, hash = env.hash;
     ++events_read_;
     detail::run_state& run = run_of(run_id, id, hash);
     if (!run_seen_.contains(std::string(run_id)))
       return make_error(errc::above_maximum, over_limit());
-    const auto ns = detail::unix_nanos(time);
+    const auto ns = detail::unix_nanos(env.at);
     if (ns) {
       run.first_ns = std::min(run.first_ns, *ns);
       run.last_ns = std::max(run.last_ns, *ns);
@@ -482,47 +537,6 @@ class basic_exporter {
     return {};
   }
 
-  // The TracesData lines, each handed to `sink(std::string_view line)` (with its newline) as it
-  // is made, so that only one line is built at a time; then the report. A sink that returns false
-  // stops the export: the result is then an I/O error. The exporter is empty afterwards.
-  template <class Sink>
-  result<contracts::otel_export_report> finish_to(Sink&& sink) {
-    std::uint64_t written = 0, lines = 0;
-    bool ok = true;
-    for (detail::run_state& run : runs_) {
-      if (ok)
-        ok = emit_run(run, sink, written, lines);
-      run = detail::run_state{};  // freed as soon as written
-    }
-    contracts::otel_export_report r;
-    r.semconv_version = std::string(semconv_version);
-    r.events_read = static_cast<std::int64_t>(events_read_);
-    r.spans_written = static_cast<std::int64_t>(written);
-    auto& loss = r.mapping_loss;
-    loss.dropped_attributes = std::move(loss_);
-    for (const auto& [type, n] : unmapped_)
-      loss.unmapped_events.emplace(type, static_cast<std::int64_t>(n));
-    loss.totals.dropped_attributes = static_cast<std::int64_t>(loss.dropped_attributes.size());
-    loss.totals.unmapped_events = loss.unmapped_sum();
-    *this = basic_exporter(service_, opt_);
-    if (!ok)
-      return make_error(errc::io_error, "the TracesData lines could not be written");
-    return r;
-  }
-
-  // finish_to() into one string.
-  export_output finish() {
-    export_output out;
-    auto r = finish_to([&out](std::string_view line) {
-      out.lines += line;
-      ++out.line_count;
-      return true;
-    });
-    out.report = std::move(*r);  // a string sink does not fail
-    return out;
-  }
-
- private:
   std::string over_limit() const {
     return "the export would hold more than " + std::to_string(opt_.max_spans) +
            " spans (the limit max_spans, --max-spans): nothing was written";
@@ -763,7 +777,7 @@ class basic_bundle_exporter {
     x_.set_service({m.fields.producer.name, m.fields.producer.version, m.fields.producer.git});
   }
   std::optional<error> on_event(const evidence::verified_event& e) {
-    if (auto r = x_.add(e.doc); !r)
+    if (auto r = x_.add(e); !r)
       return r.error();
     return std::nullopt;
   }
