@@ -59,6 +59,10 @@ say "assay evidence closure: which signals the session captured, and how replaya
 "$assay" evidence closure "$work/session.tar.gz" --pack replay-readiness --report "$work/closure.json"
 "$assay" evidence closure "$work/session.tar.gz" --explain closure.score
 
+say "assay evidence closure as a release gate: exit 1 when the score or the confidence is too low"
+"$assay" evidence closure "$work/session.tar.gz" --pack replay-readiness --min-score 0.9 --require-confidence high \
+  || echo "exit code $?"
+
 say "assay evidence export-otel: the session as OpenTelemetry spans (OTLP/JSON) and what the mapping lost"
 "$assay" evidence export-otel "$work/session.tar.gz" --out "$work/spans.jsonl" --report "$work/otel.json"
 head -c 400 "$work/spans.jsonl"; echo " ..."

@@ -7,10 +7,13 @@
 #include "assay/error.hpp"
 #include "assay/json/printable.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -96,6 +99,18 @@ class dispatcher {
  private:
   action chosen_;
 };
+
+// --- numbers on the command line ---------------------------------------------------------------
+
+// `text` as a number from 0 to 1 (a score, a rate): decimal or exponent notation, the whole of
+// it; nullopt for anything else (empty, "nan", "inf", "1.5", "-0.1", "0.5x").
+inline std::optional<double> parse_unit_interval(std::string_view text) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0 || v > 1)
+    return std::nullopt;
+  return v;
+}
 
 // --- input -----------------------------------------------------------------------------------
 

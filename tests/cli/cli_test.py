@@ -491,6 +491,36 @@ expect("evidence closure --explain of a rule: a usage error", ["evidence", "clos
        b"(a rule is explained by evidence lint --explain)\n")
 expect("evidence closure: a pack that is not there exits 3", ["evidence", "closure", signal_bundle, "--pack",
        "replay-readyness"], b"", 3, b"", err_contains=b'did you mean "replay-readiness"')
+# The gate (SPEC §13): exit 1 when the score or the confidence is below it, the report written
+# and the summary printed either way; a bound that is not one, exit 2 before anything is read.
+expect("closure gate: met", ["evidence", "closure", signal_bundle, "--pack", "replay-readiness", "--min-score", "0.5",
+       "--require-confidence", "medium"], b"", 0,
+       closure_text + b"gate --min-score 0.5 --require-confidence medium: PASS\n", b"")
+expect("closure gate: 1e-1 is a score", ["evidence", "closure", signal_bundle, "--pack", "replay-readiness",
+       "--min-score", "1e-1"], b"", 0, closure_text + b"gate --min-score 0.1: PASS\n", b"")
+gated_report = tmpfile(b"")
+expect("closure gate: a score below --min-score exits 1", ["evidence", "closure", signal_bundle, "--pack",
+       "replay-readiness", "--min-score", "0.75", "--report", gated_report], b"", 1,
+       closure_text + b"gate --min-score 0.75: FAIL; score 0.5 is below 0.75\n", b"")
+check("closure gate: the report is written when the gate fails",
+      open(gated_report, "rb").read() == open(closure_report, "rb").read())
+expect("closure gate: a confidence below --require-confidence exits 1", ["evidence", "closure", signal_bundle,
+       "--pack", "replay-readiness", "--require-confidence", "high"], b"", 1,
+       closure_text + b"gate --require-confidence high: FAIL; confidence medium is below high\n", b"")
+expect("closure gate: both below, both said", ["evidence", "closure", signal_bundle, "--pack", "replay-readiness",
+       "--require-confidence", "high", "--min-score", "0.9"], b"", 1,
+       closure_text + b"gate --min-score 0.9 --require-confidence high: FAIL; score 0.5 is below 0.9; "
+       b"confidence medium is below high\n", b"")
+expect("closure gate: with --explain closure.score", ["evidence", "closure", signal_bundle, "--explain",
+       "closure.score", "--min-score", "0.9"], b"", 1, explain_score + b"gate --min-score 0.9: FAIL; score 0.5 is "
+       b"below 0.9\n", b"")
+for bad in ["1.5", "-0.1", "nan", "inf", "", "0.5x", ".", "+0.5"]:
+    expect("closure gate: --min-score " + repr(bad) + " is a usage error", ["evidence", "closure", signal_bundle,
+           "--min-score", bad], b"", 2, b"", b"assay evidence closure: --min-score " + bad.encode() +
+           b": expected a number from 0 to 1\n")
+expect("closure gate: --require-confidence low is a usage error", ["evidence", "closure", signal_bundle,
+       "--require-confidence", "low"], b"", 2, b"",
+       b"assay evidence closure: --require-confidence low: expected high or medium\n")
 expect("evidence closure: a bundle that does not verify", ["evidence", "closure", tmpfile(b"not a bundle")], b"", 1,
        b"", b"IntegrityGzip: the gzip stream is invalid: it does not start with the gzip magic bytes 1f 8b\n")
 

@@ -1,6 +1,7 @@
 // assay evidence closure B [--pack P[,P…]]… [--report R] [--explain closure.score]
+//                          [--min-score S] [--require-confidence high|medium]
 // — completeness against the packs' signals and closure for replay (SPEC §13), in the one
-// verification pass.
+// verification pass; with a gate, exit 1 when the score or the confidence is below it.
 #include "../cli.hpp"
 #include "../packs.hpp"
 #include "../report.hpp"
@@ -13,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,33 @@ struct closure_args {
   std::vector<std::string> packs;
   std::string report;
   std::string explain;
+  std::optional<std::string> min_score;           // the gate (SPEC §13)
+  std::optional<std::string> require_confidence;  // high or medium
 };
+
+// The confidences in increasing order.
+int confidence_rank(std::string_view c) {
+  return c == "high" ? 2 : c == "medium" ? 1 : 0;
+}
+
+// The gate's line: what was asked, and PASS, or FAIL with each bound the report is below.
+std::string gate_line(const assay::contracts::closure_report& r, std::optional<double> min_score,
+                      std::string_view confidence, bool& passed) {
+  std::string asked, below;
+  const std::string score = assay::json::number_to_string(r.closure.score);
+  if (min_score) {
+    asked += " --min-score " + assay::json::number_to_string(*min_score);
+    if (r.closure.score.value() < *min_score)
+      below += "; score " + score + " is below " + assay::json::number_to_string(*min_score);
+  }
+  if (!confidence.empty()) {
+    asked += " --require-confidence " + std::string(confidence);
+    if (confidence_rank(r.closure.confidence) < confidence_rank(confidence))
+      below += "; confidence " + std::string(r.closure.confidence.value()) + " is below " + std::string(confidence);
+  }
+  passed = below.empty();
+  return "gate" + asked + ": " + (passed ? std::string("PASS") : "FAIL" + below) + "\n";
+}
 
 std::string listed(const std::vector<assay::contracts::closure_v1::signal>& list) {
   std::string out;
@@ -61,6 +89,19 @@ int run_closure(const closure_args& a) {
                              ": expected closure.score (a rule is explained by evidence lint --explain)");
     return exit_usage;
   }
+  std::optional<double> min_score;
+  if (a.min_score) {
+    min_score = parse_unit_interval(*a.min_score);
+    if (!min_score) {
+      print_error(command, "--min-score " + printable(*a.min_score, echo_cap) + ": expected a number from 0 to 1");
+      return exit_usage;
+    }
+  }
+  const std::string confidence = a.require_confidence.value_or("");
+  if (a.require_confidence && confidence != "high" && confidence != "medium") {
+    print_error(command, "--require-confidence " + printable(confidence, echo_cap) + ": expected high or medium");
+    return exit_usage;
+  }
   auto packs = load_cli_packs(command, a.packs);
   if (!packs)
     return exit_io;  // a pack that does not load (SPEC §17)
@@ -71,8 +112,13 @@ int run_closure(const closure_args& a) {
   if (!a.report.empty())
     if (auto w = write_report(report, a.report); !w)
       return fail(command, w.error());
-  const std::string text = a.explain.empty() ? summary(report) : observer.explain_score();
-  return finish(command, write_file("-", printable_lines(text)));
+  std::string text = a.explain.empty() ? summary(report) : observer.explain_score();
+  bool passed = true;
+  if (min_score || a.require_confidence)
+    text += gate_line(report, min_score, confidence, passed);
+  if (const int code = finish(command, write_file("-", printable_lines(text))); code != exit_ok)
+    return code;
+  return passed ? exit_ok : exit_failed;
 }
 
 }  // namespace
@@ -87,6 +133,9 @@ void add_evidence_closure(CLI::App& evidence, dispatcher& d) {
                   "directory; comma lists allowed (default: cicd-starter)");
   sub->add_option("--report", a->report, "Write the closure-v1 JSON here");
   sub->add_option("--explain", a->explain, "closure.score: each replay-critical signal, its weight and state");
+  sub->add_option("--min-score", a->min_score, "Gate: exit 1 when the closure score is below S (0 to 1)");
+  sub->add_option("--require-confidence", a->require_confidence,
+                  "Gate: exit 1 when the closure confidence is below it (high or medium)");
   d.on(sub, [a] { return run_closure(*a); });
 }
 
