@@ -81,6 +81,10 @@ say "assay sim soak: pass^8 of an 'agent' that crashes on every fourth seed, fou
   --exec "if [ \$(( {seed} % 4 )) -eq 0 ]; then echo 'agent crashed on seed {seed}' >&2; exit 3; fi; cp '$work/session.tar.gz' {out}" \
   || echo "exit code $?"
 
+say "The same soak with a tolerance gate: at least 40% on the Wilson interval's lower bound, instead of pass^8"
+"$assay" sim soak --iterations 8 --seed 1 --jobs 4 --report "$work/soak-tolerant.json" --min-pass-rate 0.4 \
+  --exec "if [ \$(( {seed} % 4 )) -eq 0 ]; then exit 3; fi; cp '$work/session.tar.gz' {out}"
+
 if [ -d ../shared/conformance/assay-upstream ]; then
   up=../shared/conformance/assay-upstream
   say "The Rust reference's own bundle against its EU AI Act pack: one warning, so --fail-on warning fails"

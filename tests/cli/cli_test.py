@@ -5,6 +5,7 @@ codes (SPEC §17), and `assay jcs` over every external RFC 8785 vector.
 usage: cli_test.py ASSAY_BINARY SOURCE_ROOT CONFORMANCE_DIR REQUIRE(0|1)
 """
 import json
+import math
 import os
 import resource
 import signal
@@ -573,6 +574,52 @@ check("sim soak --exec: every fourth seed fails, infra errors by kind, exit 1", 
       "the command exited with status 7; last stderr line: no luck"
       and b"  first: run 4: subprocess_failed: the command exited with status 7; last stderr line: no luck\n" in out,
       f"{code} {out!r} {err!r}")
+# Tolerance (SPEC §12): --min-pass-rate decides the exit code instead of pass^k, on the Wilson
+# lower bound (computed here independently) or on the estimate, with --min-runs; the report is
+# the same as without it.
+flaky = ["--iterations", "8", "--seed", "1", "--exec",
+         f"if [ $(( {{seed}} % 4 )) -eq 0 ]; then exit 7; fi; cp '{good}' {{out}}"]
+Z95 = 1.959963984540054
+wilson_low = ((0.75 + Z95 * Z95 / 16) - Z95 * math.sqrt(0.75 * 0.25 / 8 + Z95 * Z95 / 256)) / (1 + Z95 * Z95 / 8)
+code, out, err = soak(flaky)
+untolerant = json.loads(open(soak_report, "rb").read() or b"{}")
+untolerant = dict(untolerant, runs=[dict(r, duration_ms=0) for r in untolerant.get("runs", [])])
+check("sim soak: 6 of 8 passing without a gate, pass^8 fails, exit 1", code == 1 and b"gate" not in out, out)
+for name, extra, want_code, want_tail in [
+        ("the lower bound below P exits 1", ["--min-pass-rate", "0.5"], 1,
+         "FAIL; lower bound {low} is below 0.5"),
+        ("the lower bound at least P exits 0, though pass^8 fails", ["--min-pass-rate", "0.4"], 0,
+         "PASS; lower bound {low} is at least 0.4"),
+        ("--gate estimate judges the pass rate", ["--min-pass-rate", "0.75", "--gate", "estimate"], 0,
+         "PASS; pass rate 0.75 is at least 0.75"),
+        ("--gate estimate below P", ["--min-pass-rate", "0.8", "--gate", "estimate"], 1,
+         "FAIL; pass rate 0.75 is below 0.8"),
+        ("--min-runs above the runs executed exits 1", ["--min-pass-rate", "0.4", "--min-runs", "9"], 1,
+         "FAIL; lower bound {low} is at least 0.4; 8 run(s), fewer than 9"),
+        ]:
+    code, out, err = soak(flaky + extra)
+    rep = json.loads(open(soak_report, "rb").read() or b"{}")
+    low = rep.get("results", {}).get("pass_rate_ci95", [None])[0]
+    asked = " ".join(extra[:2]) + " --gate " + (extra[3] if "--gate" in extra else "lower-bound") + (
+        " --min-runs " + extra[3] if "--min-runs" in extra else "")
+    line = ("  gate " + asked + ": " + want_tail.format(low=repr(low)) +
+            " (this gate decides the exit code, not pass^8)\n").encode()
+    check("sim soak tolerance: " + name, code == want_code and err == b"" and out.endswith(line)
+          and b"  pass^8: FAIL (first run not passing: 4)\n" in out and low is not None
+          and abs(low - wilson_low) < 1e-12 and rep["results"]["pass_all"] is False,
+          f"{code} {out!r} {err!r} {low!r} {wilson_low!r}")
+    strip_time = dict(rep, runs=[dict(r, duration_ms=0) for r in rep.get("runs", [])])
+    check("sim soak tolerance: the report is the one without the gate, " + name, strip_time == untolerant)
+for name, extra, message in [
+        ("--min-pass-rate 1.5", ["--min-pass-rate", "1.5"], b"--min-pass-rate 1.5: expected a number from 0 to 1"),
+        ("--min-pass-rate nan", ["--min-pass-rate", "nan"], b"--min-pass-rate nan: expected a number from 0 to 1"),
+        ("--gate median", ["--min-pass-rate", "0.5", "--gate", "median"],
+         b"--gate median: expected lower-bound or estimate"),
+        ("--gate alone", ["--gate", "estimate"], b"--gate needs --min-pass-rate"),
+        ("--min-runs alone", ["--min-runs", "3"], b"--min-runs needs --min-pass-rate")]:
+    code, out, err = soak(["--iterations", "1", "--target", signal_bundle] + extra)
+    check(f"sim soak tolerance: usage error, {name}", code == 2 and out == b"" and
+          err == b"assay sim soak: " + message + b"\n", f"{code} {out!r} {err!r}")
 code, out, err = soak(["--iterations", "3", "--target", signal_bundle, "--ci", "jeffreys"])
 check("sim soak --ci jeffreys", code == 0 and b"95% interval (Jeffreys) [0.4644, 0.9998]" in out, out)
 for name, args, message in [

@@ -55,7 +55,37 @@ struct soak_args {
   std::string ci = "wilson";
   std::string suite;
   std::string report;
+  // Tolerance (SPEC §12): when given, it decides the exit code instead of pass^k.
+  std::optional<std::string> min_pass_rate;
+  std::optional<std::string> gate;  // lower-bound (default) or estimate
+  std::optional<std::uint64_t> min_runs;
 };
+
+// The tolerance gate, as asked on the command line.
+struct tolerance {
+  double min_pass_rate = 0;
+  bool on_estimate = false;  // pass_rate itself, not the interval's lower bound
+  std::uint64_t min_runs = 1;
+  bool min_runs_given = false;
+};
+
+// The gate's summary line, and whether the soak met it.
+std::string tolerance_line(const assay::contracts::soak_report& r, const tolerance& t, std::uint64_t iterations,
+                           bool& passed) {
+  const double value = t.on_estimate ? r.results.pass_rate.value() : (*r.results.pass_rate_ci95)[0].value();
+  const auto runs = static_cast<std::uint64_t>(r.results.runs.value());
+  const bool rate_ok = value >= t.min_pass_rate, runs_ok = runs >= t.min_runs;
+  passed = rate_ok && runs_ok;
+  const std::string p = assay::json::number_to_string(t.min_pass_rate);
+  std::string out = "  gate --min-pass-rate " + p + " --gate " + (t.on_estimate ? "estimate" : "lower-bound");
+  if (t.min_runs_given)
+    out += " --min-runs " + std::to_string(t.min_runs);
+  out += std::string(": ") + (passed ? "PASS" : "FAIL") + "; " + (t.on_estimate ? "pass rate " : "lower bound ") +
+         assay::json::number_to_string(value) + (rate_ok ? " is at least " : " is below ") + p;
+  if (!runs_ok)
+    out += "; " + std::to_string(runs) + " run(s), fewer than " + std::to_string(t.min_runs);
+  return out + " (this gate decides the exit code, not pass^" + std::to_string(iterations) + ")\n";
+}
 
 // A temporary directory for the runs of --exec, removed when the soak ends.
 struct scratch_dir {
@@ -188,6 +218,20 @@ int run_soak(const soak_args& a) {
     return usage("--fail-on " + printable(a.fail_on, echo_cap) + ": expected info, warning, warn or error");
   if (a.ci != "wilson" && a.ci != "jeffreys")
     return usage("--ci " + printable(a.ci, echo_cap) + ": expected wilson or jeffreys");
+  std::optional<tolerance> gate;
+  if (a.min_pass_rate) {
+    const auto p = parse_unit_interval(*a.min_pass_rate);
+    if (!p)
+      return usage("--min-pass-rate " + printable(*a.min_pass_rate, echo_cap) + ": expected a number from 0 to 1");
+    gate.emplace().min_pass_rate = *p;
+    if (a.gate && *a.gate != "lower-bound" && *a.gate != "estimate")
+      return usage("--gate " + printable(*a.gate, echo_cap) + ": expected lower-bound or estimate");
+    gate->on_estimate = a.gate == "estimate";
+    gate->min_runs = a.min_runs.value_or(1);
+    gate->min_runs_given = a.min_runs.has_value();
+  } else if (a.gate || a.min_runs) {
+    return usage(std::string(a.gate ? "--gate" : "--min-runs") + " needs --min-pass-rate");
+  }
 
   // From here on a signal stops the soak (SPEC §12 "Stopping"): every command in flight killed
   // with its process group, the scratch directory removed, no report written, exit 128 + signal.
@@ -273,11 +317,15 @@ int run_soak(const soak_args& a) {
   const auto report = soak::make_report(*outcome, *packs, o, ro);
   if (auto w = write_report(report, a.report); !w)
     return fail(command, w.error());
-  if (auto w = write_file("-", printable_lines(summary(report, *outcome, a))); !w)
+  std::string text = summary(report, *outcome, a);
+  bool passed = report.results.pass_all;
+  if (gate)
+    text += tolerance_line(report, *gate, a.iterations, passed);
+  if (auto w = write_file("-", printable_lines(text)); !w)
     return fail(command, w.error());
   if (stop.requested())  // while the report was written: it is whole (written whole or not at all)
     return 128 + stop.signal.load();
-  return report.results.pass_all ? exit_ok : exit_failed;
+  return passed ? exit_ok : exit_failed;
 }
 
 }  // namespace
@@ -308,6 +356,12 @@ void add_sim_soak(CLI::App& sim, dispatcher& d) {
   sub->add_option("--ci", a->ci, "The interval of pass_rate_ci95: wilson (default) or jeffreys");
   sub->add_option("--suite", a->suite, "A name for the soak, written to the report");
   sub->add_option("--report", a->report, "Write the soak-report-v1 JSON here")->required();
+  sub->add_option("--min-pass-rate", a->min_pass_rate,
+                  "Tolerance: exit 0 when the pass rate's 95% lower bound (or, --gate estimate, the rate) is at "
+                  "least P, instead of when pass^k holds");
+  sub->add_option("--gate", a->gate, "What --min-pass-rate judges: lower-bound (default) or estimate");
+  in_range(sub->add_option("--min-runs", a->min_runs, "Tolerance: and at least N runs executed (default 1)"), 1,
+           max_soak_iterations);
   d.on(sub, [a] { return run_soak(*a); });
 }
 
