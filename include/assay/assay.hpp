@@ -68,6 +68,7 @@
 #include "assay/contracts/payloads.hpp"
 #include "assay/contracts/registry.hpp"
 #include "assay/contracts/sarif.hpp"
+#include "assay/contracts/soak_drift.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/contracts/sorted.hpp"
 
@@ -113,6 +114,7 @@
 
 #include "assay/otel/attributes.hpp"
 #include "assay/otel/exporter.hpp"
+#include "assay/soak/drift.hpp"
 #include "assay/soak/engine.hpp"
 #include "assay/soak/targets.hpp"
 #include "assay/inspect/diff.hpp"

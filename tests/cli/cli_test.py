@@ -45,7 +45,7 @@ SPEC17 = ["soak-report-v1", "closure-v1", "evidence-event-v1", "manifest-v1",
           "assay.fs.access", "assay.env.filtered", "assay.tool.call", "assay.model.invoked", "assay.run.input",
           "assay.run.seed", "assay.prompt.lineage", "assay.approval.recorded", "assay.net.access",
           "pack-v1", "lint-report-v1", "finding-v1", "dsse-envelope-v1", "intoto-statement-v1", "otel-export-report-v1",
-          "evidence-diff-v1"]
+          "evidence-diff-v1", "soak-drift-v1"]
 expect("schema --list: every SPEC §17 name, nothing else", ["schema", "--list"], b"", 0,
        "".join(n + "\n" for n in sorted(SPEC17)).encode(), b"")
 code, out, _ = run(["schema", "--list"])
@@ -620,6 +620,114 @@ for name, extra, message in [
     code, out, err = soak(["--iterations", "1", "--target", signal_bundle] + extra)
     check(f"sim soak tolerance: usage error, {name}", code == 2 and out == b"" and
           err == b"assay sim soak: " + message + b"\n", f"{code} {out!r} {err!r}")
+# --- sim drift (SPEC §12 "Drift") ----------------------------------------------------------------
+# Reports written here from the soak report above (its packs, limits and policy), with results
+# chosen so that a rule starts failing, one stops, and an infra error kind appears; the expected
+# interval is Newcombe's method 10 computed here from the two Wilson intervals.
+base_report = json.loads(open(soak_report, "rb").read())
+
+
+def soak_doc(passes, failures, infra, violations, infra_kinds, suite):
+    runs = passes + failures + infra
+    d = dict(base_report, iterations=runs, suite=suite)
+    d.pop("runs", None)
+    d["results"] = {"runs": runs, "passes": passes, "failures": failures, "infra_errors": infra,
+                    "pass_rate": passes / runs, "pass_all": passes == runs, "violations_by_rule": violations,
+                    "infra_errors_by_kind": infra_kinds}
+    path = os.path.join(soak_dir, suite + ".json")
+    with open(path, "w") as f:
+        json.dump(d, f)
+    return path
+
+
+def wilson(s, n):
+    p, den, c = s / n, 1 + Z95 * Z95 / n, s / n + Z95 * Z95 / (2 * n)
+    m = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n))
+    return (0.0 if s == 0 else (c - m) / den, 1.0 if s == n else (c + m) / den)
+
+
+def newcombe(s1, n1, s2, n2):
+    (l1, u1), (l2, u2) = wilson(s1, n1), wilson(s2, n2)
+    p1, p2 = s1 / n1, s2 / n2
+    return (p1 - p2, p1 - p2 - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+            p1 - p2 + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+
+
+last_week = soak_doc(97, 3, 0, {"p@1:A": 3, "p@1:B": 10}, {}, "last-week")
+today = soak_doc(91, 6, 3, {"p@1:A": 6, "p@1:C": 4}, {"time_budget_exceeded": 3}, "today")
+broken = soak_doc(80, 20, 0, {"p@1:A": 20}, {}, "broken")
+drift_report = os.path.join(soak_dir, "drift.json")
+
+
+def drift(args):
+    return run(["sim", "drift"] + args, env=soak_env)
+
+
+code, out, err = drift([last_week, today, "--report", drift_report, "--fail-on", "regressed"])
+d91 = newcombe(91, 100, 97, 100)
+drep = json.loads(open(drift_report, "rb").read() or b"{}")
+check("sim drift: 0.97 -> 0.91 is within the interval: unchanged, exit 0 even with --fail-on regressed",
+      code == 0 and err == b"" and out == (
+          b"drift: pass rate 0.97 -> 0.91 (baseline 97 of 100, candidate 91 of 100)\n"
+          b"  difference -0.0600, 95% interval (Newcombe) [-0.1349, 0.0088]: unchanged\n"
+          b"rules newly violated:\n  p@1:C  4.0% of runs\n"
+          b"rules no longer violated:\n  p@1:B  10.0% of runs\n"
+          b"infra errors (runs):\n  time_budget_exceeded  0 -> 3\n"), f"{code} {out!r} {err!r}")
+check("sim drift: the report", drep.get("schema_version") == "soak-drift-v1" and drep["verdict"] == "unchanged"
+      and drep["difference"]["method"] == "newcombe-hybrid-score"
+      and drep["difference"]["estimate"] == 0.91 - 0.97
+      and abs(drep["difference"]["ci95"][0] - d91[1]) < 1e-12 and abs(drep["difference"]["ci95"][1] - d91[2]) < 1e-12
+      and drep["baseline"]["suite"] == "last-week" and drep["candidate"]["passes"] == 91
+      and all(abs(a - b) < 1e-12 for a, b in zip(drep["candidate"]["pass_rate_ci95"], wilson(91, 100)))
+      and drep["rules"] == {"p@1:A": {"baseline": 0.03, "candidate": 0.06}, "p@1:B": {"baseline": 0.1, "candidate": 0},
+                            "p@1:C": {"baseline": 0, "candidate": 0.04}}
+      and drep["new_rules"] == ["p@1:C"] and drep["resolved_rules"] == ["p@1:B"]
+      and drep["infra_errors"] == {"baseline": {}, "candidate": {"time_budget_exceeded": 3}}
+      and drep["packs_changed"] is False and drep["generated_at"] == "2023-11-14T22:13:20Z", drep)
+expect("sim drift report validates as soak-drift-v1", ["validate", "soak-drift-v1", drift_report], b"", 0,
+       f"{drift_report}: valid soak-drift-v1\n".encode(), b"")
+try:
+    import jsonschema
+    schema = json.load(open(os.path.join(ROOT, "schemas", "soak-drift-v1.schema.json"), encoding="utf-8"))
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(drep))
+    check("sim drift: the report is valid against schemas/soak-drift-v1.schema.json", errors == [], errors[:3])
+except ImportError:
+    print("python jsonschema absent: the drift report's schema check skipped (assay validate checked it)")
+d80 = newcombe(80, 100, 97, 100)
+code, out, err = drift([last_week, broken, "--fail-on", "regressed", "--report", drift_report])
+drep = json.loads(open(drift_report, "rb").read() or b"{}")
+check("sim drift: 0.97 -> 0.80 regressed, --fail-on regressed exits 1", code == 1 and err == b""
+      and f"  difference -0.1700, 95% interval (Newcombe) [{d80[1]:.4f}, {d80[2]:.4f}]: regressed\n".encode() in out
+      and drep["verdict"] == "regressed" and d80[2] < 0 and abs(drep["difference"]["ci95"][1] - d80[2]) < 1e-12,
+      f"{code} {out!r} {err!r}")
+code, out, err = drift([last_week, broken])
+check("sim drift: a regression without --fail-on exits 0", code == 0 and b": regressed\n" in out, out)
+code, out, err = drift([broken, last_week])
+check("sim drift: the other way, improved", code == 0 and b": improved\n" in out, out)
+other_packs = json.loads(open(today).read())
+other_packs["packs"] = [dict(other_packs["packs"][0], digest="sha256:" + "0" * 64)]
+other_path = os.path.join(soak_dir, "other-packs.json")
+with open(other_path, "w") as f:
+    json.dump(other_packs, f)
+pk = base_report["packs"][0]
+code, out, err = drift([last_week, other_path])
+check("sim drift: packs that differ are a usage error naming them", code == 2 and out == b"" and err == (
+    f"assay sim drift: the two soaks used different packs: in the baseline only: {pk['name']}@{pk['version']} "
+    f"({pk['digest']}); in the candidate only: {pk['name']}@{pk['version']} (sha256:{'0' * 64}) "
+    "(--allow-pack-change compares them anyway)\n").encode(), f"{code} {out!r} {err!r}")
+code, out, err = drift([last_week, other_path, "--allow-pack-change", "--report", drift_report])
+check("sim drift --allow-pack-change: compared, and said", code == 0
+      and b"  the packs differ (compared with --allow-pack-change)\n" in out
+      and json.loads(open(drift_report, "rb").read())["packs_changed"] is True, f"{code} {out!r} {err!r}")
+code, out, err = drift([last_week, today, "--fail-on", "improved"])
+check("sim drift: --fail-on improved is a usage error", code == 2 and err ==
+      b"assay sim drift: --fail-on improved: expected regressed\n", err)
+code, out, err = drift([last_week, os.path.join(soak_dir, "absent.json")])
+check("sim drift: a report that is not there exits 3", code == 3 and out == b"", err)
+code, out, err = drift([last_week, closure_report])
+check("sim drift: a document that is not a soak report exits 1, its violations listed", code == 1 and
+      err.startswith(f"assay sim drift: {closure_report}: not a valid soak-report-v1 (".encode()), err)
+
 code, out, err = soak(["--iterations", "3", "--target", signal_bundle, "--ci", "jeffreys"])
 check("sim soak --ci jeffreys", code == 0 and b"95% interval (Jeffreys) [0.4644, 0.9998]" in out, out)
 for name, args, message in [

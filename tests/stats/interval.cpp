@@ -75,3 +75,67 @@ TEST_CASE("Jeffreys: Boost.Math's Beta quantiles over a grid up to a million tri
   if (std::numeric_limits<long double>::digits > 53)
     CHECK(exact >= total * 9 / 10);
 }
+
+namespace {
+// Newcombe's method 10, written here from his paper's definition in double (the library's runs in
+// long double): the difference and the hybrid score bounds from the two Wilson intervals.
+stats::difference newcombe_here(double s1, double n1, double s2, double n2) {
+  const double z = 1.959963984540054;
+  auto wilson = [&](double s, double n) {
+    const double p = s / n, den = 1 + z * z / n, c = p + z * z / (2 * n);
+    const double m = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n));
+    return std::pair<double, double>{s == 0 ? 0.0 : (c - m) / den, s == n ? 1.0 : (c + m) / den};
+  };
+  const auto [l1, u1] = wilson(s1, n1);
+  const auto [l2, u2] = wilson(s2, n2);
+  const double p1 = s1 / n1, p2 = s2 / n2, d = p1 - p2;
+  return {d, d - std::sqrt((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2)),
+          d + std::sqrt((u1 - p1) * (u1 - p1) + (p2 - l2) * (p2 - l2))};
+}
+}  // namespace
+
+TEST_CASE("Newcombe's hybrid score interval: his worked examples, to the four decimals printed") {
+  // Newcombe (1998), "Interval estimation for the difference between independent proportions:
+  // comparison of eleven methods", Statistics in Medicine 17:873-890, Table II, method 10.
+  struct example {
+    int s1, n1, s2, n2;
+    double low, high;
+  };
+  for (const example& e : std::vector<example>{{56, 70, 48, 80, 0.0524, 0.3339},
+                                               {9, 10, 3, 10, 0.1705, 0.8090},
+                                               {5, 56, 0, 29, -0.0381, 0.1926},
+                                               {0, 10, 0, 20, -0.1611, 0.2775},
+                                               {0, 10, 0, 10, -0.2775, 0.2775},
+                                               {10, 10, 0, 20, 0.6791, 1.0},
+                                               {10, 10, 0, 10, 0.6075, 1.0}}) {
+    CAPTURE(e.s1);
+    CAPTURE(e.n1);
+    CAPTURE(e.s2);
+    CAPTURE(e.n2);
+    const stats::difference d = stats::newcombe(e.s1, e.n1, e.s2, e.n2);
+    CHECK(std::fabs(d.low - e.low) < 5e-5);
+    CHECK(std::fabs(d.high - e.high) < 5e-5);
+    CHECK(d.estimate == static_cast<double>(e.s1) / e.n1 - static_cast<double>(e.s2) / e.n2);
+  }
+}
+
+TEST_CASE("Newcombe's hybrid score interval: the definition computed independently, to 1e-12") {
+  for (int n1 : {1, 2, 7, 20, 100, 1000})
+    for (int n2 : {1, 3, 20, 250})
+      for (int s1 = 0; s1 <= n1; s1 += std::max(1, n1 / 7))
+        for (int s2 = 0; s2 <= n2; s2 += std::max(1, n2 / 5)) {
+          CAPTURE(s1);
+          CAPTURE(n1);
+          CAPTURE(s2);
+          CAPTURE(n2);
+          const stats::difference got = stats::newcombe(s1, n1, s2, n2);
+          const stats::difference want = newcombe_here(s1, n1, s2, n2);
+          CHECK(std::fabs(got.estimate - want.estimate) <= 1e-12);
+          CHECK(std::fabs(got.low - std::max(-1.0, want.low)) <= 1e-12);
+          CHECK(std::fabs(got.high - std::min(1.0, want.high)) <= 1e-12);
+          CHECK(got.low <= got.estimate);
+          CHECK(got.estimate <= got.high);
+        }
+  // No runs on a side: its rate is 0 with the interval [0, 1].
+  CHECK(stats::newcombe(0, 0, 0, 0) == stats::difference{0, -1, 1});
+}

@@ -4,7 +4,7 @@
 // every violation on stderr as "<json pointer>: <reason>", exit 1.
 #include "../cli.hpp"
 #include "../verbs.hpp"
-#include "finding.hpp"
+#include "../report.hpp"
 
 #include "assay/contracts/finding.hpp"
 #include "assay/findings/render.hpp"

@@ -3,7 +3,7 @@
 // stderr as "<json pointer>: <reason>", exit 1; not JSON: exit 2.
 #include "../cli.hpp"
 #include "../verbs.hpp"
-#include "finding.hpp"
+#include "../report.hpp"
 
 #include "assay/findings/stats.hpp"
 

@@ -25,6 +25,7 @@
 #include "assay/contracts/manifest.hpp"
 #include "assay/contracts/otel_export_report.hpp"
 #include "assay/contracts/pack.hpp"
+#include "assay/contracts/soak_drift.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/error.hpp"
 #include "assay/json/value.hpp"
@@ -83,6 +84,7 @@ std::span<const contract> all() {
         make_contract<manifest>("manifest-v1"),
         make_contract<otel_export_report>("otel-export-report-v1"),
         make_contract<pack>("pack-v1"),
+        make_contract<soak_drift>("soak-drift-v1"),
         make_contract<soak_report>("soak-report-v1"),
     };
     for (const contract& c : Payloads::table([]<class P>() { return make_contract<P>(P::event_type); }))

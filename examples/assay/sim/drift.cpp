@@ -1,0 +1,128 @@
+// assay sim drift BASELINE.json CANDIDATE.json [--report D.json] [--fail-on regressed]
+//                 [--allow-pack-change] — two soaks compared (SPEC §12 "Drift"): the difference of
+// their pass rates with Newcombe's hybrid score interval, a verdict, the rules that started or
+// stopped failing and the infrastructure errors before and after; soak-drift-v1 to --report.
+#include "../cli.hpp"
+#include "../report.hpp"
+#include "../verbs.hpp"
+
+#include "assay/contracts/soak_report.hpp"
+#include "assay/json/number.hpp"
+#include "assay/json/time.hpp"
+#include "assay/soak/drift.hpp"
+#include "assay/version.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace assay_cli {
+
+namespace {
+
+struct drift_args {
+  std::string baseline, candidate;
+  std::string report;
+  std::optional<std::string> fail_on;
+  bool allow_pack_change = false;
+  std::uint64_t max_bytes = default_max_bytes;
+};
+
+std::string fixed(double v, int decimals) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string percent(double share) {
+  return fixed(share * 100, 1) + "%";
+}
+
+// The short human summary stdout gets.
+std::string summary(const assay::contracts::soak_drift& d) {
+  const auto& b = d.baseline;
+  const auto& c = d.candidate;
+  std::string out = "drift: pass rate " + assay::json::number_to_string(b.pass_rate.value()) + " -> " +
+                    assay::json::number_to_string(c.pass_rate.value()) + " (baseline " +
+                    std::to_string(b.passes.value()) + " of " + std::to_string(b.runs.value()) + ", candidate " +
+                    std::to_string(c.passes.value()) + " of " + std::to_string(c.runs.value()) + ")\n";
+  out += "  difference " + fixed(d.difference.estimate.value(), 4) + ", 95% interval (Newcombe) [" +
+         fixed(d.difference.ci95[0].value(), 4) + ", " + fixed(d.difference.ci95[1].value(), 4) +
+         "]: " + std::string(d.verdict.value()) + "\n";
+  if (d.packs_changed)
+    out += "  the packs differ (compared with --allow-pack-change)\n";
+  auto list = [&](std::string_view title, const std::vector<std::string>& ids, bool candidate_side) {
+    if (ids.empty())
+      return;
+    out += std::string(title) + ":\n";
+    for (const auto& id : ids) {
+      const auto& r = d.rules.at(id);
+      out += "  " + printable(id) + "  " + percent(candidate_side ? r.candidate.value() : r.baseline.value()) +
+             " of runs\n";
+    }
+  };
+  list("rules newly violated", d.new_rules, true);
+  list("rules no longer violated", d.resolved_rules, false);
+  std::string infra;
+  std::map<std::string, std::pair<std::int64_t, std::int64_t>> kinds;
+  for (const auto& [k, n] : d.infra_errors.baseline)
+    kinds[k].first = n.value();
+  for (const auto& [k, n] : d.infra_errors.candidate)
+    kinds[k].second = n.value();
+  for (const auto& [k, n] : kinds)
+    if (n.first != n.second)
+      infra += "  " + printable(k) + "  " + std::to_string(n.first) + " -> " + std::to_string(n.second) + "\n";
+  if (!infra.empty())
+    out += "infra errors (runs):\n" + infra;
+  return out;
+}
+
+int run_drift(const drift_args& a) {
+  constexpr std::string_view command = "sim drift";
+  if (a.fail_on && *a.fail_on != "regressed") {
+    print_error(command, "--fail-on " + printable(*a.fail_on, echo_cap) + ": expected regressed");
+    return exit_usage;
+  }
+  assay::contracts::soak_report baseline, candidate;
+  if (int rc = read_contract(command, a.baseline, a.max_bytes, "soak-report-v1", baseline); rc != exit_ok)
+    return rc;
+  if (int rc = read_contract(command, a.candidate, a.max_bytes, "soak-report-v1", candidate); rc != exit_ok)
+    return rc;
+  auto now = assay::json::report_time();
+  if (!now)
+    return fail(command, now.error());
+  auto d = assay::soak::drift(
+      baseline, candidate,
+      {.allow_pack_change = a.allow_pack_change, .generated_at = *now, .assay_version = std::string(assay::version)});
+  if (!d) {
+    print_error(command, d.error().message + " (--allow-pack-change compares them anyway)");
+    return exit_usage;
+  }
+  if (!a.report.empty())
+    if (auto w = write_report(*d, a.report); !w)
+      return fail(command, w.error());
+  if (auto w = write_file("-", printable_lines(summary(*d))); !w)
+    return fail(command, w.error());
+  return a.fail_on && d->verdict == "regressed" ? exit_failed : exit_ok;
+}
+
+}  // namespace
+
+void add_sim_drift(CLI::App& sim, dispatcher& d) {
+  auto* sub = sim.add_subcommand("drift", "Two soaks compared: the pass rate's difference and what changed (SPEC §12)");
+  auto a = std::make_shared<drift_args>();
+  sub->add_option("BASELINE", a->baseline, "The earlier soak's report (soak-report-v1)")->required();
+  sub->add_option("CANDIDATE", a->candidate, "The soak compared with it (soak-report-v1)")->required();
+  sub->add_option("--report", a->report, "Write the soak-drift-v1 JSON here");
+  sub->add_option("--fail-on", a->fail_on, "regressed: exit 1 when the difference's upper bound is below 0");
+  sub->add_flag("--allow-pack-change", a->allow_pack_change,
+                "Compare soaks whose packs differ by name, version or digest (the report says so)");
+  add_max_bytes(sub, a->max_bytes);
+  d.on(sub, [a] { return run_drift(*a); });
+}
+
+}  // namespace assay_cli
