@@ -85,6 +85,12 @@ say "The same soak with a tolerance gate: at least 40% on the Wilson interval's 
 "$assay" sim soak --iterations 8 --seed 1 --jobs 4 --report "$work/soak-tolerant.json" --min-pass-rate 0.4 \
   --exec "if [ \$(( {seed} % 4 )) -eq 0 ]; then exit 3; fi; cp '$work/session.tar.gz' {out}"
 
+say "assay sim drift: a later soak where the agent crashes on every second seed, against the first"
+"$assay" sim soak --iterations 8 --seed 1 --jobs 4 --report "$work/soak-later.json" \
+  --exec "if [ \$(( {seed} % 2 )) -eq 0 ]; then exit 3; fi; cp '$work/session.tar.gz' {out}" >/dev/null || true
+"$assay" sim drift "$work/soak.json" "$work/soak-later.json" --report "$work/drift.json" --fail-on regressed \
+  || echo "exit code $?"
+
 if [ -d ../shared/conformance/assay-upstream ]; then
   up=../shared/conformance/assay-upstream
   say "The Rust reference's own bundle against its EU AI Act pack: one warning, so --fail-on warning fails"
