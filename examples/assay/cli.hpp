@@ -112,6 +112,14 @@ inline std::optional<double> parse_unit_interval(std::string_view text) {
   return v;
 }
 
+// `v` with `decimals` digits after the point, for the summaries people read (reports keep every
+// digit).
+inline std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
 // --- input -----------------------------------------------------------------------------------
 
 // How much a JSON input may hold unless --max-bytes says otherwise.

@@ -426,6 +426,18 @@ check("verify: the success line escapes the run id", code == 0 and b"run r\\x1b[
 code, out, err = run(["evidence", "verify", "--json", crafted_bundle])
 check("verify --json: the run id as it is", code == 0 and json.loads(out)["run_id"] == bad_run, out)
 
+def schema_check(name, contract, doc):
+    """`doc` is valid against schemas/<contract>.schema.json (Python jsonschema, when present)."""
+    try:
+        import jsonschema
+    except ImportError:
+        print(f"python jsonschema absent: {name}: the schema check skipped")
+        return
+    schema = json.load(open(os.path.join(ROOT, "schemas", contract + ".schema.json"), encoding="utf-8"))
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    check(f"{name}: valid against schemas/{contract}.schema.json", errors == [], errors[:3])
+
+
 # --- evidence closure, lint --explain closure.score (SPEC §13, §17) -------------------------------
 COMMIT = {"alg": "sha256", "digest": "sha256:" + "ab" * 32, "size_bytes": 5}
 signal_events = [event(0, "assay.tool.call", {"tool": "search", "arguments": {"q": "x"}, "nondeterministic": True}),
@@ -457,13 +469,7 @@ check("closure report: byte-identical for the same bundle and packs",
       open(again, "rb").read() == open(closure_report, "rb").read())
 expect("closure report validates as closure-v1", ["validate", "closure-v1", closure_report], b"", 0,
        f"{closure_report}: valid closure-v1\n".encode(), b"")
-try:
-    import jsonschema
-    schema = json.load(open(os.path.join(ROOT, "schemas", "closure-v1.schema.json"), encoding="utf-8"))
-    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(crep))
-    check("closure report: valid against schemas/closure-v1.schema.json", errors == [], errors[:3])
-except ImportError:
-    print("python jsonschema absent: the closure report's schema check skipped (assay validate checked it)")
+schema_check("closure report", "closure-v1", crep)
 explain_score = (b"closure.score = 0.5 (weighted_ratio_v1: captured weight 0.5 of 1)\n"
                  b"  model_identity  weight 0.2  captured\n"
                  b"    looked for in: assay.model.invoked#/data/model, *#/data/gen_ai.request.model\n"
@@ -548,13 +554,7 @@ check("sim soak: the report", srep.get("generated_at") == "2023-11-14T22:13:20Z"
       and srep["results"]["violations_by_rule"] == {"cicd-starter@1.0.0+assay:CICD-002": 3,
                                                  "cicd-starter@1.0.0+assay:CICD-004": 3}
       and [r["index"] for r in srep["runs"]] == [1, 2, 3], srep)
-try:
-    import jsonschema
-    schema = json.load(open(os.path.join(ROOT, "schemas", "soak-report-v1.schema.json"), encoding="utf-8"))
-    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(srep))
-    check("sim soak: the report is valid against schemas/soak-report-v1.schema.json", errors == [], errors[:3])
-except ImportError:
-    print("python jsonschema absent: the soak report's schema check skipped")
+schema_check("sim soak: the report", "soak-report-v1", srep)
 first_bytes = open(soak_report, "rb").read()
 soak(["--iterations", "3", "--seed", "5", "--target", signal_bundle, "--suite", "nightly"])
 strip = lambda b: json.dumps({**json.loads(b), "runs": [dict(r, duration_ms=0) for r in json.loads(b)["runs"]]})  # noqa
@@ -686,13 +686,7 @@ check("sim drift: the report", drep.get("schema_version") == "soak-drift-v1" and
       and drep["packs_changed"] is False and drep["generated_at"] == "2023-11-14T22:13:20Z", drep)
 expect("sim drift report validates as soak-drift-v1", ["validate", "soak-drift-v1", drift_report], b"", 0,
        f"{drift_report}: valid soak-drift-v1\n".encode(), b"")
-try:
-    import jsonschema
-    schema = json.load(open(os.path.join(ROOT, "schemas", "soak-drift-v1.schema.json"), encoding="utf-8"))
-    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(drep))
-    check("sim drift: the report is valid against schemas/soak-drift-v1.schema.json", errors == [], errors[:3])
-except ImportError:
-    print("python jsonschema absent: the drift report's schema check skipped (assay validate checked it)")
+schema_check("sim drift: the report", "soak-drift-v1", drep)
 d80 = newcombe(80, 100, 97, 100)
 code, out, err = drift([last_week, broken, "--fail-on", "regressed", "--report", drift_report])
 drep = json.loads(open(drift_report, "rb").read() or b"{}")
@@ -954,13 +948,7 @@ if os.path.isfile(REF_BUNDLE) and os.path.isdir(REF_PACKS):
           and open(report_path, "rb").read() == o)
     expect("lint --format json validates as lint-report-v1", ["validate", "lint-report-v1"], o, 0,
            b"<stdin>: valid lint-report-v1\n", b"")
-    try:
-        import jsonschema
-        schema = json.load(open(os.path.join(ROOT, "schemas", "lint-report-v1.schema.json"), encoding="utf-8"))
-        errors = list(jsonschema.Draft202012Validator(schema).iter_errors(rep))
-        check("lint --format json: valid against schemas/lint-report-v1.schema.json", errors == [], errors[:3])
-    except ImportError:
-        print("python jsonschema absent: the report's schema check skipped (assay validate checked it)")
+    schema_check("lint --format json", "lint-report-v1", rep)
     if rep:
         check("lint report: header", rep["schema_version"] == "lint-report-v1"
               and rep["generated_at"] == "2023-11-14T22:13:20Z" and rep["tool"] == {"name": "assay", "version": "0.1.0"}

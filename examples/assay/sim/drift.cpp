@@ -32,12 +32,6 @@ struct drift_args {
   std::uint64_t max_bytes = default_max_bytes;
 };
 
-std::string fixed(double v, int decimals) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
 std::string percent(double share) {
   return fixed(share * 100, 1) + "%";
 }

@@ -155,12 +155,6 @@ const char* signal_name(int sig) {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
 }
 
-std::string fixed(double v, int decimals) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
 // The short human summary stdout gets.
 std::string summary(const assay::contracts::soak_report& r, const soak::outcome& o, const soak_args& a) {
   const auto& res = r.results;
