@@ -2064,6 +2064,60 @@ void check_corpus(const assay::contracts::contract& c, const std::vector<sample>
 
 // evidence-diff-v1 (SPEC §18): a diff with something in every list, and one of two runs that
 // did the same things.
+std::vector<sample> drift_corpus() {
+  const std::string full =
+      R"({"schema_version":"soak-drift-v1","generated_at":"2023-11-14T22:13:20Z","assay_version":"0.1.0",)"
+      R"("baseline":{"suite":"last-week","generated_at":"2023-11-07T22:13:20Z","seed":5,"iterations":100,"runs":100,)"
+      R"("passes":97,"pass_rate":0.97,"pass_rate_ci95":[0.9155,0.9923]},)"
+      R"("candidate":{"seed":5,"iterations":100,"runs":100,"passes":91,"pass_rate":0.91,)"
+      R"("pass_rate_ci95":[0.8377,0.952]},)"
+      R"("difference":{"method":"newcombe-hybrid-score","estimate":-0.06,"ci95":[-0.1349,0.0088]},)"
+      R"("verdict":"unchanged","packs_changed":false,)"
+      R"("rules":{"p@1:A":{"baseline":0.03,"candidate":0.06},"p@1:C":{"baseline":0,"candidate":0.04}},)"
+      R"("new_rules":["p@1:C"],"resolved_rules":[],)"
+      R"("infra_errors":{"baseline":{},"candidate":{"time_budget_exceeded":3}}})";
+  const std::string min =
+      R"({"schema_version":"soak-drift-v1",)"
+      R"("baseline":{"seed":0,"iterations":1,"runs":1,"passes":1,"pass_rate":1,"pass_rate_ci95":[0.2065,1]},)"
+      R"("candidate":{"seed":0,"iterations":1,"runs":1,"passes":0,"pass_rate":0,"pass_rate_ci95":[0,0.7935]},)"
+      R"("difference":{"method":"newcombe-hybrid-score","estimate":-1,"ci95":[-1,0.2]},)"
+      R"("verdict":"unchanged","packs_changed":false,"rules":{},"new_rules":[],"resolved_rules":[],)"
+      R"("infra_errors":{"baseline":{},"candidate":{}}})";
+  return {
+      // --- valid ---
+      ok("full", full),
+      ok("minimal", min),
+      ok("regressed", edited(full, {{"/verdict", R"("regressed")"}})),
+      ok("improved", edited(full, {{"/verdict", R"("improved")"}})),
+      ok("packs changed", edited(full, {{"/packs_changed", "true"}})),
+      ok("difference [-1, 1]", edited(full, {{"/difference/ci95", "[-1,1]"}})),
+      ok("pretty-printed", assay::json::to_pretty(assay::json::parse(full).value())),
+      // --- invalid: both reject ---
+      bad("schema_version", edited(full, {{"/schema_version", R"("soak-drift-v2")"}}), errc::const_mismatch),
+      bad("method", edited(full, {{"/difference/method", R"("wald")"}}), errc::const_mismatch),
+      bad("verdict", edited(full, {{"/verdict", R"("worse")"}}), errc::enum_mismatch),
+      bad("estimate below -1", edited(full, {{"/difference/estimate", "-1.5"}}), errc::below_minimum),
+      bad("ci95 one item", edited(full, {{"/difference/ci95", "[0]"}}), errc::too_few_items),
+      bad("ci95 above 1", edited(full, {{"/difference/ci95", "[0,2]"}}), errc::above_maximum),
+      bad("side pass_rate 1.5", edited(full, {{"/baseline/pass_rate", "1.5"}}), errc::above_maximum),
+      bad("side runs 0", edited(full, {{"/candidate/runs", "0"}}), errc::below_minimum),
+      bad("side passes -1", edited(full, {{"/candidate/passes", "-1"}}), errc::below_minimum),
+      bad("side seed -1", edited(full, {{"/baseline/seed", "-1"}}), errc::below_minimum),
+      bad("side iterations 1.5", edited(full, {{"/baseline/iterations", "1.5"}}), errc::not_an_integer),
+      bad("side suite empty", edited(full, {{"/baseline/suite", R"("")"}}), errc::too_short),
+      bad("side interval missing", edited(full, {{"/candidate/pass_rate_ci95", std::nullopt}}), errc::missing_member),
+      bad("difference missing", edited(min, {{"/difference", std::nullopt}}), errc::missing_member),
+      bad("rule share 2", edited(full, {{"/rules/p@1:A/candidate", "2"}}), errc::above_maximum),
+      bad("rule share missing", edited(full, {{"/rules/p@1:A/baseline", std::nullopt}}), errc::missing_member),
+      bad("infra count 0", edited(full, {{"/infra_errors/candidate/time_budget_exceeded", "0"}}), errc::below_minimum),
+      bad("new_rules not an array", edited(full, {{"/new_rules", R"("p@1:C")"}}), errc::type_mismatch),
+      bad("packs_changed string", edited(full, {{"/packs_changed", R"("no")"}}), errc::type_mismatch),
+      bad("generated_at date only", edited(full, {{"/generated_at", R"("2023-11-14")"}}), errc::format_mismatch),
+      bad("unknown member", edited(full, {{"/x", "1"}}), errc::unknown_member),
+      bad("root array", "[]", errc::type_mismatch),
+  };
+}
+
 std::vector<sample> diff_corpus() {
   const std::string root_a = "sha256:" + std::string(64, 'a'), root_b = "sha256:" + std::string(64, 'b');
   const std::string full =
@@ -2154,6 +2208,7 @@ std::map<std::string, std::vector<sample> (*)()> corpora() {
       {"intoto-statement-v1", &intoto_corpus},
       {"otel-export-report-v1", &otel_corpus},
       {"evidence-diff-v1", &diff_corpus},
+      {"soak-drift-v1", &drift_corpus},
       {"assay.approval.recorded", &approval_recorded_corpus},
       {"assay.env.filtered", &env_filtered_corpus},
       {"assay.fs.access", &fs_access_corpus},
