@@ -91,6 +91,24 @@ say "assay sim drift: a later soak where the agent crashes on every second seed,
 "$assay" sim drift "$work/soak.json" "$work/soak-later.json" --report "$work/drift.json" --fail-on regressed \
   || echo "exit code $?"
 
+say "The first soak spread over three 'machines' (shards, here three processes at once), then merged"
+for shard in 0 1 2; do
+  "$assay" sim soak --iterations 8 --seed 1 --jobs 2 --shard "$shard/3" --report "$work/shard-$shard.json" \
+    --exec "if [ \$(( {seed} % 4 )) -eq 0 ]; then echo 'agent crashed on seed {seed}' >&2; exit 3; fi; cp '$work/session.tar.gz' {out}" \
+    >"$work/shard-$shard.txt" &
+done
+wait
+head -n 1 "$work/shard-1.txt"
+"$assay" sim merge "$work/shard-2.json" "$work/shard-0.json" "$work/shard-1.json" --report "$work/soak-merged.json" \
+  >/dev/null || true
+timeless='s/"duration_ms":[0-9]+/"duration_ms":0/g; s/"generated_at":"[^"]*"/"generated_at":""/'
+if [ "$(sed -E "$timeless" "$work/soak-merged.json")" = "$(sed -E "$timeless" "$work/soak.json")" ]; then
+  echo "merged report = the one-machine soak.json, byte for byte but for durations and generated_at"
+else
+  echo "merged report differs from the one-machine soak.json"; exit 1
+fi
+"$assay" sim merge "$work/shard-0.json" "$work/shard-2.json" --report "$work/soak-merged.json" || echo "exit code $?"
+
 if [ -d ../shared/conformance/assay-upstream ]; then
   up=../shared/conformance/assay-upstream
   say "The Rust reference's own bundle against its EU AI Act pack: one warning, so --fail-on warning fails"

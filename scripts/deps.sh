@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(meson ninja-build pkg-config g++ clang-14 libclang-rt-14-dev clang-format-14 python3
       libboost1.81-dev libbotan-2-dev libxxhash-dev zlib1g-dev libyaml-dev
-      libcli11-dev doctest-dev libbenchmark-dev openssl libisal-dev)
+      libcli11-dev doctest-dev libbenchmark-dev openssl libisal-dev parallel
+      python3-jsonschema python3-yaml)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -129,9 +129,11 @@ int main(int argc, char** argv) {
   assay_cli::add_evidence_show(*evidence, d);
   assay_cli::add_evidence_diff(*evidence, d);
 
-  auto* sim = add_group(app, "sim", "Simulation: soak (pass^k over real runs), drift (two soaks compared)");
+  auto* sim = add_group(
+      app, "sim", "Simulation: soak (pass^k over real runs), drift (two soaks compared), merge (a soak's shards)");
   assay_cli::add_sim_soak(*sim, d);
   assay_cli::add_sim_drift(*sim, d);
+  assay_cli::add_sim_merge(*sim, d);
 
   auto* finding = add_group(app, "finding", "Findings: statistics from a trial ledger, review packets");
   assay_cli::add_finding_stats(*finding, d);

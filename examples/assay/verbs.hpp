@@ -28,6 +28,7 @@ void add_evidence_export_otel(CLI::App& evidence, dispatcher& d);
 // `assay sim ...`: sim/<verb>.cpp.
 void add_sim_soak(CLI::App& sim, dispatcher& d);
 void add_sim_drift(CLI::App& sim, dispatcher& d);
+void add_sim_merge(CLI::App& sim, dispatcher& d);
 
 // `assay finding ...`: finding/<verb>.cpp.
 void add_finding_stats(CLI::App& finding, dispatcher& d);

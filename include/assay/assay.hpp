@@ -115,6 +115,7 @@
 #include "assay/otel/attributes.hpp"
 #include "assay/otel/exporter.hpp"
 #include "assay/soak/drift.hpp"
+#include "assay/soak/merge.hpp"
 #include "assay/soak/engine.hpp"
 #include "assay/soak/targets.hpp"
 #include "assay/inspect/diff.hpp"

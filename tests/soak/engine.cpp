@@ -8,6 +8,7 @@
 #include "../evidence/events.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/soak/engine.hpp"
+#include "assay/soak/merge.hpp"
 #include "assay/soak/targets.hpp"
 #include "assay/stats/jeffreys.hpp"
 
@@ -478,4 +479,100 @@ TEST_CASE("soak: a stop request starts no run and ends the runs in flight, their
   CHECK(std::distance(fs::directory_iterator(d.path), fs::directory_iterator()) == 1);
   ::close(wake[0]);
   ::close(wake[1]);
+}
+
+namespace {
+
+// Bundles in memory by seed: every third bad, every seventh a crash (SPEC §12 "Past one machine").
+struct seeded_target : soak::target {
+  soak::produced produce(std::uint64_t, std::uint64_t seed, soak::clock::time_point) override {
+    if (seed % 7 == 0)
+      return {{}, {}, soak::infra_error{"subprocess_failed", "seed " + std::to_string(seed)}};
+    return {{}, seed % 3 == 0 ? bad_bundle() : good_bundle(), {}};
+  }
+};
+
+std::string zero_durations(assay::contracts::soak_report r) {
+  for (auto& x : *r.runs)
+    x.duration_ms = 0;
+  auto bytes = assay::encode(r);
+  REQUIRE(bytes.has_value());
+  return *bytes;
+}
+
+}  // namespace
+
+TEST_CASE("soak shards: each runs (i - 1) mod N = I with its index's seed; merged, the one-machine report") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  for (const bool jeffreys : {false, true}) {
+    CAPTURE(jeffreys);
+    soak::options o{.iterations = 11, .seed = 5, .jobs = 2};
+    if (jeffreys)
+      o.interval = &assay::stats::jeffreys<>;
+    const soak::report_options ro{.generated_at = "2023-11-14T22:13:20Z", .suite = "nightly"};
+    seeded_target t;
+    const soak::outcome whole = run_ok(t, o, packs);
+    CHECK(statuses(whole) == "pfipfppfpif");
+    const auto one = soak::make_report(whole, packs, o, ro);
+
+    std::vector<assay::contracts::soak_report> shards;
+    for (const std::uint64_t i : {2u, 0u, 3u, 1u}) {  // any order
+      soak::options so = o;
+      so.shard = soak::shard_spec{i, 4};
+      const soak::outcome part = run_ok(t, so, packs);
+      std::vector<std::uint64_t> idx;
+      for (const auto& r : part.runs) {
+        idx.push_back(r.index);
+        CHECK(r.seed == 5 + r.index - 1);
+      }
+      std::vector<std::uint64_t> want;
+      for (std::uint64_t k = i + 1; k <= 11; k += 4)
+        want.push_back(k);
+      CHECK(idx == want);
+      CHECK_FALSE(part.stopped_early);
+      shards.push_back(soak::make_report(part, packs, so, ro));
+      CHECK(*shards.back().suite == "nightly; shard " + std::to_string(i) + "/4");
+      CHECK_FALSE(shards.back().results.pass_all);
+    }
+    auto m = soak::merge(shards, {.generated_at = "2023-11-14T22:13:20Z"});
+    REQUIRE_MESSAGE(m.has_value(), (m ? std::string() : m.error().message));
+    CHECK(m->interval == (jeffreys ? "jeffreys" : "wilson"));
+    CHECK(zero_durations(m->report) == zero_durations(one));
+    CHECK(m->runs.stop_reason.empty());
+  }
+}
+
+TEST_CASE("soak shards: a shard's suite, written and read back") {
+  CHECK(soak::shard_suite(std::nullopt, {0, 3}) == "shard 0/3");
+  CHECK(soak::shard_suite(std::string("nightly"), {12, 40}) == "nightly; shard 12/40");
+  for (const std::string s : {"shard 0/3", "nightly; shard 2/3", "a; b; shard 10/11"}) {
+    auto p = soak::parse_shard_suite(s);
+    REQUIRE(p.has_value());
+    CHECK(soak::shard_suite(p->suite, p->shard) == s);
+  }
+  for (const std::string s : {"shard 3/3", "shard 0/0", "shard 01/3", "shard 0/03", "shard 0/3 ", "nightly;shard 0/3",
+                              "xshard 0/3", "shard 0/", "shard /3", "shard -1/3", "shard 0/3/4", "nightly", ""})
+    CHECK_MESSAGE(!soak::parse_shard_suite(s).has_value(), s);
+  CHECK(soak::shard_runs({1, 3}, 14) == "2, 5, 8, 11, …");
+  CHECK(soak::shard_runs({2, 3}, 6) == "3, 6");
+  CHECK(soak::shard_spec{1, 4}.runs_of(11) == 3);
+  CHECK(soak::shard_spec{3, 4}.runs_of(11) == 2);
+  CHECK(soak::shard_spec{3, 4}.runs_of(3) == 0);
+}
+
+TEST_CASE("soak shards: refused shard options") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  seeded_target t;
+  for (const auto& [shard, message] : std::vector<std::pair<soak::shard_spec, std::string>>{
+           {{0, 0}, "shard 0/0: the index must be below the count"},
+           {{3, 3}, "shard 3/3: the index must be below the count"},
+           {{4, 5}, "shard 4/5 has no run: the soak has only 4 iteration(s)"}}) {
+    soak::options o{.iterations = 4, .shard = shard};
+    auto r = soak::run(packs, t, o);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message == message);
+  }
+  // The last shard of a soak of 2^64 - 1 iterations does not wrap around.
+  CHECK(soak::shard_spec{UINT64_MAX - 1, UINT64_MAX}.runs_of(UINT64_MAX) == 1);
+  CHECK(soak::shard_runs({UINT64_MAX - 2, UINT64_MAX - 1}, UINT64_MAX) == "18446744073709551614");
 }

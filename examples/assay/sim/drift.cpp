@@ -5,6 +5,7 @@
 #include "../cli.hpp"
 #include "../report.hpp"
 #include "../verbs.hpp"
+#include "sim.hpp"
 
 #include "assay/contracts/soak_report.hpp"
 #include "assay/json/number.hpp"
@@ -32,49 +33,6 @@ struct drift_args {
   std::uint64_t max_bytes = default_max_bytes;
 };
 
-std::string percent(double share) {
-  return fixed(share * 100, 1) + "%";
-}
-
-// The short human summary stdout gets.
-std::string summary(const assay::contracts::soak_drift& d) {
-  const auto& b = d.baseline;
-  const auto& c = d.candidate;
-  std::string out = "drift: pass rate " + assay::json::number_to_string(b.pass_rate.value()) + " -> " +
-                    assay::json::number_to_string(c.pass_rate.value()) + " (baseline " +
-                    std::to_string(b.passes.value()) + " of " + std::to_string(b.runs.value()) + ", candidate " +
-                    std::to_string(c.passes.value()) + " of " + std::to_string(c.runs.value()) + ")\n";
-  out += "  difference " + fixed(d.difference.estimate.value(), 4) + ", 95% interval (Newcombe) [" +
-         fixed(d.difference.ci95[0].value(), 4) + ", " + fixed(d.difference.ci95[1].value(), 4) +
-         "]: " + std::string(d.verdict.value()) + "\n";
-  if (d.packs_changed)
-    out += "  the packs differ (compared with --allow-pack-change)\n";
-  auto list = [&](std::string_view title, const std::vector<std::string>& ids, bool candidate_side) {
-    if (ids.empty())
-      return;
-    out += std::string(title) + ":\n";
-    for (const auto& id : ids) {
-      const auto& r = d.rules.at(id);
-      out += "  " + printable(id) + "  " + percent(candidate_side ? r.candidate.value() : r.baseline.value()) +
-             " of runs\n";
-    }
-  };
-  list("rules newly violated", d.new_rules, true);
-  list("rules no longer violated", d.resolved_rules, false);
-  std::string infra;
-  std::map<std::string, std::pair<std::int64_t, std::int64_t>> kinds;
-  for (const auto& [k, n] : d.infra_errors.baseline)
-    kinds[k].first = n.value();
-  for (const auto& [k, n] : d.infra_errors.candidate)
-    kinds[k].second = n.value();
-  for (const auto& [k, n] : kinds)
-    if (n.first != n.second)
-      infra += "  " + printable(k) + "  " + std::to_string(n.first) + " -> " + std::to_string(n.second) + "\n";
-  if (!infra.empty())
-    out += "infra errors (runs):\n" + infra;
-  return out;
-}
-
 int run_drift(const drift_args& a) {
   constexpr std::string_view command = "sim drift";
   if (a.fail_on && *a.fail_on != "regressed") {
@@ -99,7 +57,7 @@ int run_drift(const drift_args& a) {
   if (!a.report.empty())
     if (auto w = write_report(*d, a.report); !w)
       return fail(command, w.error());
-  if (auto w = write_file("-", printable_lines(summary(*d))); !w)
+  if (auto w = write_file("-", printable_lines(drift_summary(*d))); !w)
     return fail(command, w.error());
   return a.fail_on && d->verdict == "regressed" ? exit_failed : exit_ok;
 }

@@ -1,16 +1,21 @@
 // assay sim soak --iterations N [--seed S] [--time-budget SECS] [--pack P]…
 //   (--target B | --target-dir D | --exec 'CMD {seed} {out}') [--fail-on info|warning|error]
 //   [--stop-on-first-failure] [--max-failures N] [--jobs N] [--ci wilson|jeffreys] [--suite NAME]
-//   --report R
-// — pass^k over real runs (SPEC §12, §17): each run's bundle verified and linted with the packs.
+//   [--min-pass-rate P [--gate lower-bound|estimate] [--min-runs N]]
+//   [--baseline PREV.json [--drift-report D.json] [--allow-pack-change]]
+//   [--shard I/N | --shard-index-env VAR --shard-count N] --report R
+// — pass^k over real runs (SPEC §12, §17): each run's bundle verified and linted with the packs;
+// with --shard, one machine's share of a soak that `assay sim merge` puts back together.
 #include "../cli.hpp"
 #include "../packs.hpp"
 #include "../report.hpp"
 #include "../verbs.hpp"
+#include "sim.hpp"
 
 #include "assay/json/number.hpp"
 #include "assay/json/time.hpp"
 #include "assay/lint/report.hpp"
+#include "assay/soak/drift.hpp"
 #include "assay/soak/engine.hpp"
 #include "assay/soak/targets.hpp"
 #include "assay/stats/jeffreys.hpp"
@@ -55,36 +60,60 @@ struct soak_args {
   std::string ci = "wilson";
   std::string suite;
   std::string report;
-  // Tolerance (SPEC §12): when given, it decides the exit code instead of pass^k.
-  std::optional<std::string> min_pass_rate;
-  std::optional<std::string> gate;  // lower-bound (default) or estimate
-  std::optional<std::uint64_t> min_runs;
+  tolerance_args tol;                  // SPEC §12 "Tolerance": when given, it decides the exit code instead of pass^k
+  std::string baseline, drift_report;  // SPEC §12 "Drift": compared with an earlier soak
+  bool allow_pack_change = false;
+  std::optional<std::string> shard;      // I/N (SPEC §12 "Past one machine")
+  std::optional<std::string> shard_env;  // the variable that holds I
+  std::optional<std::uint64_t> shard_count;
 };
 
-// The tolerance gate, as asked on the command line.
-struct tolerance {
-  double min_pass_rate = 0;
-  bool on_estimate = false;  // pass_rate itself, not the interval's lower bound
-  std::uint64_t min_runs = 1;
-  bool min_runs_given = false;
-};
-
-// The gate's summary line, and whether the soak met it.
-std::string tolerance_line(const assay::contracts::soak_report& r, const tolerance& t, std::uint64_t iterations,
-                           bool& passed) {
-  const double value = t.on_estimate ? r.results.pass_rate.value() : (*r.results.pass_rate_ci95)[0].value();
-  const auto runs = static_cast<std::uint64_t>(r.results.runs.value());
-  const bool rate_ok = value >= t.min_pass_rate, runs_ok = runs >= t.min_runs;
-  passed = rate_ok && runs_ok;
-  const std::string p = assay::json::number_to_string(t.min_pass_rate);
-  std::string out = "  gate --min-pass-rate " + p + " --gate " + (t.on_estimate ? "estimate" : "lower-bound");
-  if (t.min_runs_given)
-    out += " --min-runs " + std::to_string(t.min_runs);
-  out += std::string(": ") + (passed ? "PASS" : "FAIL") + "; " + (t.on_estimate ? "pass rate " : "lower bound ") +
-         assay::json::number_to_string(value) + (rate_ok ? " is at least " : " is below ") + p;
-  if (!runs_ok)
-    out += "; " + std::to_string(runs) + " run(s), fewer than " + std::to_string(t.min_runs);
-  return out + " (this gate decides the exit code, not pass^" + std::to_string(iterations) + ")\n";
+// --shard I/N, or I from --shard-index-env with --shard-count N: the shard, or a usage error's
+// message.
+std::optional<std::string> parse_shard(const soak_args& a, std::optional<soak::shard_spec>& out) {
+  auto number = [](std::string_view t, std::uint64_t& v) {
+    if (t.empty() || t.size() > 7 || (t.size() > 1 && t[0] == '0'))
+      return false;
+    v = 0;
+    for (char c : t) {
+      if (c < '0' || c > '9')
+        return false;
+      v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return true;
+  };
+  soak::shard_spec s;
+  if (a.shard) {
+    if (a.shard_env || a.shard_count)
+      return std::string("give --shard I/N, or --shard-index-env VAR with --shard-count N, not both");
+    const std::string_view t = *a.shard;
+    const std::size_t slash = t.find('/');
+    if (slash == std::string_view::npos || !number(t.substr(0, slash), s.index) ||
+        !number(t.substr(slash + 1), s.count))
+      return "--shard " + printable(*a.shard, echo_cap) + ": expected I/N, e.g. 0/3";
+  } else if (a.shard_env || a.shard_count) {
+    if (!a.shard_env || !a.shard_count)
+      return std::string(a.shard_env ? "--shard-index-env needs --shard-count"
+                                     : "--shard-count needs --shard-index-env");
+    const char* v = std::getenv(a.shard_env->c_str());
+    if (v == nullptr || *v == '\0')
+      return "--shard-index-env " + printable(*a.shard_env, echo_cap) + ": the variable is not set";
+    if (!number(v, s.index))
+      return "--shard-index-env " + printable(*a.shard_env, echo_cap) + ": its value " + printable(v, echo_cap) +
+             " is not a shard index (0, 1, 2, ...)";
+    s.count = *a.shard_count;
+  } else {
+    return std::nullopt;
+  }
+  const std::string label = "shard " + std::to_string(s.index) + "/" + std::to_string(s.count);
+  if (s.count == 0 || s.count > max_soak_iterations)
+    return label + ": the count must be from 1 to " + std::to_string(max_soak_iterations);
+  if (s.index >= s.count)
+    return label + ": the index must be below the count (shards are numbered from 0)";
+  if (s.count > a.iterations)
+    return label + ": a soak of " + std::to_string(a.iterations) + " iteration(s) cannot give every shard a run";
+  out = s;
+  return std::nullopt;
 }
 
 // A temporary directory for the runs of --exec, removed when the soak ends.
@@ -155,49 +184,6 @@ const char* signal_name(int sig) {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal";
 }
 
-// The short human summary stdout gets.
-std::string summary(const assay::contracts::soak_report& r, const soak::outcome& o, const soak_args& a) {
-  const auto& res = r.results;
-  const std::uint64_t runs = o.executed();
-  std::string out = "soak: " + std::to_string(runs) + " of " + std::to_string(a.iterations) + " run(s), seeds from " +
-                    std::to_string(a.seed) + ", " + std::to_string(a.jobs) + " job(s)\n";
-  out += "  passed " + std::to_string(o.passes) + ", failed " + std::to_string(o.failures) + ", infra errors " +
-         std::to_string(o.infra_errors) + "\n";
-  const auto& ci = *res.pass_rate_ci95;
-  out += "  pass rate " + assay::json::number_to_string(res.pass_rate.value()) + ", 95% interval (" +
-         (a.ci == "jeffreys" ? "Jeffreys" : "Wilson") + ") [" + fixed(ci[0].value(), 4) + ", " +
-         fixed(ci[1].value(), 4) + "]\n";
-  out += "  pass^" + std::to_string(a.iterations) + ": " + (res.pass_all ? "PASS" : "FAIL");
-  if (res.first_failure_at && res.first_failure_at->has_value())
-    out += " (first run not passing: " + std::to_string((*res.first_failure_at)->value()) + ")";
-  out += "\n";
-  if (o.stopped_early)
-    out += "  stopped early: " + printable(o.stop_reason) + "\n";
-  if (!res.violations_by_rule->empty()) {
-    std::vector<std::pair<std::int64_t, std::string>> top;
-    for (const auto& [id, n] : *res.violations_by_rule)
-      top.emplace_back(n.value(), id);
-    std::stable_sort(top.begin(), top.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-    out += "violated rules (runs):\n";
-    for (std::size_t i = 0; i < top.size() && i < 5; ++i)
-      out += "  " + std::to_string(top[i].first) + "  " + printable(top[i].second) + "\n";
-    if (top.size() > 5)
-      out += "  ... " + std::to_string(top.size() - 5) + " more in the report\n";
-  }
-  if (!res.infra_errors_by_kind->empty()) {
-    out += "infra errors (runs):\n";
-    for (const auto& [kind, n] : *res.infra_errors_by_kind)
-      out += "  " + std::to_string(n.value()) + "  " + kind + "\n";
-    for (const auto& x : o.runs)
-      if (x.error) {
-        out += "  first: run " + std::to_string(x.index) + ": " + printable(x.error->kind) + ": " +
-               printable(x.error->message) + "\n";
-        break;
-      }
-  }
-  return out;
-}
-
 int run_soak(const soak_args& a) {
   constexpr std::string_view command = "sim soak";
   auto usage = [&](const std::string& what) {
@@ -213,19 +199,21 @@ int run_soak(const soak_args& a) {
   if (a.ci != "wilson" && a.ci != "jeffreys")
     return usage("--ci " + printable(a.ci, echo_cap) + ": expected wilson or jeffreys");
   std::optional<tolerance> gate;
-  if (a.min_pass_rate) {
-    const auto p = parse_unit_interval(*a.min_pass_rate);
-    if (!p)
-      return usage("--min-pass-rate " + printable(*a.min_pass_rate, echo_cap) + ": expected a number from 0 to 1");
-    gate.emplace().min_pass_rate = *p;
-    if (a.gate && *a.gate != "lower-bound" && *a.gate != "estimate")
-      return usage("--gate " + printable(*a.gate, echo_cap) + ": expected lower-bound or estimate");
-    gate->on_estimate = a.gate == "estimate";
-    gate->min_runs = a.min_runs.value_or(1);
-    gate->min_runs_given = a.min_runs.has_value();
-  } else if (a.gate || a.min_runs) {
-    return usage(std::string(a.gate ? "--gate" : "--min-runs") + " needs --min-pass-rate");
-  }
+  if (auto bad = parse_tolerance(a.tol, gate))
+    return usage(*bad);
+  std::optional<soak::shard_spec> shard;
+  if (auto bad = parse_shard(a, shard))
+    return usage(*bad);
+  if (shard && gate)
+    return usage("--min-pass-rate judges the whole soak: give it to sim merge, not to a shard");
+  if (shard && !a.baseline.empty())
+    return usage("--baseline compares the whole soak: give the merged report to sim drift, not a shard");
+  if (a.baseline.empty() && (!a.drift_report.empty() || a.allow_pack_change))
+    return usage(std::string(a.drift_report.empty() ? "--allow-pack-change" : "--drift-report") + " needs --baseline");
+  assay::contracts::soak_report baseline;
+  if (!a.baseline.empty())
+    if (int rc = read_contract(command, a.baseline, default_max_bytes, "soak-report-v1", baseline); rc != exit_ok)
+      return rc;
 
   // From here on a signal stops the soak (SPEC §12 "Stopping"): every command in flight killed
   // with its process group, the scratch directory removed, no report written, exit 128 + signal.
@@ -243,7 +231,11 @@ int run_soak(const soak_args& a) {
   if (stop.requested())
     return interrupted();
   if (!packs)
-    return exit_io;  // a pack that does not load (SPEC §17)
+    return exit_io;                                 // a pack that does not load (SPEC §17)
+  if (!a.baseline.empty() && !a.allow_pack_change)  // before hours of runs, not after
+    if (auto differ = soak::packs_differ(baseline.packs, soak::pack_refs(*packs)))
+      return usage("--baseline " + printable(a.baseline) + ": " + printable(*differ) +
+                   " (--allow-pack-change compares them anyway)");
 
   soak::options o;
   o.iterations = a.iterations;
@@ -253,6 +245,7 @@ int run_soak(const soak_args& a) {
   o.stop_on_first_failure = a.stop_on_first_failure;
   o.max_failures = a.max_failures;
   o.jobs = a.jobs;
+  o.shard = shard;
   o.stop = &stop;
   if (a.ci == "jeffreys")
     o.interval = &assay::stats::jeffreys<>;
@@ -311,10 +304,34 @@ int run_soak(const soak_args& a) {
   const auto report = soak::make_report(*outcome, *packs, o, ro);
   if (auto w = write_report(report, a.report); !w)
     return fail(command, w.error());
-  std::string text = summary(report, *outcome, a);
-  bool passed = report.results.pass_all;
+  soak_summary_head head{.interval = a.ci, .stopped = outcome->stopped_early ? outcome->stop_reason : ""};
+  const std::string runs = std::to_string(outcome->executed()), jobs = std::to_string(a.jobs) + " job(s)";
+  if (shard) {
+    const std::string label = "shard " + std::to_string(shard->index) + "/" + std::to_string(shard->count);
+    head.first_line = "soak, " + label + ": " + runs + " of its " + std::to_string(shard->runs_of(a.iterations)) +
+                      " run(s) (runs " + soak::shard_runs(*shard, a.iterations) + " of " +
+                      std::to_string(a.iterations) + "), seeds from " + std::to_string(a.seed) + " by index, " + jobs;
+    head.pass_k = "pass^" + std::to_string(a.iterations) + ": decided by sim merge over the " +
+                  std::to_string(shard->count) + " shards (this is " + label + ")";
+  } else {
+    head.first_line = "soak: " + runs + " of " + std::to_string(a.iterations) + " run(s), seeds from " +
+                      std::to_string(a.seed) + ", " + jobs;
+  }
+  std::string text = soak_summary(report, head);
+  bool passed = shard || report.results.pass_all;  // a shard's verdict is the merge's
   if (gate)
-    text += tolerance_line(report, *gate, a.iterations, passed);
+    text += tolerance_line(report, *gate, passed);
+  if (!a.baseline.empty()) {
+    auto d =
+        soak::drift(baseline, report,
+                    {.allow_pack_change = true, .generated_at = *now, .assay_version = std::string(assay::version)});
+    if (!d)  // not reached: the packs were compared before the soak
+      return fail(command, d.error());
+    if (!a.drift_report.empty())
+      if (auto w = write_report(*d, a.drift_report); !w)
+        return fail(command, w.error());
+    text += drift_summary(*d);
+  }
   if (auto w = write_file("-", printable_lines(text)); !w)
     return fail(command, w.error());
   if (stop.requested())  // while the report was written: it is whole (written whole or not at all)
@@ -350,11 +367,18 @@ void add_sim_soak(CLI::App& sim, dispatcher& d) {
   sub->add_option("--ci", a->ci, "The interval of pass_rate_ci95: wilson (default) or jeffreys");
   sub->add_option("--suite", a->suite, "A name for the soak, written to the report");
   sub->add_option("--report", a->report, "Write the soak-report-v1 JSON here")->required();
-  sub->add_option("--min-pass-rate", a->min_pass_rate,
-                  "Tolerance: exit 0 when the pass rate's 95% lower bound (or, --gate estimate, the rate) is at "
-                  "least P, instead of when pass^k holds");
-  sub->add_option("--gate", a->gate, "What --min-pass-rate judges: lower-bound (default) or estimate");
-  in_range(sub->add_option("--min-runs", a->min_runs, "Tolerance: and at least N runs executed (default 1)"), 1,
+  add_tolerance_options(sub, a->tol);
+  sub->add_option("--baseline", a->baseline,
+                  "Compare with this earlier soak's report (soak-report-v1) after the soak: the drift's summary");
+  sub->add_option("--drift-report", a->drift_report, "With --baseline: write the soak-drift-v1 JSON here");
+  sub->add_flag("--allow-pack-change", a->allow_pack_change,
+                "With --baseline: compare even when the packs differ by name, version or digest");
+  sub->add_option("--shard", a->shard,
+                  "Run only shard I of N (0 <= I < N): the runs i with (i - 1) mod N = I, seeds by index; "
+                  "sim merge joins the shard reports");
+  sub->add_option("--shard-index-env", a->shard_env,
+                  "Take the shard index I from this environment variable (e.g. JOB_COMPLETION_INDEX)");
+  in_range(sub->add_option("--shard-count", a->shard_count, "With --shard-index-env: the number of shards N"), 1,
            max_soak_iterations);
   d.on(sub, [a] { return run_soak(*a); });
 }

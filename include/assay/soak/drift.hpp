@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,10 +31,10 @@ struct drift_options {
 
 namespace detail {
 
-// Each pack of a report as "name@version (digest)", sorted and unique.
-inline std::set<std::string> pack_keys(const contracts::soak_report& r) {
+// Each pack as "name@version (digest)", sorted and unique.
+inline std::set<std::string> pack_keys(std::span<const contracts::soak::pack_ref> packs) {
   std::set<std::string> out;
-  for (const auto& p : r.packs)
+  for (const auto& p : packs)
     out.insert(std::string(p.name) + "@" + std::string(p.version) +
                (p.digest ? " (" + std::string(*p.digest) + ")" : std::string()));
   return out;
@@ -62,23 +63,32 @@ inline contracts::soak_drift_v1::side side_of(const contracts::soak_report& r) {
 
 }  // namespace detail
 
-// The drift from `baseline` to `candidate`: an error (errc::invalid_argument) naming the packs
-// that differ, unless o.allow_pack_change.
-inline result<contracts::soak_drift> drift(const contracts::soak_report& baseline,
-                                           const contracts::soak_report& candidate, const drift_options& o = {}) {
+// What differs between the packs of two soaks (name, version, digest), as a sentence; nullopt
+// when they are the same packs.
+inline std::optional<std::string> packs_differ(std::span<const contracts::soak::pack_ref> baseline,
+                                               std::span<const contracts::soak::pack_ref> candidate) {
   const auto a = detail::pack_keys(baseline), b = detail::pack_keys(candidate);
   std::vector<std::string> only_a, only_b;
   std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(only_a));
   std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(only_b));
-  const bool changed = !only_a.empty() || !only_b.empty();
-  if (changed && !o.allow_pack_change) {
-    std::string what = "the two soaks used different packs:";
-    if (!only_a.empty())
-      what += " in the baseline only: " + detail::joined(only_a) + (only_b.empty() ? "" : ";");
-    if (!only_b.empty())
-      what += " in the candidate only: " + detail::joined(only_b);
-    return make_error(errc::invalid_argument, what);
-  }
+  if (only_a.empty() && only_b.empty())
+    return std::nullopt;
+  std::string what = "the two soaks used different packs:";
+  if (!only_a.empty())
+    what += " in the baseline only: " + detail::joined(only_a) + (only_b.empty() ? "" : ";");
+  if (!only_b.empty())
+    what += " in the candidate only: " + detail::joined(only_b);
+  return what;
+}
+
+// The drift from `baseline` to `candidate`: an error (errc::invalid_argument) naming the packs
+// that differ, unless o.allow_pack_change.
+inline result<contracts::soak_drift> drift(const contracts::soak_report& baseline,
+                                           const contracts::soak_report& candidate, const drift_options& o = {}) {
+  const auto differ = packs_differ(baseline.packs, candidate.packs);
+  const bool changed = differ.has_value();
+  if (changed && !o.allow_pack_change)
+    return make_error(errc::invalid_argument, *differ);
 
   contracts::soak_drift d;
   if (o.generated_at)

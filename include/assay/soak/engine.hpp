@@ -88,6 +88,74 @@ struct progress {
   std::chrono::milliseconds elapsed{0};
 };
 
+// One machine's share of a soak spread over `count` (SPEC §12 "Past one machine"): the runs i with
+// (i - 1) mod count = index, each with the seed of its index in the whole soak.
+struct shard_spec {
+  std::uint64_t index = 0;  // 0 <= index < count
+  std::uint64_t count = 1;
+  friend bool operator==(const shard_spec&, const shard_spec&) = default;
+  // How many of `iterations` runs are this shard's.
+  constexpr std::uint64_t runs_of(std::uint64_t iterations) const noexcept {
+    return index >= iterations ? 0 : (iterations - index + count - 1) / count;
+  }
+  constexpr bool owns(std::uint64_t run_index) const noexcept { return (run_index - 1) % count == index; }
+};
+
+// A shard report's suite records its shard: "shard I/N", after the soak's own suite and "; " when
+// it has one ("nightly; shard 0/3").
+inline std::string shard_suite(const std::optional<std::string>& suite, const shard_spec& s) {
+  std::string label = "shard " + std::to_string(s.index) + "/" + std::to_string(s.count);
+  return suite ? *suite + "; " + label : label;
+}
+
+// A shard's runs, the first four of them: "2, 5, 8, 11, …".
+inline std::string shard_runs(const shard_spec& s, std::uint64_t iterations) {
+  std::string out;
+  std::uint64_t shown = 0;
+  for (std::uint64_t i = s.index + 1; i <= iterations; i += s.count) {
+    if (shown++ == 4) {
+      out += ", …";
+      break;
+    }
+    out += (out.empty() ? "" : ", ") + std::to_string(i);
+    if (iterations - i < s.count)  // the last (no wrap past 2^64)
+      break;
+  }
+  return out;
+}
+
+// The shard a suite records, and the soak's own suite before it; nullopt when it records none.
+struct shard_of_suite {
+  std::optional<std::string> suite;
+  shard_spec shard;
+};
+inline std::optional<shard_of_suite> parse_shard_suite(std::string_view suite) {
+  const std::size_t at = suite.rfind("shard ");
+  if (at == std::string_view::npos || (at != 0 && suite.substr(0, at).ends_with("; ") == false))
+    return std::nullopt;
+  auto number = [](std::string_view& t, std::uint64_t& v) {
+    std::size_t n = 0;
+    v = 0;
+    while (n < t.size() && t[n] >= '0' && t[n] <= '9' && n < 19) {
+      v = v * 10 + static_cast<std::uint64_t>(t[n] - '0');
+      ++n;
+    }
+    const bool ok = n > 0 && (n == 1 || t[0] != '0');
+    t.remove_prefix(n);
+    return ok;
+  };
+  std::string_view t = suite.substr(at + 6);
+  shard_of_suite out;
+  if (!number(t, out.shard.index) || t.empty() || t[0] != '/')
+    return std::nullopt;
+  t.remove_prefix(1);
+  if (!number(t, out.shard.count) || !t.empty() || out.shard.count == 0 || out.shard.index >= out.shard.count)
+    return std::nullopt;
+  if (at != 0)
+    out.suite = std::string(suite.substr(0, at - 2));
+  return out;
+}
+
 struct options {
   std::uint64_t iterations = 1;
   std::uint64_t seed = 0;
@@ -96,6 +164,7 @@ struct options {
   bool stop_on_first_failure = false;
   std::optional<std::uint64_t> max_failures{};  // stop once this many runs did not pass
   unsigned jobs = 1;
+  std::optional<shard_spec> shard{};  // this machine's share only (the report records it in `suite`)
   evidence::bundle_limits limits{};
   // The interval of pass_rate_ci95: stats::wilson by default; the CLI passes stats::jeffreys<>
   // (assay/stats/jeffreys.hpp) for `--ci jeffreys`.
@@ -122,9 +191,9 @@ struct run_record {
 struct outcome {
   std::vector<run_record> runs;  // the executed runs, in index order
   std::uint64_t passes = 0, failures = 0, infra_errors = 0;
-  bool stopped_early = false;
-  std::string stop_reason;  // why runs were left unstarted (empty when none were)
-  int interrupted = 0;      // the stop_request's signal when one ended the soak; 0 otherwise
+  bool stopped_early = false;  // runs of this soak (or shard) were left unstarted
+  std::string stop_reason;     // why runs were left unstarted (empty when none were)
+  int interrupted = 0;         // the stop_request's signal when one ended the soak; 0 otherwise
 
   std::uint64_t executed() const noexcept { return runs.size(); }
   // pass^k: every requested run executed and passed.
@@ -212,6 +281,15 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
     return make_error(errc::invalid_argument, "a soak needs at least one iteration");
   if (o.time_budget_secs < 1)
     return make_error(errc::invalid_argument, "the time budget must be at least 1 second");
+  const shard_spec shard = o.shard.value_or(shard_spec{});
+  if (shard.count == 0 || shard.index >= shard.count)
+    return make_error(errc::invalid_argument, "shard " + std::to_string(shard.index) + "/" +
+                                                  std::to_string(shard.count) + ": the index must be below the count");
+  const std::uint64_t share = shard.runs_of(o.iterations);
+  if (share == 0)
+    return make_error(errc::invalid_argument, "shard " + std::to_string(shard.index) + "/" +
+                                                  std::to_string(shard.count) + " has no run: the soak has only " +
+                                                  std::to_string(o.iterations) + " iteration(s)");
   const clock::time_point start = clock::now();
   if (o.time_budget_secs > std::chrono::duration_cast<std::chrono::seconds>(clock::time_point::max() - start).count())
     return make_error(errc::invalid_argument, "the time budget of " + std::to_string(o.time_budget_secs) +
@@ -219,18 +297,18 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
   const clock::time_point deadline = start + std::chrono::seconds(o.time_budget_secs);
 
   std::mutex m;
-  std::uint64_t next = 1, done = 0, not_passed = 0;
+  std::uint64_t next = shard.index + 1, done = 0, not_passed = 0;  // the shard's runs: every count-th index
   outcome out;
-  bool stop = false;
+  bool stop = false, more = true;
   progress prog;
-  prog.iterations = o.iterations;
+  prog.iterations = share;
 
   auto worker = [&] {
     while (true) {
       std::uint64_t index = 0;
       {
         std::lock_guard lock(m);
-        if (stop || next > o.iterations)
+        if (stop || !more)
           return;
         if (o.stop != nullptr && o.stop->requested()) {
           stop = true;
@@ -242,7 +320,11 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
           out.stop_reason = "the time budget of " + std::to_string(o.time_budget_secs) + " s was spent";
           return;
         }
-        index = next++;
+        index = next;
+        if (o.iterations - next < shard.count)  // the shard's last run (no wrap past 2^64)
+          more = false;
+        else
+          next += shard.count;
       }
       const std::uint64_t seed = o.seed + (index - 1);  // mod 2^64
       const clock::time_point began = clock::now();
@@ -277,7 +359,7 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
       }
     }
   };
-  const unsigned jobs = std::max(1u, static_cast<unsigned>(std::min<std::uint64_t>(o.jobs, o.iterations)));
+  const unsigned jobs = std::max(1u, static_cast<unsigned>(std::min<std::uint64_t>(o.jobs, share)));
   if (jobs == 1) {
     worker();
   } else {
@@ -293,7 +375,7 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
             [](const run_record& a, const run_record& b) { return a.index < b.index; });
   for (const run_record& r : out.runs)
     ++(r.status == run_status::pass ? out.passes : r.status == run_status::fail ? out.failures : out.infra_errors);
-  out.stopped_early = out.runs.size() < o.iterations;
+  out.stopped_early = out.runs.size() < share;
   if (o.stop != nullptr && o.stop->requested()) {  // the runs it ended, or a soak stopped before its end
     const bool ended_one = std::any_of(out.runs.begin(), out.runs.end(),
                                        [](const run_record& x) { return x.error && x.error->kind == "interrupted"; });
@@ -316,8 +398,9 @@ struct report_options {
 
 // The soak-report-v1 of an outcome. Its contract refuses what JSON cannot hold exactly: a seed
 // above 2^53 (check before soaking: encode() fails on such a report).
+// The report of the packs as listed (`packs` as the report writes them: soak::merge passes a shard's).
 template <class = void>  // compiled only where used: it reflects the report contract
-contracts::soak_report make_report(const outcome& r, std::span<const lint::loaded_pack> packs, const options& o,
+contracts::soak_report make_report(const outcome& r, std::vector<contracts::soak::pack_ref> packs, const options& o,
                                    const report_options& ro = {}) {
   namespace s = contracts::soak;
   auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(std::min<std::uint64_t>(v, INT64_MAX)); };
@@ -326,20 +409,15 @@ contracts::soak_report make_report(const outcome& r, std::span<const lint::loade
     rep.generated_at = *ro.generated_at;
   if (ro.assay_version)
     rep.assay_version = *ro.assay_version;
-  if (ro.suite)
+  if (o.shard)
+    rep.suite = shard_suite(ro.suite, *o.shard);
+  else if (ro.suite)
     rep.suite = *ro.suite;
   rep.iterations = decltype(rep.iterations)(i64(o.iterations));
   rep.seed = decltype(rep.seed)(o.seed);
   rep.time_budget_secs = decltype(rep.time_budget_secs)(o.time_budget_secs);
   rep.limits = o.limits;
-  for (const lint::loaded_pack& p : packs) {
-    s::pack_ref ref = lint::ref_of<s::pack_ref>(p).value();  // a loaded pack meets its constraints
-    const bool listed = std::any_of(rep.packs.begin(), rep.packs.end(), [&](const s::pack_ref& q) {
-      return q.name == ref.name && q.version == ref.version && q.digest == ref.digest;
-    });
-    if (!listed)
-      rep.packs.push_back(std::move(ref));
-  }
+  rep.packs = std::move(packs);
   s::decision_policy policy;
   policy.pass_on_severity_at_or_above = s::severity::of(o.fail_on);
   policy.stop_on_first_failure = o.stop_on_first_failure;
@@ -407,6 +485,29 @@ contracts::soak_report make_report(const outcome& r, std::span<const lint::loade
   return rep;
 }
 
+// The packs as a soak report lists them: each once (name, version, digest).
+template <class = void>  // compiled only where used: it reflects the pack reference
+std::vector<contracts::soak::pack_ref> pack_refs(std::span<const lint::loaded_pack> packs) {
+  namespace s = contracts::soak;
+  std::vector<s::pack_ref> refs;
+  for (const lint::loaded_pack& p : packs) {
+    s::pack_ref ref = lint::ref_of<s::pack_ref>(p).value();  // a loaded pack meets its constraints
+    const bool listed = std::any_of(refs.begin(), refs.end(), [&](const s::pack_ref& q) {
+      return q.name == ref.name && q.version == ref.version && q.digest == ref.digest;
+    });
+    if (!listed)
+      refs.push_back(std::move(ref));
+  }
+  return refs;
+}
+
+// The report of a soak run with `packs`.
+template <class = void>
+contracts::soak_report make_report(const outcome& r, std::span<const lint::loaded_pack> packs, const options& o,
+                                   const report_options& ro = {}) {
+  return make_report(r, pack_refs(packs), o, ro);
+}
+
 }  // namespace assay::soak
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
@@ -414,6 +515,9 @@ namespace assay::soak {
 ASSAY_EXTERN_TEMPLATE run_record judge<void>(std::span<const lint::loaded_pack>, const produced&, const options&,
                                              clock::time_point);
 ASSAY_EXTERN_TEMPLATE result<outcome> run<void>(std::span<const lint::loaded_pack>, target&, const options&);
+ASSAY_EXTERN_TEMPLATE std::vector<contracts::soak::pack_ref> pack_refs<void>(std::span<const lint::loaded_pack>);
+ASSAY_EXTERN_TEMPLATE contracts::soak_report make_report<void>(const outcome&, std::vector<contracts::soak::pack_ref>,
+                                                               const options&, const report_options&);
 ASSAY_EXTERN_TEMPLATE contracts::soak_report make_report<void>(const outcome&, std::span<const lint::loaded_pack>,
                                                                const options&, const report_options&);
 }  // namespace assay::soak
