@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
     die("a pack does not load: " + packs.error().format());
   assay::attest::attest_options ao;
   for (const lint::loaded_pack& p : *packs)
-    ao.packs.push_back({std::string(p.definition.name), std::string(p.definition.version), p.digest});
+    ao.packs.push_back(lint::ref_of<assay::contracts::intoto_v1::pack_ref>(p).value());
   std::vector<double> t_two, t_one;
   std::string statement_two, statement_one;
   for (std::size_t r = 0; r < reps; ++r) {

@@ -76,6 +76,14 @@ openssl pkey -in "$work/signing.pem" -pubout -out "$work/signing.pub.pem"
 "$assay" evidence verify-attestation "$work/tampered.tar.gz" --envelope "$work/session.dsse.json" \
   --pubkey "$work/signing.pub.pem" || echo "exit code $?"
 
+say "Provenance: the session bundled with the packs it was produced under (x-assay), which the reference ignores"
+eu_pack=../shared/conformance/assay-upstream/packs/eu-ai-act-baseline.yaml
+[ -f "$eu_pack" ] || eu_pack=""
+tar -xzOf "$work/session.tar.gz" events.ndjson >"$work/session.ndjson"
+"$assay" evidence bundle --events "$work/session.ndjson" --out "$work/stamped.tar.gz" \
+  --pack cicd-starter ${eu_pack:+--pack "$eu_pack"}
+"$assay" evidence show "$work/stamped.tar.gz" | sed -n '3,5p'
+
 say "assay sim soak: pass^8 of an 'agent' that crashes on every fourth seed, four runs at a time"
 "$assay" sim soak --iterations 8 --seed 1 --jobs 4 --report "$work/soak.json" \
   --exec "if [ \$(( {seed} % 4 )) -eq 0 ]; then echo 'agent crashed on seed {seed}' >&2; exit 3; fi; cp '$work/session.tar.gz' {out}" \

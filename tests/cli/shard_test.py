@@ -62,15 +62,15 @@ def no_durations(b):
     return re.sub(rb'"duration_ms":[0-9]+', b'"duration_ms":0', b)
 
 
-def schema_check(name, doc):
+def schema_check(name, doc, contract="soak-report-v1"):
     try:
         import jsonschema
     except ImportError:
         print(f"python jsonschema absent: {name}: the schema check skipped")
         return
-    schema = json.load(open(os.path.join(ROOT, "schemas", "soak-report-v1.schema.json"), encoding="utf-8"))
+    schema = json.load(open(os.path.join(ROOT, "schemas", contract + ".schema.json"), encoding="utf-8"))
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
-    check(f"{name}: valid against schemas/soak-report-v1.schema.json", errors == [], errors[:3])
+    check(f"{name}: valid against schemas/{contract}.schema.json", errors == [], errors[:3])
 
 
 # --- one machine ------------------------------------------------------------------------------------
@@ -248,6 +248,8 @@ code, out, err = sh(better + ["--baseline", path("one.json"), "--drift-report", 
 code2, out2, err2 = sh(["sim", "drift", path("one.json"), path("better.json"), "--report", path("drift2.json")])
 check("sim soak --baseline: its drift report is sim drift's of the two reports", code == 0 and code2 == 0 and
       read(path("drift.json")) == read(path("drift2.json")), f"{code} {err!r} {err2!r}")
+schema_check("sim soak --drift-report", json.loads(read(path("drift.json")) or b"{}"), "soak-drift-v1")
+schema_check("sim soak --baseline: its report", json.loads(read(path("better.json")) or b"{}"))
 check("sim soak --baseline: the soak's summary, then the drift's", out.startswith(
     b"soak: 14 of 14 run(s), seeds from 3, 1 job(s)\n") and out.endswith(out2) and
     b"  pass^14: PASS\n" in out, f"{out!r} {out2!r}")

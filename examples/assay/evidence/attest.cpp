@@ -43,8 +43,8 @@ int run_attest(const attest_args& a) {
     auto packs = load_cli_packs(command, a.packs);
     if (!packs)
       return exit_io;  // a pack that does not load (SPEC §17)
-    for (const auto& p : *packs)
-      o.packs.push_back({p.definition.name, p.definition.version, p.digest});
+    o.packs = assay::lint::refs_of<assay::contracts::intoto_v1::pack_ref>(*packs);
+    o.mappings = assay::lint::mappings_of<assay::contracts::intoto_v1::mapping>(*packs);
   }
   if (!a.closure.empty()) {
     auto text = input::open(a.closure, default_max_bytes, input::over_limit::refuse, "");
@@ -87,7 +87,9 @@ void add_evidence_attest(CLI::App& evidence, dispatcher& d) {
   add_limits(sub, a->bundle.limits);
   sub->add_option("--key", a->key, "The Ed25519 private key: PKCS#8 PEM, unencrypted")->required();
   sub->add_option("--out", a->out, "Write the envelope (JSON) here")->required();
-  sub->add_option("--pack", a->packs, "Name the packs in the predicate (their digests); comma lists allowed");
+  sub->add_option(
+      "--pack", a->packs,
+      "Name the packs in the predicate (their digests) and their rules' article_refs (mappings); comma lists allowed");
   sub->add_option("--closure", a->closure, "Name a closure-v1 report in the predicate (its digest)");
   d.on(sub, [a] { return run_attest(*a); });
 }

@@ -1,6 +1,8 @@
-// assay evidence bundle --events IN.ndjson --out B.tar.gz — a bundle from events, one JSON event
-// per line (SPEC §6, §17).
+// assay evidence bundle --events IN.ndjson --out B.tar.gz [--pack P]… — a bundle from events, one
+// JSON event per line (SPEC §6, §17); with packs, the manifest's x-assay records them and their
+// rules' framework mappings.
 #include "../cli.hpp"
+#include "../packs.hpp"
 #include "../verbs.hpp"
 #include "evidence.hpp"
 
@@ -25,6 +27,13 @@ struct bundle_args {
   std::string out;
   std::uint64_t max_bytes = default_max_bytes;
   bool unchecked_payloads = false;
+  std::vector<std::string> packs;
+};
+
+// What --pack stamps into the manifest's x-assay (SPEC §6).
+struct stamp {
+  std::vector<assay::evidence::pack_applied> packs_applied;
+  std::vector<assay::evidence::mapping> mappings;
 };
 
 // An error about the events, placed on its line: the pointer's first token is the event's
@@ -39,9 +48,11 @@ std::string placed(const std::vector<assay::json::ndjson_line>& lines, const ass
   return index < lines.size() ? at_line(lines[index], e) : e.format();
 }
 
-assay::evidence::bundle_options options_of(const bundle_args& a) {
+assay::evidence::bundle_options options_of(const bundle_args& a, const stamp& s) {
   assay::evidence::bundle_options opt;
   opt.check_payloads = !a.unchecked_payloads;
+  opt.packs_applied = s.packs_applied;
+  opt.mappings = s.mappings;
   return opt;
 }
 
@@ -49,7 +60,7 @@ assay::evidence::bundle_options options_of(const bundle_args& a) {
 // written as they are read, the compressed body held in a spool until the head is known. The
 // exit code, or nothing when the events need write_bundle() (to be sorted, or for it to name
 // their faults; nothing has been written then).
-std::optional<int> stream_bundle(const bundle_args& a, const input& text) {
+std::optional<int> stream_bundle(const bundle_args& a, const stamp& s, const input& text) {
   constexpr std::string_view command = "evidence bundle";
   assay::inspect::spool body;
   assay::evidence::bundle_stream stream(
@@ -57,7 +68,7 @@ std::optional<int> stream_bundle(const bundle_args& a, const input& text) {
         body.put(b);
         return !body.failure();
       },
-      options_of(a));
+      options_of(a, s));
   const std::string_view bytes = text.bytes();
   std::size_t at = 0, number = 0, released = 0;
   assay::json::ndjson_line line{};
@@ -86,10 +97,18 @@ std::optional<int> stream_bundle(const bundle_args& a, const input& text) {
 
 int bundle(const bundle_args& a) {
   constexpr std::string_view command = "evidence bundle";
+  stamp s;
+  if (!a.packs.empty()) {
+    auto packs = load_cli_packs(command, a.packs);
+    if (!packs)
+      return exit_io;  // a pack that does not load (SPEC §17)
+    s.packs_applied = assay::lint::refs_of<assay::evidence::pack_applied>(*packs);
+    s.mappings = assay::lint::mappings_of<assay::evidence::mapping>(*packs);
+  }
   auto text = input::open(a.events, a.max_bytes, input::over_limit::refuse, "--max-bytes", input::access::sequential);
   if (!text)
     return fail(command, text.error());
-  if (auto code = stream_bundle(a, *text))
+  if (auto code = stream_bundle(a, s, *text))
     return *code;
   const auto lines = assay::json::ndjson_lines(text->bytes());
   std::vector<std::string_view> events;
@@ -98,7 +117,7 @@ int bundle(const bundle_args& a) {
     events.push_back(line.text);
   // The options in their own scope: a local that lives to every return below made g++ 12 -O3
   // warn (-Wmaybe-uninitialized, spuriously) about destroying its producer on the early exits.
-  auto gz = assay::evidence::write_bundle(events, options_of(a));
+  auto gz = assay::evidence::write_bundle(events, options_of(a, s));
   if (!gz) {
     const std::string name = input_name(a.events);
     const assay::errors all = gz.error();
@@ -126,6 +145,9 @@ void add_evidence_bundle(CLI::App& evidence, dispatcher& d) {
   sub->add_flag("--unchecked-payloads", a->unchecked_payloads,
                 "Re-pack other producers' events as they are: payloads of known types are not held to their "
                 "contracts (the envelope still is; SPEC §8)");
+  sub->add_option("--pack", a->packs,
+                  "Record in the manifest's x-assay the packs applied (their digests) and their rules' article_refs "
+                  "(mappings), resolved as lint resolves them; comma lists allowed");
   add_max_bytes(sub, a->max_bytes);
   d.on(sub, [a] { return bundle(*a); });
 }

@@ -35,14 +35,13 @@ inline constexpr std::string_view statement_type = "https://in-toto.io/Statement
 inline constexpr std::string_view predicate_type = "https://docs.getassay.dev/attestation/evidence-bundle/v1";
 inline constexpr std::string_view legacy_predicate_type = "https://docs.getassay.dev/attestation/evidence-bundle/v0";
 
-struct pack_digest {
-  std::string name, version, digest;  // digest: "sha256:<hex>"
-};
-
 struct attest_options {
   evidence::bundle_limits limits{};
-  // Given either, the predicate carries ADR-025's payload v1 too.
-  std::vector<pack_digest> packs{};
+  // Given any, the predicate carries ADR-025's payload v1 too: the packs the bundle was checked
+  // with (lint::ref_of each) and their rules' framework mappings (lint::mappings_of, the same list
+  // as the manifest's x-assay.mappings).
+  std::vector<contracts::intoto_v1::pack_ref> packs{};
+  std::vector<contracts::intoto_v1::mapping> mappings{};
   std::optional<std::string> closure_report_digest{};  // "sha256:<hex>" of a closure-v1's JCS bytes
 };
 
@@ -71,15 +70,8 @@ inline contracts::intoto_statement statement_of(const evidence::verified_bundle&
     auto& a = p.artifacts.emplace();
     a.manifest = v.manifest_sha256;
     a.events = v.events_sha256;
-    auto& packs = p.packs.emplace();
-    for (const pack_digest& d : o.packs) {
-      contracts::intoto_v1::pack_ref r;
-      r.name = d.name;
-      r.version = d.version;
-      r.digest = d.digest;
-      packs.push_back(std::move(r));
-    }
-    p.mappings.emplace();
+    p.packs = o.packs;
+    p.mappings = o.mappings;
     if (o.closure_report_digest)
       p.closure_report_digest = *o.closure_report_digest;
   }
@@ -96,7 +88,7 @@ class statement_builder {
  public:
   explicit statement_builder(attest_options o = {}) : o_(std::move(o)) {}
   void on_end(const evidence::verified_bundle& b) {
-    statement_ = statement_of(b, o_, !o_.packs.empty() || o_.closure_report_digest.has_value());
+    statement_ = statement_of(b, o_, !o_.packs.empty() || !o_.mappings.empty() || o_.closure_report_digest.has_value());
   }
   // After a pass that verified: the statement; nothing before one, or after one that did not.
   const std::optional<contracts::intoto_statement>& statement() const noexcept { return statement_; }

@@ -57,6 +57,7 @@ namespace detail {
 // The facts of the summary lines, from the manifest (and, verified, the pass).
 struct facts {
   std::string bundle_id, run_id, producer, time_start, time_end, manifest_json = "null";
+  std::string packs, mappings;  // x-assay (SPEC §6): the packs applied, the framework mappings
   std::optional<std::uint64_t> manifest_events;
 };
 
@@ -102,6 +103,33 @@ class basic_gatherer {
     facts_.manifest_events = static_cast<std::uint64_t>(m.fields.event_count.value());
     facts_.producer =
         m.fields.producer.name + (m.fields.producer.version.empty() ? "" : " " + m.fields.producer.version);
+    if (const auto x = m.fields.other.find("x-assay"); x != m.fields.other.end())
+      provenance(x->second);
+  }
+
+  // x-assay (SPEC §6), as the producer wrote it: the packs applied ("name@version digest") and
+  // the mappings ("framework ref"), each list on one line; a member of another shape is shown "?".
+  void provenance(const json::value& x) {
+    auto text = [](const json::value& o, std::string_view name) {
+      const json::value* v = o.is_object() ? o.find(name) : nullptr;
+      return v != nullptr && v->is_string() ? v->as_string() : std::string("?");
+    };
+    auto each = [&](std::string_view member, auto&& show) {
+      const json::value* list = x.is_object() ? x.find(member) : nullptr;
+      if (list == nullptr)
+        return std::string();
+      if (!list->is_array())
+        return std::string("?");
+      std::string out = std::to_string(list->as_array().size()) + ":";
+      for (const json::value& item : list->as_array())
+        out += (out.back() == ':' ? " " : ", ") + show(item);
+      return out;
+    };
+    facts_.packs = each("packs_applied", [&](const json::value& p) {
+      return text(p, "name") + "@" + text(p, "version") + " " + text(p, "digest");
+    });
+    facts_.mappings =
+        each("mappings", [&](const json::value& m) { return text(m, "framework") + " " + text(m, "ref"); });
   }
 
   // Keeps the earliest and latest RFC 3339 time seen, each parsed once (without verification:
@@ -233,6 +261,10 @@ inline std::string summary_lines(const facts& f, const show_summary& s, const ga
   line("bundle", f.bundle_id);
   line("run", f.run_id);
   line("producer", f.producer);
+  if (!f.packs.empty())
+    line("packs", f.packs);
+  if (!f.mappings.empty())
+    line("mappings", f.mappings);
   std::string events = std::to_string(s.events);
   if (!s.verified)
     events += f.manifest_events ? " read (the manifest says " + std::to_string(*f.manifest_events) + ")" : " read";

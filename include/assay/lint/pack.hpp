@@ -34,6 +34,7 @@
 #include <limits>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -212,6 +213,53 @@ result<T> ref_of(const loaded_pack& p) {
   });
   if (failed)
     return *failed;
+  return out;
+}
+
+namespace detail {
+
+// Whether packs[i] is one of the packs before it (the same name, version and digest).
+inline bool listed_before(std::span<const loaded_pack> packs, std::size_t i) {
+  const loaded_pack& p = packs[i];
+  return std::any_of(packs.begin(), packs.begin() + static_cast<std::ptrdiff_t>(i), [&](const loaded_pack& q) {
+    return q.definition.name == p.definition.name && q.definition.version == p.definition.version &&
+           q.digest == p.digest;
+  });
+}
+
+}  // namespace detail
+
+// The references to `packs` a report or a manifest lists (ref_of each), in order, each pack once.
+template <class T>
+std::vector<T> refs_of(std::span<const loaded_pack> packs) {
+  std::vector<T> out;
+  for (std::size_t i = 0; i < packs.size(); ++i)
+    if (!detail::listed_before(packs, i))
+      out.push_back(ref_of<T>(packs[i]).value());  // a loaded pack meets every reference's constraints
+  return out;
+}
+
+// The rules of `packs` mapped to a regulatory framework (SPEC §6 `x-assay.mappings`, §15
+// `mappings[]`), for any mapping type T with members rule, framework and ref: one per rule with an
+// `article_ref`, in pack and rule order — `rule` its canonical id, `framework` its pack's name,
+// `ref` the article_ref text. A pack listed twice (same name, version, digest) maps once.
+template <class T>
+std::vector<T> mappings_of(std::span<const loaded_pack> packs) {
+  std::vector<T> out;
+  for (std::size_t i = 0; i < packs.size(); ++i) {
+    const loaded_pack& p = packs[i];
+    if (detail::listed_before(packs, i))
+      continue;
+    for (const auto& r : p.definition.rules) {
+      if (!r.article_ref || r.article_ref->empty())
+        continue;
+      T m{};
+      m.rule = p.canonical_rule_id(r.id);
+      m.framework = std::string(p.definition.name);
+      m.ref = *r.article_ref;
+      out.push_back(std::move(m));
+    }
+  }
   return out;
 }
 

@@ -488,17 +488,7 @@ contracts::soak_report make_report(const outcome& r, std::vector<contracts::soak
 // The packs as a soak report lists them: each once (name, version, digest).
 template <class = void>  // compiled only where used: it reflects the pack reference
 std::vector<contracts::soak::pack_ref> pack_refs(std::span<const lint::loaded_pack> packs) {
-  namespace s = contracts::soak;
-  std::vector<s::pack_ref> refs;
-  for (const lint::loaded_pack& p : packs) {
-    s::pack_ref ref = lint::ref_of<s::pack_ref>(p).value();  // a loaded pack meets its constraints
-    const bool listed = std::any_of(refs.begin(), refs.end(), [&](const s::pack_ref& q) {
-      return q.name == ref.name && q.version == ref.version && q.digest == ref.digest;
-    });
-    if (!listed)
-      refs.push_back(std::move(ref));
-  }
-  return refs;
+  return lint::refs_of<contracts::soak::pack_ref>(packs);
 }
 
 // The report of a soak run with `packs`.
