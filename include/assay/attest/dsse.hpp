@@ -52,17 +52,17 @@ inline bool verify_signature(std::string_view message, std::string_view sig, con
                                  reinterpret_cast<const std::uint8_t*>(sig.data()), sig.size());
 }
 
-// An envelope of `payload` (its bytes) of type `type`, signed by `key`: standard padded base64,
-// the key's keyid.
+// An envelope of `payload` (its bytes) of type `type` (not empty), signed by `key`: standard
+// padded base64, the key's keyid.
 template <class = void>
 contracts::dsse_envelope sign_envelope(std::string_view payload, const private_key& key,
                                        std::string_view type = intoto_payload_type) {
   contracts::dsse_envelope env;
-  static_cast<std::string&>(env.payload) = base64_encode(payload);
-  static_cast<std::string&>(env.payloadType) = std::string(type);
+  assign(env.payload, base64_encode(payload)).value();  // base64 of bytes: always valid
+  assign(env.payloadType, type).value();                // throws when empty
   contracts::dsse_v1::signature s;
   s.keyid = key.public_part().keyid();
-  static_cast<std::string&>(s.sig) = base64_encode(sign(pae(type, payload), key));
+  assign(s.sig, base64_encode(sign(pae(type, payload), key))).value();
   env.signatures.push_back(std::move(s));
   return env;
 }

@@ -349,8 +349,8 @@ class basic_observer {
     if (!view)
       return std::nullopt;
     contracts::closure_v1::commitment c;
-    static_cast<std::string&>(c.alg) = "sha256";
-    static_cast<std::string&>(c.digest) = std::string(view->digest);
+    if (!assign(c.alg, "sha256") || !assign(c.digest, view->digest))
+      return std::nullopt;
     c.size_bytes.emplace(view->size_bytes);
     return c;
   }

@@ -50,7 +50,7 @@ class diff_side {
     if (!decision && e.type != "assay.tool.call")
       return;
     auto tool = evidence::tool_of(e);
-    if (!tool)
+    if (!tool || tool->empty())  // a tool without a name is not one the report can name
       return;
     if (decision) {
       const std::size_t d = e.doc.find_member(e.data, "decision");
@@ -142,7 +142,7 @@ inline evidence_diff diff(const diff_side& baseline, const diff_side& candidate)
     if (before == after)
       continue;
     contracts::diff_v1::decision_change c;
-    static_cast<std::string&>(c.tool) = tool;
+    assign(c.tool, tool).value();  // not empty (on_event)
     c.baseline = detail::decisions_in(before);
     c.candidate = detail::decisions_in(after);
     d.tools.decisions_changed.push_back(std::move(c));
@@ -152,17 +152,17 @@ inline evidence_diff diff(const diff_side& baseline, const diff_side& candidate)
   while (b != baseline.types_.end() || c != candidate.types_.end()) {
     contracts::diff_v1::type_count_change t;
     if (c == candidate.types_.end() || (b != baseline.types_.end() && b->first < c->first)) {
-      static_cast<std::string&>(t.type) = b->first;
+      assign(t.type, b->first).value();  // a verified event's type is not empty
       t.baseline = b->second;
       t.candidate = 0;
       ++b;
     } else if (b == baseline.types_.end() || c->first < b->first) {
-      static_cast<std::string&>(t.type) = c->first;
+      assign(t.type, c->first).value();
       t.baseline = 0;
       t.candidate = c->second;
       ++c;
     } else {
-      static_cast<std::string&>(t.type) = b->first;
+      assign(t.type, b->first).value();
       t.baseline = b->second;
       t.candidate = c->second;
       ++b, ++c;
