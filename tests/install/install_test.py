@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Installs assay into a temporary directory and builds a tiny consumer against it, each way a
 user may: CMake find_package(assay) with assay::core and with assay::assay, pkg-config
-assay-core, and a meson subproject. Nothing of assay is rebuilt: the install copies the headers,
-the pkg-config and the CMake files only (meson install --tags devel --no-rebuild).
+assay-core, and a meson subproject; and, from the source tree, CMake add_subdirectory() and
+FetchContent (of a .tar.gz of the tree, as a release archive would be). Nothing of assay is
+rebuilt: the install copies the headers, the pkg-config and the CMake files only (meson install
+--tags devel --no-rebuild).
 
   install_test.py --meson MESON --build-root DIR --source-root DIR --prefix PREFIX -- CXX...
 
@@ -10,10 +12,12 @@ Exit 77 (skipped) when cmake or pkg-config is missing.
 """
 
 import argparse
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -90,6 +94,32 @@ def main():
             run(["cmake", "--build", bld])
             check_programs("cmake", bld)
 
+        def cmake_source_way(how):
+            src = os.path.join(work, "cmake-" + how + "-src")
+            shutil.copytree(CONSUMER, src)
+            bld = os.path.join(work, "cmake-" + how + "-build")
+            args = ["-DASSAY_FROM=" + how]
+            if how == "subdirectory":
+                args.append("-DASSAY_SOURCE_DIR=" + os.path.abspath(a.source_root))
+            else:
+                archive = os.path.join(work, "assay-src.tar.gz")
+                with tarfile.open(archive, "w:gz") as t:
+                    for name in ("CMakeLists.txt", "meson.build", "cmake", "include"):
+                        t.add(os.path.join(a.source_root, name), arcname="assay/" + name)
+                with open(archive, "rb") as f:
+                    digest = hashlib.sha256(f.read()).hexdigest()
+                args += ["-DASSAY_URL=file://" + archive, "-DASSAY_URL_HASH=" + digest]
+            out = run(["cmake", "-S", src, "-B", bld, "-DCMAKE_CXX_COMPILER=" + cxx[-1],
+                       "-DCMAKE_BUILD_TYPE=Release"] + args)
+            run(["cmake", "--build", bld])
+            if not all(os.path.exists(os.path.join(bld, p)) for p in ("core", "full")):
+                raise RuntimeError("the consumer's programs were not built:\n" + out)
+            # assay as a subproject builds no CLI of its own (ASSAY_BUILD_EXAMPLES is off).
+            if os.path.exists(os.path.join(bld, "assay", "assay")) or os.path.exists(
+                    os.path.join(bld, "_deps", "assay-build", "assay")):
+                raise RuntimeError("the subproject built its CLI")
+            check_programs("cmake " + how, bld)
+
         def pkg_config_way():
             env = dict(os.environ, PKG_CONFIG_PATH=os.pathsep.join(pc_dirs))
             flags = run(["pkg-config", "--define-variable=prefix=" + prefix, "--cflags", "--libs", "assay-core"],
@@ -118,6 +148,8 @@ def main():
             check_programs("meson subproject", bld)
 
         step("cmake find_package(assay): assay::core and assay::assay", cmake_way)
+        step("cmake add_subdirectory(assay): assay::core and assay::assay", lambda: cmake_source_way("subdirectory"))
+        step("cmake FetchContent(assay) of a source archive", lambda: cmake_source_way("fetch"))
         step("pkg-config assay-core", pkg_config_way)
         step("meson subproject: assay_core_dep and dependency('assay')", meson_way)
     finally:

@@ -1,0 +1,45 @@
+# What assay::assay links, found the same way by the installed package (assayConfig.cmake) and by
+# the source tree's CMakeLists.txt (add_subdirectory, FetchContent): threads, and Botan 2, xxHash
+# and zlib through pkg-config; ISA-L (libisal) when pkg-config finds it, for faster inflate.
+#
+#   assay_find_dependencies()
+#
+# sets ASSAY_DEPENDENCIES_FOUND (TRUE when all the required ones were found), ASSAY_LINK_LIBRARIES
+# (the imported targets to link), ASSAY_COMPILE_DEFINITIONS (ASSAY_WITH_ISAL with ISA-L) and
+# ASSAY_DEPENDENCIES_MISSING (what was not found, for a message).
+macro(assay_find_dependencies)
+  set(ASSAY_DEPENDENCIES_FOUND FALSE)
+  set(ASSAY_LINK_LIBRARIES "")
+  set(ASSAY_COMPILE_DEFINITIONS "")
+  set(ASSAY_DEPENDENCIES_MISSING "")
+  find_package(Threads QUIET)
+  find_package(PkgConfig QUIET)
+  if(NOT Threads_FOUND)
+    list(APPEND ASSAY_DEPENDENCIES_MISSING "threads")
+  endif()
+  if(NOT PKG_CONFIG_FOUND)
+    list(APPEND ASSAY_DEPENDENCIES_MISSING "pkg-config")
+  else()
+    pkg_check_modules(ASSAY_BOTAN QUIET IMPORTED_TARGET botan-2>=2.19)
+    pkg_check_modules(ASSAY_XXHASH QUIET IMPORTED_TARGET libxxhash>=0.8)
+    pkg_check_modules(ASSAY_ZLIB QUIET IMPORTED_TARGET zlib)
+    pkg_check_modules(ASSAY_ISAL QUIET IMPORTED_TARGET libisal)
+    foreach(_assay_dep BOTAN XXHASH ZLIB)
+      if(NOT ASSAY_${_assay_dep}_FOUND)
+        list(APPEND ASSAY_DEPENDENCIES_MISSING "${_assay_dep}")
+      endif()
+    endforeach()
+    unset(_assay_dep)
+  endif()
+  if(NOT ASSAY_DEPENDENCIES_MISSING)
+    set(ASSAY_DEPENDENCIES_FOUND TRUE)
+    set(ASSAY_LINK_LIBRARIES Threads::Threads PkgConfig::ASSAY_BOTAN PkgConfig::ASSAY_XXHASH PkgConfig::ASSAY_ZLIB)
+    if(ASSAY_ISAL_FOUND)
+      list(APPEND ASSAY_LINK_LIBRARIES PkgConfig::ASSAY_ISAL)
+      set(ASSAY_COMPILE_DEFINITIONS ASSAY_WITH_ISAL)
+    endif()
+  endif()
+  string(REPLACE "BOTAN" "Botan 2 (botan-2)" ASSAY_DEPENDENCIES_MISSING "${ASSAY_DEPENDENCIES_MISSING}")
+  string(REPLACE "XXHASH" "xxHash (libxxhash)" ASSAY_DEPENDENCIES_MISSING "${ASSAY_DEPENDENCIES_MISSING}")
+  string(REPLACE "ZLIB" "zlib" ASSAY_DEPENDENCIES_MISSING "${ASSAY_DEPENDENCIES_MISSING}")
+endmacro()
