@@ -1,8 +1,13 @@
 // The library's contract registry, compiled once for the verbs that name contracts.
 #include "contracts.hpp"
 
+#include "cli.hpp"
+
 #include "assay/contracts/registry.hpp"
 #include "assay/json/canonical.hpp"
+#include "assay/json/nearest.hpp"
+
+#include <vector>
 
 namespace assay_cli {
 
@@ -18,6 +23,16 @@ std::string contract_names() {
   for (const auto& c : assay::contracts::all())
     out += (out.empty() ? "" : ", ") + std::string(c.name);
   return out;
+}
+
+std::string unknown_contract(std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const auto& c : assay::contracts::all())
+    names.push_back(c.name);
+  std::string out = "unknown contract \"" + printable(name, echo_cap) + "\"";
+  if (const auto nearest = assay::json::nearest_name(name, names))
+    out += "; did you mean \"" + std::string(*nearest) + "\"?";
+  return out + " (contracts: " + contract_names() + ")";
 }
 
 bool has_contract(std::string_view name) {

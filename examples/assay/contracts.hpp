@@ -16,6 +16,9 @@ std::string contract_list();
 // The contract names, comma-separated, for messages.
 std::string contract_names();
 
+// "unknown contract "X"[; did you mean "Y"?] (contracts: …)", the name made printable.
+std::string unknown_contract(std::string_view name);
+
 bool has_contract(std::string_view name);
 
 // The JSON Schema generated from contract `name`, indented, with a final newline.

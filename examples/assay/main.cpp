@@ -11,6 +11,7 @@
 // Adding a verb: write <noun>/<verb>.cpp defining add_<noun>_<verb>(CLI::App& group,
 // dispatcher&), declare it in verbs.hpp, list the file in examples/meson.build, and call it below
 // with its group. A new noun gets its group created once here (add_group) and its folder.
+#include "assay/json/nearest.hpp"
 #include "assay/version.hpp"
 #include "cli.hpp"
 #include "verbs.hpp"
@@ -30,25 +31,6 @@ CLI::App* add_group(CLI::App& app, const std::string& name, const std::string& d
   auto* group = app.add_subcommand(name, description);
   group->require_subcommand(1);
   return group;
-}
-
-// The optimal string alignment distance: insertions, deletions, substitutions and swaps of two
-// neighbours each cost 1.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i)
-    d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j)
-    d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
 }
 
 // The names in order, comma-separated.
@@ -74,25 +56,16 @@ bool command_words_known(CLI::App& app, int argc, char** argv) {
     if (verbs.empty())
       return true;  // a verb: the rest are its arguments
     CLI::App* next = nullptr;
-    const CLI::App* nearest = nullptr;
-    std::size_t best = 0;
     std::vector<std::string> names;
     for (auto* v : verbs) {
       if (v->check_name(word))
         next = v;
-      const std::size_t dist = edit_distance(word, v->get_name());
-      if (nearest == nullptr || dist < best) {
-        nearest = v;
-        best = dist;
-      }
       names.push_back(v->get_name());
     }
     if (next == nullptr) {
       const std::string shown = assay_cli::printable(word, assay_cli::echo_cap);
-      // Close enough to be a slip: at most a third of the command's letters (and at least one).
-      const std::size_t tolerance = std::max<std::size_t>(1, nearest->get_name().size() / 3);
-      if (best <= tolerance)
-        assay_cli::print_error(where, "unknown command '" + shown + "'; did you mean '" + nearest->get_name() + "'?");
+      if (const auto nearest = assay::json::nearest_name(word, names))
+        assay_cli::print_error(where, "unknown command '" + shown + "'; did you mean '" + std::string(*nearest) + "'?");
       else
         assay_cli::print_error(where, "unknown command '" + shown + "' (commands: " + listed(names) + ")");
       return false;
@@ -151,7 +124,13 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0)
       return app.exit(e);  // --help, --version
     assay_cli::print_error("", e.what());
-    std::fprintf(stderr, "run 'assay --help' for usage\n");
+    // The help of the command the error is about: the deepest one given ("assay evidence lint").
+    std::string where = "assay";
+    for (const CLI::App* at = &app; !at->get_subcommands().empty();) {
+      at = at->get_subcommands().front();
+      where += " " + at->get_name();
+    }
+    std::fprintf(stderr, "run '%s --help' for usage\n", where.c_str());
     return assay_cli::exit_usage;
   }
   try {

@@ -24,8 +24,7 @@ int schema(const schema_args& a) {
     return exit_usage;
   }
   if (!has_contract(a.name)) {
-    print_error("schema",
-                "unknown contract \"" + printable(a.name, echo_cap) + "\" (contracts: " + contract_names() + ")");
+    print_error("schema", unknown_contract(a.name));
     return exit_usage;
   }
   return finish("schema", write_file("-", contract_schema(a.name)));

@@ -17,6 +17,7 @@
 #include "assay/json/inline.hpp"
 #include "assay/json/lex.hpp"
 #include "assay/json/name_set.hpp"
+#include "assay/json/nearest.hpp"
 #include "assay/json/ndjson.hpp"
 #include "assay/json/number.hpp"
 #include "assay/json/pointer.hpp"

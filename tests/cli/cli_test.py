@@ -55,7 +55,11 @@ for n in names:
     path = os.path.join(ROOT, "schemas", n + ".schema.json")
     check(f"schema {n} equals schemas/{n}.schema.json",
           code == 0 and os.path.exists(path) and open(path, "rb").read() == out, err)
-expect("schema unknown", ["schema", "nope"], b"", 2, b"", err_contains='unknown contract "nope"')
+expect("schema unknown", ["schema", "nope"], b"", 2, b"", err_contains='unknown contract "nope" (contracts: ')
+expect("schema: the nearest name suggested", ["schema", "soak-report"], b"", 2, b"",
+       err_contains='unknown contract "soak-report"; did you mean "soak-report-v1"? (contracts: ')
+expect("validate: the nearest name suggested", ["validate", "finding-v2"], b"{}", 2, b"",
+       err_contains='unknown contract "finding-v2"; did you mean "finding-v1"? (contracts: ')
 expect("schema no name", ["schema"], b"", 2, b"", err_contains="--list")
 
 # --- validate --------------------------------------------------------------------------------
@@ -402,6 +406,10 @@ expect("misspelt noun", ["evidnce", "verify", "x"], b"", 2, b"",
 expect("misspelt verb", ["evidence", "verfy", "x"], b"", 2, b"",
        b"assay evidence: unknown command 'verfy'; did you mean 'verify'?\n")
 expect("swapped letters", ["jsc"], b"", 2, b"", b"assay: unknown command 'jsc'; did you mean 'jcs'?\n")
+expect("a verb's usage error points to that verb's help", ["evidence", "verify"], b"", 2, b"",
+       b"assay: BUNDLE is required\nrun 'assay evidence verify --help' for usage\n")
+expect("a top-level verb's usage error points to its help", ["digest", "--alg"], b"", 2, b"",
+       err_contains=b"run 'assay digest --help' for usage\n")
 expect("nothing near", ["frobnicate"], b"", 2, b"",
        b"assay: unknown command 'frobnicate' (commands: digest, evidence, finding, jcs, pack, schema, sim, validate)\n")
 

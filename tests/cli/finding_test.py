@@ -267,7 +267,7 @@ target = os.path.join(outdir, "packet.md")
 expect("render --out: nothing on stdout", ["finding", "render", finding_file, "--format", "md", "--out", target], out=b"")
 check("render --out: the same bytes", open(target, "rb").read() == md)
 expect("render: an unknown format is a usage error", ["finding", "render", finding_file, "--format", "pdf"], rc=2)
-expect("render: --format is required", ["finding", "render", finding_file], rc=2)
+expect("render: Markdown without --format", ["finding", "render", finding_file], rc=0, out=md)
 tampered = json.loads(out)
 tampered["stats"]["by_route"]["laundered"]["ci_low"] = 0.14
 tampered["method"]["delta_confirmed"] = False

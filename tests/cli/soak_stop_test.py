@@ -17,7 +17,13 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clitest import ASSAY, bundle_of, check, event, finish, run, tmpfile  # noqa: E402
 
-USAGE = b"run 'assay --help' for usage\n"
+
+
+def usage(cmd):
+    """The line after a usage error: the help of the verb it is about (`assay evidence lint --help`)."""
+    verb = " ".join(cmd[:2] if cmd[0] in ("evidence", "sim", "finding", "pack") else cmd[:1])
+    return f"run 'assay {verb} --help' for usage\n".encode()
+
 env = dict(os.environ, SOURCE_DATE_EPOCH="1700000000")
 
 small = bundle_of([event(0, "assay.tool.call", {"tool": "search", "arguments": {"q": "x"}}),
@@ -27,8 +33,8 @@ report = os.path.join(work, "r.json")
 otel_out = os.path.join(work, "spans.jsonl")
 
 
-def out_of_range(option, text, low, high):
-    return f"assay: {option}: {text} is out of range [{low}, {high}]\n".encode() + USAGE
+def out_of_range(cmd, option, text, low, high):
+    return f"assay: {option}: {text} is out of range [{low}, {high}]\n".encode() + usage(cmd)
 
 
 # --- numeric options: one check, one message, every verb (SPEC §17) ------------------------------
@@ -56,11 +62,11 @@ for cmd, option, low, high, extra in bounded:
             os.remove(report)
         code, out, err = run(cmd + extra + [option, text], env=env)
         check(f"{name} {text}: a usage error naming the option and its bounds, nothing run",
-              code == 2 and out == b"" and err == out_of_range(option, text, low, high) and not os.path.exists(report),
+              code == 2 and out == b"" and err == out_of_range(cmd, option, text, low, high) and not os.path.exists(report),
               f"{code} {out!r} {err!r}")
     code, out, err = run(cmd + extra + [option, "1x"], env=env)
     check(f"{name} 1x: not an integer", code == 2 and out == b"" and
-          err == f"assay: {option}: 1x is not an integer in [{low}, {high}]\n".encode() + USAGE, f"{code} {err!r}")
+          err == f"assay: {option}: 1x is not an integer in [{low}, {high}]\n".encode() + usage(cmd), f"{code} {err!r}")
 
 # Just within: each bound is taken, and says what it says in the report.
 for text in ["1", "1000000"]:
@@ -107,7 +113,7 @@ check("evidence export-otel --max-spans 1: taken, and a bundle of three spans re
 for text in ["0", "1025g", "1099511627777", "-1", "-5k"]:
     code, out, err = run(["jcs", "--max-bytes", text], b"[]")
     check(f"jcs --max-bytes {text}: out of range", code == 2 and out == b"" and
-          err == out_of_range("--max-bytes", text, 1, 1099511627776), f"{code} {err!r}")
+          err == out_of_range(["jcs"], "--max-bytes", text, 1, 1099511627776), f"{code} {err!r}")
 for text in ["1", "1024g", "1099511627776"]:
     code, out, err = run(["jcs", "--max-bytes", text], b"7")
     check(f"jcs --max-bytes {text}: taken", (code, out, err) == (0, b"7", b""), f"{code} {out!r} {err!r}")

@@ -1,4 +1,4 @@
-// assay finding render F.json --format md|html [--out FILE] — a finding as a review packet
+// assay finding render F.json [--format md|html] [--out FILE] — a finding as a review packet
 // (SPEC §14): Markdown, or one self-contained HTML page. A finding that breaks its contract, or
 // whose computed members are not what its own trial_results give (findings::disagreements):
 // every violation on stderr as "<json pointer>: <reason>", exit 1.
@@ -21,7 +21,7 @@ namespace {
 
 struct render_args {
   std::string finding;
-  std::string format;
+  std::string format = "md";
   std::string out = "-";
   std::uint64_t max_bytes = default_max_bytes;
 };
@@ -49,8 +49,7 @@ void add_finding_render(CLI::App& finding, dispatcher& d) {
   auto* sub = finding.add_subcommand("render", "A finding as a review packet: Markdown or a self-contained HTML page");
   auto a = std::make_shared<render_args>();
   sub->add_option("FINDING", a->finding, "Finding (finding-v1), JSON (standard input when -)")->required();
-  sub->add_option("--format", a->format, "md or html")
-      ->required()
+  sub->add_option("--format", a->format, "md (default) or html")
       ->transform(CLI::IsMember(std::map<std::string, std::string>{{"md", "md"}, {"html", "html"}}));
   sub->add_option("--out", a->out, "Write the packet here, atomically (default: standard output)");
   add_max_bytes(sub, a->max_bytes);

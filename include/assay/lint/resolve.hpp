@@ -14,6 +14,7 @@
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/json/nearest.hpp"
 #include "assay/lint/builtin_packs.hpp"
 #include "assay/lint/pack.hpp"
 #include "assay/lint/pack_document.hpp"
@@ -54,37 +55,13 @@ inline std::optional<std::filesystem::path> pack_config_dir() {
   return std::nullopt;
 }
 
-// Levenshtein distance over bytes.
-inline std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j)
-    row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // The built-in pack nearest to `ref`: one whose name starts with it (or that it starts with), or
 // within edit distance 3; the closest such (the first in name order on a tie). Empty when none.
 inline std::string_view suggest_builtin_pack(std::string_view ref) {
-  std::string_view best;
-  std::size_t best_distance = static_cast<std::size_t>(-1);
-  for (const builtin_pack& p : builtin_packs()) {
-    const std::size_t d = edit_distance(p.name, ref);
-    const bool prefix = !ref.empty() && (p.name.substr(0, ref.size()) == ref || ref.substr(0, p.name.size()) == p.name);
-    if ((prefix || d <= 3) && d < best_distance) {
-      best = p.name;
-      best_distance = d;
-    }
-  }
-  return best;
+  std::vector<std::string_view> names;
+  for (const builtin_pack& p : builtin_packs())
+    names.push_back(p.name);
+  return json::nearest_name(ref, names, 3).value_or(std::string_view());
 }
 
 // The references of --pack values: each value split at commas. An empty reference is an error.
