@@ -76,6 +76,12 @@ openssl pkey -in "$work/signing.pem" -pubout -out "$work/signing.pub.pem"
 "$assay" evidence verify-attestation "$work/tampered.tar.gz" --envelope "$work/session.dsse.json" \
   --pubkey "$work/signing.pub.pem" || echo "exit code $?"
 
+say "assay evidence record: a harness in any language writes {type, data} lines; assay fills in the envelope"
+printf '%s\n' '{"type":"assay.model.invoked","data":{"model":"example-model-1","provider":"example"}}' \
+  '{"type":"assay.tool.call","data":{"tool":"search","arguments":{"q":"weather"}},"subject":"tool:search"}' |
+  "$assay" evidence record --out "$work/harness.tar.gz" --run-id harness-run-1 --producer sh-harness@1.0.0
+"$assay" evidence verify "$work/harness.tar.gz"
+
 say "Provenance: the session bundled with the packs it was produced under (x-assay), which the reference ignores"
 eu_pack=../shared/conformance/assay-upstream/packs/eu-ai-act-baseline.yaml
 [ -f "$eu_pack" ] || eu_pack=""

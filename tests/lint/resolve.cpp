@@ -192,10 +192,21 @@ TEST_CASE("not found: the built-in packs listed, the nearest suggested") {
   CHECK(refused("soc2-baseline") == "pack \"soc2-baseline\" not found: " + where + builtins);
   CHECK(refused("./missing.yaml") == "pack \"./missing.yaml\" not found: no such file or built-in pack; " + builtins);
 
-  CHECK(lint::edit_distance("cicd-starter", "cicd-startr") == 1);
-  CHECK(lint::edit_distance("euaiact", "eu-ai-act") == 2);
-  CHECK(lint::edit_distance("eu-ai-act", "eu-ai-act-baseline") == 9);
-  CHECK(lint::edit_distance("", "abc") == 3);
+  // The one "did you mean" of the library and the CLI (json/nearest.hpp).
+  using assay::json::edit_distance;
+  CHECK(edit_distance("cicd-starter", "cicd-startr") == 1);
+  CHECK(edit_distance("euaiact", "eu-ai-act") == 2);
+  CHECK(edit_distance("eu-ai-act", "eu-ai-act-baseline") == 9);
+  CHECK(edit_distance("", "abc") == 3);
+  CHECK(edit_distance("cicd-strater", "cicd-starter") == 1);  // two neighbours swapped: one edit
+  CHECK(edit_distance("ca", "abc") == 3);                     // not a swap and an insertion (OSA, not Damerau)
+  const std::vector<std::string> names{"finding-v1", "soak-drift-v1", "soak-report-v1", "verify"};
+  CHECK(assay::json::nearest_name("soak-report", names) == std::optional<std::string_view>("soak-report-v1"));
+  CHECK(assay::json::nearest_name("finding-v2", names) == std::optional<std::string_view>("finding-v1"));
+  CHECK(assay::json::nearest_name("verfy", names) == std::optional<std::string_view>("verify"));
+  CHECK_FALSE(assay::json::nearest_name("vrfy", names, 1).has_value());
+  CHECK_FALSE(assay::json::nearest_name("lint", names).has_value());
+  CHECK_FALSE(assay::json::nearest_name("", names).has_value());
   CHECK(lint::suggest_builtin_pack("cicd-strater") == "cicd-starter");
   CHECK(lint::suggest_builtin_pack("zzz").empty());
   CHECK(lint::suggest_builtin_pack("").empty());

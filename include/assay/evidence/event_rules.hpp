@@ -62,7 +62,9 @@ inline std::optional<event_violation> read_event_seq(const json::document& doc, 
                                                      std::uint64_t& seq) {
   // An integer token, as the reference reads it (an unsigned integer): 0.0, 1e0 and -0 are not
   // sequence numbers, and none from 2^53 up (where a double stops counting by one) is taken.
-  if (seq_node == 0 || doc.nodes()[seq_node].kind != json::kind::number || !doc.integer_token_at(seq_node))
+  if (seq_node == 0)
+    return event_violation{code::ContractInvalidJson, "assayseq", "required member \"assayseq\" is missing"};
+  if (doc.nodes()[seq_node].kind != json::kind::number || !doc.integer_token_at(seq_node))
     return event_violation{code::ContractInvalidJson, "assayseq", "member \"assayseq\" must be an integer"};
   const double d = doc.number_at(seq_node);
   if (!(d >= 0 && !std::signbit(d) && d < 9007199254740992.0 &&
@@ -95,6 +97,9 @@ inline std::optional<event_violation> read_event_fields(const json::document& do
   for (const auto& [idx, name] :
        {std::pair{f.specversion, "specversion"}, std::pair{f.type, "type"}, std::pair{f.source, "source"},
         std::pair{f.id, "id"}, std::pair{f.time, "time"}, std::pair{f.run_id, "assayrunid"}}) {
+    if (idx == 0)
+      return event_violation{code::ContractInvalidJson, name,
+                             std::string("required member \"") + name + "\" is missing"};
     if (!detail::is_string_node(doc, idx))
       return event_violation{code::ContractInvalidJson, name, std::string("member \"") + name + "\" must be a string"};
   }
@@ -105,7 +110,7 @@ inline std::optional<event_violation> read_event_fields(const json::document& do
   if (auto v = read_event_seq(doc, f.seq_node, f.seq))
     return v;
   if (f.data == 0)
-    return event_violation{code::ContractInvalidJson, "data", "member \"data\" is missing"};
+    return event_violation{code::ContractInvalidJson, "data", "required member \"data\" is missing"};
   const auto at = json::parse_instant(f.time_text);
   if (!at)
     return event_violation{code::ContractInvalidJson, "time", "member \"time\" is not an RFC 3339 date-time"};

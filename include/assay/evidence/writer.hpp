@@ -384,15 +384,41 @@ results<bundle_files> build_bundle_files(std::span<const std::string_view> event
   if (auto e = detail::check_event_count(events.size(), lim))
     return *e;
   errors invalid;
+  // A rule of the stream broken: when the events also break their contract (a member missing,
+  // of the wrong type), every such violation of every event is the answer, each with its true
+  // reason, rather than the first event's first problem in the verifier's order.
+  auto refused = [&](error first) -> errors {
+    errors all;
+    for (std::size_t i = 0; i < events.size() && all.size() < detail::max_reported; ++i) {
+      auto doc = json::document::parse(events[i], detail::event_json_limits(lim));
+      if (!doc || doc->root().kind != json::kind::object)
+        continue;  // not an object: `first` says so, if it is the first such
+      const std::size_t t = doc->find_member(0, "type");
+      const std::string_view type = detail::is_string_node(*doc, t) ? doc->string_at(t) : std::string_view();
+      // A content hash left out (or null) is the writer's to compute: a placeholder stands in.
+      std::string text;
+      {
+        json::string_sink sink{&text};
+        json::writer<json::string_sink> w(sink);
+        const std::size_t h = doc->find_member(0, "assaycontenthash");
+        if (h != 0 && doc->nodes()[h].kind != json::kind::null)
+          doc->write_canonical(w);
+        else
+          doc->write_canonical_with(w, 0, "assaycontenthash", "\"sha256:" + std::string(64, '0') + "\"");
+      }
+      detail::check_contract(text, type, i, lim, opt.check_payloads, all);
+    }
+    return all.empty() ? errors(std::move(first)) : all;
+  };
   // The normal case first: the events come in seq order and break no rule.
   auto built = detail::build_events(events, {}, opt, true, invalid);
   if (!built) {
     auto order = detail::seq_order(events, lim);
     if (!order)
-      return order.error();
+      return refused(order.error());
     built = detail::build_events(events, *order, opt, false, invalid);
     if (!built)
-      return built.error();
+      return refused(built.error());
   }
   if (!invalid.empty()) {
     // In input order (the pass took the events in seq order).
