@@ -405,6 +405,16 @@ expect("misspelt noun", ["evidnce", "verify", "x"], b"", 2, b"",
        b"assay: unknown command 'evidnce'; did you mean 'evidence'?\n")
 expect("misspelt verb", ["evidence", "verfy", "x"], b"", 2, b"",
        b"assay evidence: unknown command 'verfy'; did you mean 'verify'?\n")
+# What users see cites no document they do not have: no SPEC or DESIGN in any help.
+verbs = [[], ["jcs"], ["digest"], ["schema"], ["validate"], ["evidence"], ["sim"], ["finding"], ["pack"]] + [
+    ["evidence", v] for v in ["bundle", "record", "verify", "lint", "closure", "attest", "verify-attestation",
+                              "export-otel", "redact", "show", "diff"]] + [
+    ["sim", v] for v in ["soak", "drift", "merge"]] + [["finding", "stats"], ["finding", "render"],
+                                                          ["pack", "check"], ["pack", "show"]]
+for v in verbs:
+    code, out, err = run(v + ["--help"])
+    check("--help of assay " + " ".join(v) + ": no SPEC or DESIGN cited", code == 0 and b"Usage:" in out
+          and b"SPEC" not in out + err and b"DESIGN" not in out + err, (out + err)[:300])
 expect("swapped letters", ["jsc"], b"", 2, b"", b"assay: unknown command 'jsc'; did you mean 'jcs'?\n")
 expect("a verb's usage error points to that verb's help", ["evidence", "verify"], b"", 2, b"",
        b"assay: BUNDLE is required\nrun 'assay evidence verify --help' for usage\n")

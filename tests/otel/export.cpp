@@ -209,8 +209,8 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
   CHECK(
       e.report ==
       R"({"events_read":5,"mapping_loss":{"dropped_attributes":[)"
-      R"j({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"},)j"
-      R"j({"event_id":"run-1:2","member":"/data/result","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"}],)j"
+      R"j({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive: exported only when asked (include_sensitive, --include-sensitive)"},)j"
+      R"j({"event_id":"run-1:2","member":"/data/result","reason":"sensitive: exported only when asked (include_sensitive, --include-sensitive)"}],)j"
       R"("totals":{"dropped_attributes":2,"unmapped_events":0},"unmapped_events":{}},)"
       R"("schema_version":"otel-export-report-v1","semconv_version":"1.41.1","spans_written":4})");
 
@@ -390,9 +390,9 @@ TEST_CASE("the loss report: unknown types, members with no attribute form, unkno
   CHECK(
       e.report ==
       R"({"events_read":9,"mapping_loss":{"dropped_attributes":[)"
-      R"j({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"},)j"
-      R"j({"event_id":"run-1:2","member":"/data/result","reason":"sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)"},)j"
-      R"({"event_id":"run-1:8","member":"/vendorext","reason":"not a member of the evidence envelope (SPEC §4): no mapping"},)"
+      R"j({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive: exported only when asked (include_sensitive, --include-sensitive)"},)j"
+      R"j({"event_id":"run-1:2","member":"/data/result","reason":"sensitive: exported only when asked (include_sensitive, --include-sensitive)"},)j"
+      R"({"event_id":"run-1:8","member":"/vendorext","reason":"not a member of the evidence envelope: no mapping"},)"
       R"({"event_id":"run-1:8","member":"/data/empty","reason":"an empty object has no attribute form"},)"
       R"({"event_id":"run-1:8","member":"/data/extra","reason":"null has no OpenTelemetry attribute form"},)"
       R"j({"event_id":"run-1:8","member":"/data/mixed","reason":"an attribute array holds primitives of one type only (strings, integers, doubles or booleans)"},)j"

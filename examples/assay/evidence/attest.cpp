@@ -81,7 +81,7 @@ int run_attest(const attest_args& a) {
 }  // namespace
 
 void add_evidence_attest(CLI::App& evidence, dispatcher& d) {
-  auto* sub = evidence.add_subcommand("attest", "Sign a bundle: a DSSE envelope of its in-toto statement (SPEC §15)");
+  auto* sub = evidence.add_subcommand("attest", "Sign a bundle: a DSSE envelope of its in-toto statement");
   auto a = std::make_shared<attest_args>();
   sub->add_option("BUNDLE", a->bundle.path, "The bundle (.tar.gz; - for standard input)")->required();
   add_limits(sub, a->bundle.limits);

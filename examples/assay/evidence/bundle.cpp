@@ -144,7 +144,7 @@ void add_evidence_bundle(CLI::App& evidence, dispatcher& d) {
   sub->add_option("--out", a->out, "The bundle to write (.tar.gz; - for standard output)")->required();
   sub->add_flag("--unchecked-payloads", a->unchecked_payloads,
                 "Re-pack other producers' events as they are: payloads of known types are not held to their "
-                "contracts (the envelope still is; SPEC §8)");
+                "contracts (the envelope still is)");
   sub->add_option("--pack", a->packs,
                   "Record in the manifest's x-assay the packs applied (their digests) and their rules' article_refs "
                   "(mappings), resolved as lint resolves them; comma lists allowed");

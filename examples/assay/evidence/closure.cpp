@@ -124,7 +124,7 @@ int run_closure(const closure_args& a) {
 }  // namespace
 
 void add_evidence_closure(CLI::App& evidence, dispatcher& d) {
-  auto* sub = evidence.add_subcommand("closure", "Completeness and closure of a bundle (SPEC §13)");
+  auto* sub = evidence.add_subcommand("closure", "Completeness and closure of a bundle");
   auto a = std::make_shared<closure_args>();
   sub->add_option("BUNDLE", a->bundle.path, "The bundle (.tar.gz; - for standard input)")->required();
   add_limits(sub, a->bundle.limits);

@@ -76,7 +76,7 @@ int run_diff(const diff_args& a) {
 }  // namespace
 
 void add_evidence_diff(CLI::App& evidence, dispatcher& d) {
-  auto* sub = evidence.add_subcommand("diff", "What changed between two bundles (SPEC §18)");
+  auto* sub = evidence.add_subcommand("diff", "What changed between two bundles");
   auto a = std::make_shared<diff_args>();
   sub->add_option("BASELINE", a->baseline, "The baseline bundle (.tar.gz)")->required();
   sub->add_option("CANDIDATE", a->candidate, "The candidate bundle (.tar.gz)")->required();

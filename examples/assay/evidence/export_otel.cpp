@@ -79,7 +79,7 @@ int run_export(const export_args& a) {
 }  // namespace
 
 void add_evidence_export_otel(CLI::App& evidence, dispatcher& d) {
-  auto* sub = evidence.add_subcommand("export-otel", "The bundle as OpenTelemetry spans, OTLP/JSON (SPEC §16)");
+  auto* sub = evidence.add_subcommand("export-otel", "The bundle as OpenTelemetry spans, OTLP/JSON");
   auto a = std::make_shared<export_args>();
   sub->add_option("BUNDLE", a->bundle.path, "The bundle (.tar.gz; - for standard input)")->required();
   add_limits(sub, a->bundle.limits);
@@ -91,7 +91,7 @@ void add_evidence_export_otel(CLI::App& evidence, dispatcher& d) {
   in_range(sub->add_option("--spans-per-line", a->spans_per_line, "Spans in one TracesData line (default 512)"), 1,
            max_otel_spans);
   sub->add_flag("--include-sensitive", a->include_sensitive,
-                "Also export the payload members SPEC §9 calls sensitive (tool arguments and results)");
+                "Also export the payload members classed sensitive (tool arguments and results)");
   d.on(sub, [a] { return run_export(*a); });
 }
 

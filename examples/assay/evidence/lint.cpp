@@ -181,7 +181,7 @@ int run_lint(const lint_args& a) {
 }  // namespace
 
 void add_evidence_lint(CLI::App& evidence, dispatcher& d) {
-  auto* sub = evidence.add_subcommand("lint", "Lint a bundle against packs (SPEC §11)");
+  auto* sub = evidence.add_subcommand("lint", "Lint a bundle against packs");
   auto a = std::make_shared<lint_args>();
   sub->add_option("BUNDLE", a->bundle.path,
                   "The bundle (.tar.gz; - for standard input); not needed to --explain a rule");

@@ -58,7 +58,7 @@ int redact(const redact_args& a) {
 }  // namespace
 
 void add_evidence_redact(CLI::App& evidence, dispatcher& d) {
-  auto* sub = evidence.add_subcommand("redact", "Apply the privacy classes to events (SPEC §9); new content hashes");
+  auto* sub = evidence.add_subcommand("redact", "Apply the privacy classes to events; new content hashes");
   auto a = std::make_shared<redact_args>();
   sub->add_option("EVENTS", a->events, "Events, one per line (standard input when absent or -)");
   sub->add_flag("--commitments", a->commitments, "Replace forbidden values by commitments instead of dropping them");

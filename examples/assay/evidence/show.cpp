@@ -73,7 +73,7 @@ int run_show(const show_args& a) {
 }  // namespace
 
 void add_evidence_show(CLI::App& evidence, dispatcher& d) {
-  auto* sub = evidence.add_subcommand("show", "A bundle's summary and its events (SPEC §18)");
+  auto* sub = evidence.add_subcommand("show", "A bundle's summary and its events");
   auto a = std::make_shared<show_args>();
   sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
   sub->add_option("--format", a->format, "table (for a person; the default) or json (for a script)")

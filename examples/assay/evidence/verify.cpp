@@ -54,13 +54,13 @@ int verify(const verify_args& a) {
 }  // namespace
 
 void add_evidence_verify(CLI::App& evidence, dispatcher& d) {
-  auto* sub = evidence.add_subcommand("verify", "Verify a bundle (SPEC §7)");
+  auto* sub = evidence.add_subcommand("verify", "Verify a bundle");
   auto a = std::make_shared<verify_args>();
   sub->add_option("BUNDLE", a->bundle.path, "The bundle (.tar.gz; - for standard input)")->required();
   add_limits(sub, a->bundle.limits);
   sub->add_flag("--json", a->as_json, "Print the result as one JSON object, whatever the outcome");
   sub->add_flag("--contracts", a->contracts,
-                "Also hold each payload of a known event type to its contract (ContractInvalidEvent; SPEC §8)");
+                "Also hold each payload of a known event type to its contract (ContractInvalidEvent)");
   d.on(sub, [a] { return verify(*a); });
 }
 

@@ -64,7 +64,7 @@ int run_verify_attestation(const verify_attestation_args& a) {
 }  // namespace
 
 void add_evidence_verify_attestation(CLI::App& evidence, dispatcher& d) {
-  auto* sub = evidence.add_subcommand("verify-attestation", "Verify a bundle's attestation offline (SPEC §15)");
+  auto* sub = evidence.add_subcommand("verify-attestation", "Verify a bundle's attestation offline");
   auto a = std::make_shared<verify_attestation_args>();
   sub->add_option("BUNDLE", a->bundle.path, "The bundle (.tar.gz; - for standard input)")->required();
   add_limits(sub, a->bundle.limits);

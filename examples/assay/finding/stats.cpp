@@ -58,7 +58,7 @@ int stats(const stats_args& a) {
 }  // namespace
 
 void add_finding_stats(CLI::App& finding, dispatcher& d) {
-  auto* sub = finding.add_subcommand("stats", "The finding (finding-v1) computed from a trial ledger (SPEC §14)");
+  auto* sub = finding.add_subcommand("stats", "The finding (finding-v1) computed from a trial ledger");
   auto a = std::make_shared<stats_args>();
   sub->add_option("LEDGER", a->ledger, "Trial ledger, JSON (standard input when -)")->required();
   sub->add_option("--out", a->out, "Write the finding here, atomically (default: standard output)");

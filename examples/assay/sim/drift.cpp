@@ -65,7 +65,7 @@ int run_drift(const drift_args& a) {
 }  // namespace
 
 void add_sim_drift(CLI::App& sim, dispatcher& d) {
-  auto* sub = sim.add_subcommand("drift", "Two soaks compared: the pass rate's difference and what changed (SPEC §12)");
+  auto* sub = sim.add_subcommand("drift", "Two soaks compared: the pass rate's difference and what changed");
   auto a = std::make_shared<drift_args>();
   sub->add_option("BASELINE", a->baseline, "The earlier soak's report (soak-report-v1)")->required();
   sub->add_option("CANDIDATE", a->candidate, "The soak compared with it (soak-report-v1)")->required();

@@ -73,7 +73,7 @@ int run_merge(const merge_args& a) {
 
 void add_sim_merge(CLI::App& sim, dispatcher& d) {
   auto* sub = sim.add_subcommand(
-      "merge", "Shard reports of one soak (sim soak --shard I/N) put back together: one machine's report (SPEC §12)");
+      "merge", "Shard reports of one soak (sim soak --shard I/N) put back together: one machine's report");
   auto a = std::make_shared<merge_args>();
   sub->add_option("SHARD", a->shards, "The shard reports (soak-report-v1), one per shard, in any order")->required();
   sub->add_option("--report", a->report, "Write the merged soak-report-v1 JSON here")->required();

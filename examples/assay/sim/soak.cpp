@@ -342,7 +342,7 @@ int run_soak(const soak_args& a) {
 }  // namespace
 
 void add_sim_soak(CLI::App& sim, dispatcher& d) {
-  auto* sub = sim.add_subcommand("soak", "pass^k: verify and lint N runs' bundles (SPEC §12)");
+  auto* sub = sim.add_subcommand("soak", "pass^k: verify and lint N runs' bundles");
   auto a = std::make_shared<soak_args>();
   in_range(sub->add_option("--iterations", a->iterations, "How many runs (k of pass^k)"), 1, max_soak_iterations)
       ->required();

@@ -150,7 +150,7 @@ struct fingerprints {
   static constexpr field_info assay_fields[] = {
       {.field = "assay_lint",
        .json_name = "assayLintFingerprint/v1",
-       .description = "Stable across runs of the same finding (SPEC §11)."},
+       .description = "Stable across runs of the same finding."},
       {.field = "primary_location_line_hash", .json_name = "primaryLocationLineHash"},
   };
 };

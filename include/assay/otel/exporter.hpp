@@ -578,7 +578,7 @@ class basic_exporter {
       const auto rule = std::find_if(std::begin(detail::envelope_rules), std::end(detail::envelope_rules),
                                      [&](const detail::envelope_rule& r) { return r.member == name; });
       if (rule == std::end(detail::envelope_rules)) {
-        record_loss(loss_, id, ptr, "not a member of the evidence envelope (SPEC §4): no mapping");
+        record_loss(loss_, id, ptr, "not a member of the evidence envelope: no mapping");
         continue;
       }
       if (name == "tracestate") {
@@ -626,7 +626,7 @@ class basic_exporter {
       }
       if (m->sensitive && !opt_.include_sensitive) {
         record_loss(loss_, id, ptr,
-                    "sensitive (SPEC §9): exported only when asked (include_sensitive, --include-sensitive)");
+                    "sensitive: exported only when asked (include_sensitive, --include-sensitive)");
         continue;
       }
       const auto& v = doc.nodes()[j + 1];
