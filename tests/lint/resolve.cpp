@@ -259,3 +259,43 @@ TEST_CASE("without a YAML reader, a YAML file says how to read it") {
   CHECK(m.find("(this reads JSON packs only: YAML needs assay/lint/pack_yaml.hpp, yaml_options())") !=
         std::string::npos);
 }
+
+TEST_CASE("a folder of packs: each pack file in name order; a directory with pack.yaml is one pack") {
+  sandbox s;
+  write("packs/b.yaml", pack_named("bee"));  // JSON is YAML: the default reader takes JSON only
+  write("packs/a.json", pack_named("ay"));
+  write("packs/c.yml", pack_named("see"));
+  write("packs/.hidden.json", pack_named("hidden"));
+  write("packs/notes.txt", "not a pack");
+  fs::create_directories("packs/sub.json");  // a directory named like a pack file is not one
+  const std::vector<std::string> folder{"packs"};
+  auto all = lint::load_packs(folder);
+  REQUIRE_MESSAGE(all.has_value(), (all ? std::string() : all.error().format()));
+  std::vector<std::string> names;
+  for (const auto& p : *all)
+    names.emplace_back(p.definition.name);
+  CHECK(names == std::vector<std::string>{"ay", "bee", "see"});
+  CHECK((*all)[0].digest == lint::pack_digest((*all)[0].definition));
+  // With pack.yaml the directory is that one pack, as before (and as the reference resolves it).
+  write("packs/pack.yaml", pack_named("the-one"));
+  auto one = lint::load_packs(folder);
+  REQUIRE(one.has_value());
+  REQUIRE(one->size() == 1);
+  CHECK(std::string((*one)[0].definition.name) == "the-one");
+  // An empty folder, and a folder with a pack that does not load: errors naming them.
+  fs::create_directories("none");
+  auto none = lint::load_packs(std::vector<std::string>{"none"});
+  REQUIRE_FALSE(none.has_value());
+  CHECK(none.error().front().message ==
+        "pack directory \"none\" has no pack.yaml and no pack files (*.yaml, *.yml, *.json)");
+  write("broken/x.json", "{");
+  auto broken = lint::load_packs(std::vector<std::string>{"broken"});
+  REQUIRE_FALSE(broken.has_value());
+  CHECK(broken.error().front().message.find("x.json") != std::string::npos);
+  // At most 256 files.
+  for (int i = 0; i <= 256; ++i)
+    write("many/p" + std::to_string(1000 + i) + ".json", pack_named("p" + std::to_string(i)));
+  auto many = lint::load_packs(std::vector<std::string>{"many"});
+  REQUIRE_FALSE(many.has_value());
+  CHECK(many.error().front().message == "pack folder \"many\" holds more than 256 pack files");
+}

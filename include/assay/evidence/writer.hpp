@@ -384,9 +384,10 @@ results<bundle_files> build_bundle_files(std::span<const std::string_view> event
   if (auto e = detail::check_event_count(events.size(), lim))
     return *e;
   errors invalid;
-  // A rule of the stream broken: when the events also break their contract (a member missing,
-  // of the wrong type), every such violation of every event is the answer, each with its true
-  // reason, rather than the first event's first problem in the verifier's order.
+  // A rule of the stream broken: when an event also lacks members its contract requires (the
+  // mistake of an envelope written by hand), every violation of every event's contract is the
+  // answer, each with its true reason ("required member … is missing"), rather than the first
+  // event's first problem in the verifier's order. Otherwise the stream's error, with its code.
   auto refused = [&](error first) -> errors {
     errors all;
     for (std::size_t i = 0; i < events.size() && all.size() < detail::max_reported; ++i) {
@@ -408,7 +409,9 @@ results<bundle_files> build_bundle_files(std::span<const std::string_view> event
       }
       detail::check_contract(text, type, i, lim, opt.check_payloads, all);
     }
-    return all.empty() ? errors(std::move(first)) : all;
+    const bool missing =
+        std::any_of(all.items.begin(), all.items.end(), [](const error& e) { return e.code == errc::missing_member; });
+    return missing ? all : errors(std::move(first));
   };
   // The normal case first: the events come in seq order and break no rule.
   auto built = detail::build_events(events, {}, opt, true, invalid);

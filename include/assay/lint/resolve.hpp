@@ -3,7 +3,8 @@
 //   auto packs = assay::lint::load_packs(values, assay::lint::yaml_options());   // the CLI's --pack values
 //
 // A value may be a comma list (`a,b` is `a` then `b`). Each reference is, in this order:
-//   1. an existing path: a file, or a directory holding pack.yaml;
+//   1. an existing path: a file, a directory holding pack.yaml, or (load_packs) a folder of pack
+//      files, each loaded, in name order;
 //   2. a built-in pack by name (builtin_packs.hpp);
 //   3. for a valid pack name, <config>/<name>.yaml or <config>/<name>/pack.yaml, where <config> is
 //      $XDG_CONFIG_HOME/assay/packs (else ~/.config/assay/packs); a file found there must not
@@ -158,6 +159,36 @@ inline std::string not_found_message(std::string_view ref, const std::optional<s
   return m;
 }
 
+// A folder of packs (a directory without pack.yaml): its regular files named *.yaml, *.yml or
+// *.json, hidden ones left out, in byte order of names; at most max_folder_packs.
+inline constexpr std::size_t max_folder_packs = 256;
+
+inline results<std::vector<std::filesystem::path>> folder_packs(const std::filesystem::path& dir,
+                                                                std::string_view ref) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const std::string ext = it->path().extension().string();
+    if (name.empty() || name[0] == '.' || (ext != ".yaml" && ext != ".yml" && ext != ".json"))
+      continue;
+    std::error_code kind;
+    if (!it->is_regular_file(kind))
+      continue;
+    if (files.size() == max_folder_packs)
+      return errors(make_error(errc::above_maximum, "pack folder " + quoted_text(ref) + " holds more than " +
+                                                        std::to_string(max_folder_packs) + " pack files"));
+    files.push_back(it->path());
+  }
+  if (ec)
+    return errors(make_error(errc::io_error, "cannot read pack folder " + quoted_text(ref) + ": " + ec.message()));
+  if (files.empty())
+    return errors(make_error(errc::io_error, "pack directory " + quoted_text(ref) +
+                                                 " has no pack.yaml and no pack files (*.yaml, *.yml, *.json)"));
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 }  // namespace detail
 
 // Resolves and loads one reference (not a comma list).
@@ -236,6 +267,27 @@ results<std::vector<loaded_pack>> load_packs(std::span<const std::string> values
   std::vector<loaded_pack> out;
   errors errs;
   for (const std::string& ref : *refs) {
+    // A folder of packs: each of its pack files, in name order (a directory with pack.yaml is one
+    // pack, below).
+    std::error_code ec;
+    const std::filesystem::path dir{ref};
+    if (std::filesystem::is_directory(dir, ec) && !std::filesystem::exists(dir / "pack.yaml", ec)) {
+      auto files = detail::folder_packs(dir, ref);
+      if (!files) {
+        for (error& e : std::move(files).error().items)
+          errs.items.push_back(std::move(e));
+        continue;
+      }
+      for (const std::filesystem::path& f : *files) {
+        auto p = load_pack_file(f, opts);
+        if (p)
+          out.push_back(std::move(*p));
+        else
+          for (error& e : std::move(p).error().items)
+            errs.items.push_back(std::move(e));
+      }
+      continue;
+    }
     auto p = load_pack_ref(ref, opts);
     if (p)
       out.push_back(std::move(*p));
