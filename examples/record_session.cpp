@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   c::tool_decision broken{.tool = "write_file", .decision = "requires_approval", .reason_code = "P_ASK"};
   broken.policy_snapshot_digest = "sha256:00";
   if (auto r = run.append(c::tool_decision::event_type, broken); !r) {
-    std::printf("refused before it became evidence:\n");
+    std::printf("a deliberate runtime bug (a half-filled policy snapshot), refused before it became evidence:\n");
     for (const auto& e : r.error())
       std::printf("  %s\n", e.format_pointer_line().c_str());
   }

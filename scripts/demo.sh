@@ -4,9 +4,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
-dir=${DEMO_BUILD_DIR:-build-demo}
-[ -f "$dir/build.ninja" ] || meson setup "$dir" -Dtests=false >/dev/null
-ninja -C "$dir" >/dev/null
+# The build directory scripts/test.sh uses (build-gcc, configured the same way), so that running
+# both compiles the CLI once; only the programs the demo runs are built here.
+dir=${DEMO_BUILD_DIR:-build-gcc}
+if [ ! -f "$dir/build.ninja" ]; then
+  CXX=g++ meson setup "$dir" -Drequire_conformance="${ASSAY_REQUIRE_CONFORMANCE:-false}" >"$dir.setup.txt" 2>&1 ||
+    { cat "$dir.setup.txt"; exit 1; }
+fi
+echo "building the assay CLI and the examples in $dir (a few minutes the first time; progress below)"
+ninja -C "$dir" examples/assay examples/record_session examples/contracts_tour 2>&1 |
+  awk '/^\[[0-9]+\/[0-9]+\]/ { print "  " $1 " " $NF; fflush() } /error|FAILED/ { print; fflush() }'
+[ -x "$dir/examples/assay" ] || { echo "the build failed: run ninja -C $dir to see why"; exit 1; }
 assay="$dir/examples/assay"
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 

@@ -29,7 +29,13 @@ if [ ! -f "$dir/build.ninja" ]; then
 else
   meson configure "$dir" "${opts[@]}" >/dev/null
 fi
-if ! ninja -C "$dir" >"$dir/build-output.txt" 2>&1; then
+# The build shows its progress (ninja's [done/total] lines, also kept in build-output.txt): the
+# first build compiles every test, which takes a while on a small machine.
+steps=$(ninja -C "$dir" -n 2>/dev/null | grep -c '^\[' || true)
+echo "=== building $dir: $steps step(s) to run"
+# (every tenth step printed; the pipeline's status is ninja's: tee and awk do not fail)
+if ! ninja -C "$dir" 2>&1 | tee "$dir/build-output.txt" |
+    awk '/^\[[0-9]+\/[0-9]+\]/ { n++; if (n % 10 == 1) { print "  " $1 " " $NF; fflush() } }'; then
   grep -E -A12 "error|FAILED" "$dir/build-output.txt" | head -n 80 || true
   echo "build failed ($variant): see $dir/build-output.txt"
   python3 scripts/summarize.py /dev/null | sed 's/^0 passed, 0 failed$/0 passed, 1 failed/'

@@ -467,9 +467,9 @@ signal_bundle = tmpfile(b"")
 expect("closure: the signal events bundle", ["evidence", "bundle", "--events",
        tmpfile(b"".join(jcs(e) + b"\n" for e in signal_events)), "--out", signal_bundle], b"", 0, b"", b"")
 closure_text = (b"completeness: 2 of 4 required signal(s) captured\n"
-                b"  captured: model_identity, tool_io_bodies\n  redacted: run_inputs\n  unknown:  rng_seeds\n"
+                b"  captured: model_identity, tool_io_bodies\n  redacted: run_inputs\n  unknown:  rng_seeds  (required, not found in the bundle)\n"
                 b"closure: score 0.5, confidence medium\n"
-                b"  captured: model_identity, tool_io_bodies\n  missing:  rng_seeds, run_inputs\n"
+                b"  captured: model_identity, tool_io_bodies\n  missing:  rng_seeds, run_inputs  (not captured: they count 0 in the score)\n"
                 b"  uncontrolled dependencies: network:api.example.com:443, tool:search\n")
 closure_report = tmpfile(b"")
 expect("evidence closure --pack replay-readiness", ["evidence", "closure", signal_bundle, "--pack", "replay-readiness",
@@ -562,7 +562,7 @@ def soak(args, **kw):
 code, out, err = soak(["--iterations", "3", "--seed", "5", "--target", signal_bundle, "--suite", "nightly"])
 check("sim soak --target: all pass, exit 0", code == 0 and err == b"" and out.startswith(
     b"soak: 3 of 3 run(s), seeds from 5, 1 job(s)\n  passed 3, failed 0, infra errors 0\n"
-    b"  pass rate 1, 95% interval (Wilson) [0.4385, 1.0000]\n  pass^3: PASS\n"), f"{code} {out!r} {err!r}")
+    b"  pass rate 1.0000, 95% interval (Wilson) [0.4385, 1.0000]\n  pass^3: PASS\n"), f"{code} {out!r} {err!r}")
 srep = json.loads(open(soak_report, "rb").read() or b"{}")
 check("sim soak: the report", srep.get("generated_at") == "2023-11-14T22:13:20Z" and srep["suite"] == "nightly"
       and srep["seed"] == 5 and srep["iterations"] == 3 and srep["time_budget_secs"] == 3600

@@ -108,7 +108,7 @@ if parallel:
     check("sim merge: the soak's verdict and summary, exit 1 (pass^14 fails)", code == 1 and err == b"" and out == (
         b"merge: 14 of 14 run(s) from 3 shard(s), seeds from 3\n"
         b"  passed 7, failed 4, infra errors 3\n"
-        b"  pass rate 0.5, 95% interval (Wilson) [0.2680, 0.7320]\n"
+        b"  pass rate 0.5000, 95% interval (Wilson) [0.2680, 0.7320]\n"
         b"  pass^14: FAIL (first run not passing: 1)\n"
         b"violated rules (runs):\n"
         b"  4  cicd-starter@1.0.0+assay:CICD-002\n"

@@ -71,10 +71,15 @@ std::string summary(const assay::contracts::closure_report& r) {
   const auto& z = r.closure;
   std::string out = "completeness: " + std::to_string(c.captured.size()) + " of " + std::to_string(c.required.size()) +
                     " required signal(s) captured\n";
+  // One signal, two words (the report's): completeness says a required signal it did not find is
+  // "unknown" (the bundle may simply not show it); closure, that a replay-critical one is
+  // "missing" from the score. The summary says so beside each.
   out += "  captured: " + listed(c.captured) + "\n  redacted: " + listed(c.redacted) +
-         "\n  unknown:  " + listed(c.unknown) + "\n";
+         "\n  unknown:  " + listed(c.unknown) + (c.unknown.empty() ? "" : "  (required, not found in the bundle)") +
+         "\n";
   out += "closure: score " + assay::json::number_to_string(z.score) + ", confidence " + printable(z.confidence) + "\n";
-  out += "  captured: " + listed(z.captured) + "\n  missing:  " + listed(z.missing) + "\n";
+  out += "  captured: " + listed(z.captured) + "\n  missing:  " + listed(z.missing) +
+         (z.missing.empty() ? "" : "  (not captured: they count 0 in the score)") + "\n";
   std::string deps;
   for (const auto& d : z.uncontrolled_dependencies.value_or(std::vector<assay::non_empty>{}))
     deps += (deps.empty() ? "" : ", ") + printable(d);

@@ -101,7 +101,7 @@ inline std::string soak_summary(const assay::contracts::soak_report& r, const so
   out += "  passed " + std::to_string(res.passes.value()) + ", failed " + std::to_string(res.failures.value()) +
          ", infra errors " + std::to_string(res.infra_errors.value()) + "\n";
   const auto& ci = *res.pass_rate_ci95;
-  out += "  pass rate " + assay::json::number_to_string(res.pass_rate.value()) + ", 95% interval (" +
+  out += "  pass rate " + fixed(res.pass_rate.value(), 4) + ", 95% interval (" +
          (h.interval == "jeffreys" ? "Jeffreys" : "Wilson") + ") [" + fixed(ci[0].value(), 4) + ", " +
          fixed(ci[1].value(), 4) + "]\n";
   if (!h.pass_k.empty()) {
