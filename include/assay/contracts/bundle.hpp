@@ -101,7 +101,9 @@ struct verify_result {
   nullable<std::string> run_id;
 
   static constexpr field_info assay_fields[] = {
-      {.field = "error_class", .json_name = "class", .description = "The class of the code (Integrity, Contract, Limits, Security)."},
+      {.field = "error_class",
+       .json_name = "class",
+       .description = "The class of the code (Integrity, Contract, Limits, Security)."},
       {.field = "code", .description = "The reference verifier's code name, e.g. IntegrityEventHash."},
   };
 };

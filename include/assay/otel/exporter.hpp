@@ -625,8 +625,7 @@ class basic_exporter {
         continue;
       }
       if (m->sensitive && !opt_.include_sensitive) {
-        record_loss(loss_, id, ptr,
-                    "sensitive: exported only when asked (include_sensitive, --include-sensitive)");
+        record_loss(loss_, id, ptr, "sensitive: exported only when asked (include_sensitive, --include-sensitive)");
         continue;
       }
       const auto& v = doc.nodes()[j + 1];
