@@ -14,7 +14,7 @@ import sys
 import tempfile
 import threading
 
-from clitest import ASSAY, ROOT, CONF, REQUIRE, run, check, expect, tmpfile, jcs, event, bundle_of, finish
+from clitest import ASSAY, ROOT, CONF, REQUIRE, run, check, expect, tmpfile, jcs, event, bundle_of, finish, schema_check
 
 
 # --- jcs -------------------------------------------------------------------------------------
@@ -443,18 +443,6 @@ check("verify: the success line escapes the run id", code == 0 and b"run r\\x1b[
       and b"\x1b" not in out and b"\r" not in out and out.count(b"\n") == 1, f"{code} {out!r} {err!r}")
 code, out, err = run(["evidence", "verify", "--json", crafted_bundle])
 check("verify --json: the run id as it is", code == 0 and json.loads(out)["run_id"] == bad_run, out)
-
-def schema_check(name, contract, doc):
-    """`doc` is valid against schemas/<contract>.schema.json (Python jsonschema, when present)."""
-    try:
-        import jsonschema
-    except ImportError:
-        print(f"python jsonschema absent: {name}: the schema check skipped")
-        return
-    schema = json.load(open(os.path.join(ROOT, "schemas", contract + ".schema.json"), encoding="utf-8"))
-    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
-    check(f"{name}: valid against schemas/{contract}.schema.json", errors == [], errors[:3])
-
 
 # --- evidence closure, lint --explain closure.score (SPEC §13, §17) -------------------------------
 COMMIT = {"alg": "sha256", "digest": "sha256:" + "ab" * 32, "size_bytes": 5}

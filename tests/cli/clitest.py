@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 import tempfile
 
 ASSAY, ROOT, CONF, REQUIRE = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
@@ -46,6 +47,24 @@ def expect(name, args, stdin=b"", rc=0, out=None, err=None, err_contains=None, *
     if err_contains is not None:
         ok = ok and (err_contains if isinstance(err_contains, bytes) else err_contains.encode()) in e
     check(name, ok, f"rc={code} stdout={o[:300]!r} stderr={e[:300]!r}")
+
+
+def schema_check(name, contract, doc):
+    """`doc` is valid against schemas/<contract>.schema.json (Python jsonschema, when present)."""
+    try:
+        import jsonschema
+    except ImportError:
+        print(f"python jsonschema absent: {name}: the schema check skipped")
+        return
+    schema = json.load(open(os.path.join(ROOT, "schemas", contract + ".schema.json"), encoding="utf-8"))
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    check(f"{name}: valid against schemas/{contract}.schema.json", errors == [], errors[:3])
+
+
+def bundle_members(bundle):
+    """The members of a bundle (.tar.gz) by name: their bytes."""
+    with tarfile.open(bundle, "r:gz") as t:
+        return {m.name: t.extractfile(m).read() for m in t.getmembers()}
 
 
 def tmpfile(data):

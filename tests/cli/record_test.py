@@ -15,11 +15,10 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clitest import ASSAY, ROOT, check, finish, jcs, run, tmpfile  # noqa: E402
+from clitest import ASSAY, ROOT, bundle_members, check, finish, jcs, run, tmpfile  # noqa: E402
 
 REF = os.environ.get("ASSAY_REF") or shutil.which("assay-ref")
 work = tempfile.mkdtemp()
@@ -27,11 +26,6 @@ work = tempfile.mkdtemp()
 
 def path(name):
     return os.path.join(work, name)
-
-
-def members(bundle):
-    with tarfile.open(bundle, "r:gz") as t:
-        return {m.name: t.extractfile(m).read() for m in t.getmembers()}
 
 
 minimal = [
@@ -89,8 +83,8 @@ code, out, err = run(["evidence", "bundle", "--events", tmpfile(b"".join(jcs(e) 
 check("evidence bundle of the full events built here", code == 0, err)
 check("record's bundle is evidence bundle's of the events SPEC §4 gives, byte for byte",
       os.path.exists(rec) and open(rec, "rb").read() == open(by_hand, "rb").read(),
-      members(rec)["events.ndjson"][:600] if os.path.exists(rec) else "")
-lines = [json.loads(x) for x in members(rec)["events.ndjson"].splitlines()] if os.path.exists(rec) else []
+      bundle_members(rec)["events.ndjson"][:600] if os.path.exists(rec) else "")
+lines = [json.loads(x) for x in bundle_members(rec)["events.ndjson"].splitlines()] if os.path.exists(rec) else []
 check("times normalized to UTC with the fewest exact digits", [x.get("time") for x in lines] == [
     "2026-01-01T00:00:00Z", "2026-01-01T00:00:01.250Z", "2026-01-01T00:00:02.000000001Z",
     "2026-01-01T00:00:03.100Z"], [x.get("time") for x in lines])
@@ -108,9 +102,9 @@ run(["evidence", "record", untimed, "--out", a, "--run-id", "r"], env=env)
 run(["evidence", "record", untimed, "--out", b, "--run-id", "r"], env=env)
 check("SOURCE_DATE_EPOCH: every event at that time, two runs byte-identical",
       os.path.exists(a) and open(a, "rb").read() == open(b, "rb").read() and
-      [json.loads(x)["time"] for x in members(a)["events.ndjson"].splitlines()] == ["2023-11-14T22:13:20Z"] * 2)
-check("the default producer and source", os.path.exists(a) and json.loads(members(a)["events.ndjson"].split(b"\n")[0])[
-    "source"] == "urn:assay:cli:record" and json.loads(members(a)["manifest.json"])["producer"]["name"] ==
+      [json.loads(x)["time"] for x in bundle_members(a)["events.ndjson"].splitlines()] == ["2023-11-14T22:13:20Z"] * 2)
+check("the default producer and source", os.path.exists(a) and json.loads(bundle_members(a)["events.ndjson"].split(b"\n")[0])[
+    "source"] == "urn:assay:cli:record" and json.loads(bundle_members(a)["manifest.json"])["producer"]["name"] ==
     "assay-record")
 code, out, err = run(["evidence", "record", untimed, "--out", "-", "--run-id", "r"], env=env)
 check("--out -: the bundle on stdout, no summary", code == 0 and os.path.exists(a) and out == open(a, "rb").read())
@@ -148,7 +142,7 @@ for args, message in [(["--producer", "harness"], "--producer harness: expected 
     check(f"record {' '.join(args)}: a usage error", code == 2 and err.startswith(
         ("assay evidence record: " + message).encode()) and not os.path.exists(target), f"{code} {err!r}")
 code, out, err = run(["evidence", "record", untimed, "--out", path("stamped.tar.gz"), "--pack", "cicd-starter"])
-check("record --pack stamps x-assay", code == 0 and json.loads(members(path("stamped.tar.gz"))["manifest.json"])[
+check("record --pack stamps x-assay", code == 0 and json.loads(bundle_members(path("stamped.tar.gz"))["manifest.json"])[
     "x-assay"]["packs_applied"][0]["name"] == "cicd-starter", err)
 
 # --- evidence bundle: each missing envelope member named at once ---------------------------------------

@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clitest import ASSAY, ROOT, bundle_of, check, event, finish, run  # noqa: E402
+from clitest import ASSAY, bundle_of, check, event, finish, run, schema_check  # noqa: E402
 
 env = dict(os.environ, SOURCE_DATE_EPOCH="1700000000")
 work = tempfile.mkdtemp()
@@ -62,17 +62,6 @@ def no_durations(b):
     return re.sub(rb'"duration_ms":[0-9]+', b'"duration_ms":0', b)
 
 
-def schema_check(name, doc, contract="soak-report-v1"):
-    try:
-        import jsonschema
-    except ImportError:
-        print(f"python jsonschema absent: {name}: the schema check skipped")
-        return
-    schema = json.load(open(os.path.join(ROOT, "schemas", contract + ".schema.json"), encoding="utf-8"))
-    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
-    check(f"{name}: valid against schemas/{contract}.schema.json", errors == [], errors[:3])
-
-
 # --- one machine ------------------------------------------------------------------------------------
 code, out, err = sh(SOAK + ["--jobs", "2", "--report", path("one.json")])
 one = json.loads(read(path("one.json")) or b"{}")
@@ -97,7 +86,7 @@ if parallel:
         check(f"shard {i}/3: its global indices, its suite", idx == list(range(i + 1, 15, 3))
               and d.get("suite") == f"nightly; shard {i}/3" and d["iterations"] == 14 and d["seed"] == 3
               and d["results"]["pass_all"] is False and d["results"]["runs"] == len(idx), d)
-        schema_check(f"shard {i}/3", d)
+        schema_check(f"shard {i}/3", "soak-report-v1", d)
         code, out, err = sh(["validate", "soak-report-v1", s])
         check(f"shard {i}/3 is a valid soak-report-v1", code == 0, err)
     # In another order than their numbers: the merge sorts them.
@@ -117,7 +106,7 @@ if parallel:
         b"  3  subprocess_failed\n"
         b"  first: run 3: subprocess_failed: the command exited with status 7; last stderr line: agent crashed\n"),
         f"{code} {out!r} {err!r}")
-    schema_check("merged report", json.loads(merged or b"{}"))
+    schema_check("merged report", "soak-report-v1", json.loads(merged or b"{}"))
     code, out, err = sh(["sim", "merge"] + shards + ["--report", path("gated.json"), "--min-pass-rate", "0.25"])
     low = json.loads(read(path("gated.json")) or b"{}")["results"]["pass_rate_ci95"][0]
     check("sim merge --min-pass-rate: the tolerance gate on the whole soak, exit 0", code == 0 and out.endswith(
@@ -248,8 +237,8 @@ code, out, err = sh(better + ["--baseline", path("one.json"), "--drift-report", 
 code2, out2, err2 = sh(["sim", "drift", path("one.json"), path("better.json"), "--report", path("drift2.json")])
 check("sim soak --baseline: its drift report is sim drift's of the two reports", code == 0 and code2 == 0 and
       read(path("drift.json")) == read(path("drift2.json")), f"{code} {err!r} {err2!r}")
-schema_check("sim soak --drift-report", json.loads(read(path("drift.json")) or b"{}"), "soak-drift-v1")
-schema_check("sim soak --baseline: its report", json.loads(read(path("better.json")) or b"{}"))
+schema_check("sim soak --drift-report", "soak-drift-v1", json.loads(read(path("drift.json")) or b"{}"))
+schema_check("sim soak --baseline: its report", "soak-report-v1", json.loads(read(path("better.json")) or b"{}"))
 check("sim soak --baseline: the soak's summary, then the drift's", out.startswith(
     b"soak: 14 of 14 run(s), seeds from 3, 1 job(s)\n") and out.endswith(out2) and
     b"  pass^14: PASS\n" in out, f"{out!r} {out2!r}")

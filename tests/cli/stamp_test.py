@@ -14,11 +14,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clitest import CONF, REQUIRE, check, event, finish, jcs, run, tmpfile  # noqa: E402
+from clitest import CONF, REQUIRE, bundle_members, check, event, finish, jcs, run, tmpfile  # noqa: E402
 
 try:
     import yaml
@@ -32,11 +31,6 @@ work = tempfile.mkdtemp()
 
 def path(name):
     return os.path.join(work, name)
-
-
-def members(bundle):
-    with tarfile.open(bundle, "r:gz") as t:
-        return {m.name: t.extractfile(m).read() for m in t.getmembers()}
 
 
 def write(name, text):
@@ -124,7 +118,7 @@ for p in packs:
     args += ["--pack", p]
 code, out, err = run(["evidence", "bundle", "--events", events_file, "--out", stamped] + args)
 check("evidence bundle --pack …: exit 0", code == 0, err)
-pm, sm = members(plain), members(stamped)
+pm, sm = bundle_members(plain), bundle_members(stamped)
 plain_manifest, manifest = json.loads(pm["manifest.json"]), json.loads(sm["manifest.json"])
 check("without --pack the manifest has no x-assay", "x-assay" not in plain_manifest, plain_manifest)
 check("stamping changes the manifest only: the same events, run root and bundle id",
@@ -163,12 +157,12 @@ check("events out of order (the writer that sorts): the same bundle, byte for by
       and open(again, "rb").read() == open(stamped, "rb").read())
 twice = path("twice.tar.gz")
 run(["evidence", "bundle", "--events", events_file, "--out", twice, "--pack", f"{own_pack},{own_pack}"])
-tm = json.loads(members(twice)["manifest.json"]) if os.path.exists(twice) else {}
+tm = json.loads(bundle_members(twice)["manifest.json"]) if os.path.exists(twice) else {}
 check("a pack given twice is applied and mapped once", len(tm.get("x-assay", {}).get("packs_applied", [])) == 1
       and len(tm["x-assay"]["mappings"]) == 2, tm)
 nomap = path("nomap.tar.gz")
 run(["evidence", "bundle", "--events", events_file, "--out", nomap, "--pack", "cicd-starter"])
-nm = json.loads(members(nomap)["manifest.json"]) if os.path.exists(nomap) else {}
+nm = json.loads(bundle_members(nomap)["manifest.json"]) if os.path.exists(nomap) else {}
 check("packs without article_refs: packs_applied alone (mappings is left out, not [])",
       list(nm.get("x-assay", {}).keys()) == ["packs_applied"], nm)
 missing = path("missing.tar.gz")

@@ -17,6 +17,10 @@ Each page is compiled with -fsyntax-only and the flags given (warnings as errors
 names: snippets show a result without using it). Prints one line per page and the fragments
 left out; exits 1 when a page does not compile, with the compiler's first diagnostics. With
 --no-yaml (no libyaml in the build) a block that includes pack_yaml.hpp is left out too.
+
+The README's snippets are also built into a program that runs each block in turn, linked with
+the libraries given after `--libs`: it must exit 0 and print nothing (a snippet prints only when
+something it shows went wrong).
 """
 
 import concurrent.futures
@@ -99,6 +103,12 @@ def unit(page, yaml):
         body.append(f"}}  // namespace snippet_{n}")
     if not body:
         return None, fragments
+    runs = [f"  snippet_{n}::run();" for n in range(len(blocks(page)))
+            if f"namespace snippet_{n} {{" in body]
+    body.append("int main() {")
+    body.extend(runs)
+    body.append("  return 0;")
+    body.append("}")
     prelude = ["#include <cstdio>", "#include <iostream>", "#include <map>", "#include <string>",
                "#include <string_view>", "#include <vector>"]
     return "\n".join(prelude + includes + body) + "\n", fragments
@@ -107,7 +117,9 @@ def unit(page, yaml):
 def main(argv):
     root = argv[1]
     yaml = "--no-yaml" not in argv[:argv.index("--")]
-    compiler = argv[argv.index("--") + 1:]
+    rest = argv[argv.index("--") + 1:]
+    compiler = rest[:rest.index("--libs")] if "--libs" in rest else rest
+    libs = rest[rest.index("--libs") + 1:] if "--libs" in rest else []
     pages = [os.path.join(root, "README.md")] + sorted(
         os.path.join(root, "docs", f) for f in os.listdir(os.path.join(root, "docs")) if f.endswith(".md"))
     work = tempfile.mkdtemp(prefix="assay-snippets-")
@@ -139,6 +151,23 @@ def main(argv):
                 failed += 1
                 print(f"{rel}: does not compile (as {src}):")
                 print("\n".join(r.stderr.splitlines()[:25]))
+    # The README's snippets, run.
+    readme = next((src for rel, src in jobs if rel == "README.md"), None)
+    if readme is not None:
+        exe = os.path.join(work, "readme")
+        r = subprocess.run(compiler + ["-O1", "-Wno-unused-variable", "-Wno-unused-but-set-variable", readme, "-o", exe]
+                           + libs, capture_output=True, text=True)
+        if r.returncode != 0:
+            failed += 1
+            print("README.md: its snippets do not link into a program:")
+            print("\n".join(r.stderr.splitlines()[:25]))
+        else:
+            p = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+            if p.returncode != 0 or p.stdout or p.stderr:
+                failed += 1
+                print(f"README.md: its snippets, run, exit {p.returncode} and print:\n{p.stdout}{p.stderr}")
+            else:
+                print("README.md: its snippets run (exit 0, nothing printed)")
     return 1 if failed else 0
 
 
