@@ -266,6 +266,13 @@ results<std::vector<loaded_pack>> load_packs(std::span<const std::string> values
     return refs.error();
   std::vector<loaded_pack> out;
   errors errs;
+  auto take = [&](results<loaded_pack> p) {  // the pack, or its errors beside the others
+    if (p)
+      out.push_back(std::move(*p));
+    else
+      for (error& e : std::move(p).error().items)
+        errs.items.push_back(std::move(e));
+  };
   for (const std::string& ref : *refs) {
     // A folder of packs: each of its pack files, in name order (a directory with pack.yaml is one
     // pack, below).
@@ -278,22 +285,11 @@ results<std::vector<loaded_pack>> load_packs(std::span<const std::string> values
           errs.items.push_back(std::move(e));
         continue;
       }
-      for (const std::filesystem::path& f : *files) {
-        auto p = load_pack_file(f, opts);
-        if (p)
-          out.push_back(std::move(*p));
-        else
-          for (error& e : std::move(p).error().items)
-            errs.items.push_back(std::move(e));
-      }
+      for (const std::filesystem::path& f : *files)
+        take(load_pack_file(f, opts));
       continue;
     }
-    auto p = load_pack_ref(ref, opts);
-    if (p)
-      out.push_back(std::move(*p));
-    else
-      for (error& e : std::move(p).error().items)
-        errs.items.push_back(std::move(e));
+    take(load_pack_ref(ref, opts));
   }
   if (!errs.empty())
     return errs;
