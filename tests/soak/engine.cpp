@@ -576,3 +576,18 @@ TEST_CASE("soak shards: refused shard options") {
   CHECK(soak::shard_spec{UINT64_MAX - 1, UINT64_MAX}.runs_of(UINT64_MAX) == 1);
   CHECK(soak::shard_runs({UINT64_MAX - 2, UINT64_MAX - 1}, UINT64_MAX) == "18446744073709551614");
 }
+
+TEST_CASE("soak shards: a report's word for the count costs nothing (a hostile 2^60 shards)") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  seeded_target t;
+  soak::options o{.iterations = 3, .seed = 1};
+  o.shard = soak::shard_spec{0, 3};
+  auto r = soak::make_report(run_ok(t, o, packs), packs, o);
+  const std::uint64_t huge = std::uint64_t{1} << 60;
+  r.iterations = static_cast<std::int64_t>(huge);
+  r.suite = "shard 0/" + std::to_string(huge);
+  const std::vector<assay::contracts::soak_report> one{r};
+  auto m = soak::merge(one, {.names = {"big.json"}});
+  REQUIRE_FALSE(m.has_value());
+  CHECK(m.error().message == "shard 1/1152921504606846976 is missing: runs 2 are in no shard report");
+}

@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -178,17 +179,18 @@ result<merged> merge(std::span<const contracts::soak_report> shards, const merge
     return fail(first_name + " is " + detail::label(of[0].shard) + " of a soak of " + std::to_string(iterations) +
                 " iteration(s): some shards would have no run");
 
-  // Every shard exactly once.
-  std::vector<std::size_t> holder(count, shards.size());
+  // Every shard exactly once. (A map, not a table of `count` entries: the count is the report's
+  // word, and a report may say 2^60; the first missing shard is found among the first
+  // shards.size() + 1 indices.)
+  std::map<std::uint64_t, std::size_t> holder;
   for (std::size_t k = 0; k < shards.size(); ++k) {
-    std::size_t& h = holder[of[k].shard.index];
-    if (h != shards.size())
-      return fail(detail::shard_name(mo, h) + " and " + detail::shard_name(mo, k) + " are both " +
+    const auto [at, fresh] = holder.try_emplace(of[k].shard.index, k);
+    if (!fresh)
+      return fail(detail::shard_name(mo, at->second) + " and " + detail::shard_name(mo, k) + " are both " +
                   detail::label(of[k].shard));
-    h = k;
   }
   for (std::uint64_t i = 0; i < count; ++i)
-    if (holder[i] == shards.size())
+    if (!holder.contains(i))
       return fail(detail::label({i, count}) + " is missing: runs " + shard_runs({i, count}, iterations) +
                   " are in no shard report");
 
