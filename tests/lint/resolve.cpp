@@ -293,8 +293,13 @@ TEST_CASE("a folder of packs: each pack file in name order; a directory with pac
   REQUIRE_FALSE(broken.has_value());
   CHECK(broken.error().front().message.find("x.json") != std::string::npos);
   // At most 256 files.
-  for (int i = 0; i <= 256; ++i)
-    write("many/p" + std::to_string(1000 + i) + ".json", pack_named("p" + std::to_string(i)));
+  for (int i = 0; i <= 256; ++i) {
+    std::string file = "many/p", name = "p";  // (appended, not "a" + std::string: g++ 12 -O3 -Wrestrict)
+    file += std::to_string(1000 + i);
+    file += ".json";
+    name += std::to_string(i);
+    write(file, pack_named(name));
+  }
   auto many = lint::load_packs(std::vector<std::string>{"many"});
   REQUIRE_FALSE(many.has_value());
   CHECK(many.error().front().message == "pack folder \"many\" holds more than 256 pack files");
