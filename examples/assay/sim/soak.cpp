@@ -105,7 +105,7 @@ std::optional<std::string> parse_shard(const soak_args& a, std::optional<soak::s
   } else {
     return std::nullopt;
   }
-  const std::string label = "shard " + std::to_string(s.index) + "/" + std::to_string(s.count);
+  const std::string label = s.label();
   if (s.count == 0 || s.count > max_soak_iterations)
     return label + ": the count must be from 1 to " + std::to_string(max_soak_iterations);
   if (s.index >= s.count)
@@ -307,7 +307,7 @@ int run_soak(const soak_args& a) {
   soak_summary_head head{.interval = a.ci, .stopped = outcome->stopped_early ? outcome->stop_reason : ""};
   const std::string runs = std::to_string(outcome->executed()), jobs = std::to_string(a.jobs) + " job(s)";
   if (shard) {
-    const std::string label = "shard " + std::to_string(shard->index) + "/" + std::to_string(shard->count);
+    const std::string label = shard->label();
     head.first_line = "soak, " + label + ": " + runs + " of its " + std::to_string(shard->runs_of(a.iterations)) +
                       " run(s) (runs " + soak::shard_runs(*shard, a.iterations) + " of " +
                       std::to_string(a.iterations) + "), seeds from " + std::to_string(a.seed) + " by index, " + jobs;

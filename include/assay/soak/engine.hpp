@@ -93,7 +93,8 @@ struct progress {
 struct shard_spec {
   std::uint64_t index = 0;  // 0 <= index < count
   std::uint64_t count = 1;
-  friend bool operator==(const shard_spec&, const shard_spec&) = default;
+  // "shard I/N", as reports and messages name it.
+  std::string label() const { return "shard " + std::to_string(index) + "/" + std::to_string(count); }
   // How many of `iterations` runs are this shard's.
   constexpr std::uint64_t runs_of(std::uint64_t iterations) const noexcept {
     return index >= iterations ? 0 : (iterations - index + count - 1) / count;
@@ -104,8 +105,7 @@ struct shard_spec {
 // A shard report's suite records its shard: "shard I/N", after the soak's own suite and "; " when
 // it has one ("nightly; shard 0/3").
 inline std::string shard_suite(const std::optional<std::string>& suite, const shard_spec& s) {
-  std::string label = "shard " + std::to_string(s.index) + "/" + std::to_string(s.count);
-  return suite ? *suite + "; " + label : label;
+  return suite ? *suite + "; " + s.label() : s.label();
 }
 
 // A shard's runs, the first four of them: "2, 5, 8, 11, …".
@@ -283,12 +283,10 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
     return make_error(errc::invalid_argument, "the time budget must be at least 1 second");
   const shard_spec shard = o.shard.value_or(shard_spec{});
   if (shard.count == 0 || shard.index >= shard.count)
-    return make_error(errc::invalid_argument, "shard " + std::to_string(shard.index) + "/" +
-                                                  std::to_string(shard.count) + ": the index must be below the count");
+    return make_error(errc::invalid_argument, shard.label() + ": the index must be below the count");
   const std::uint64_t share = shard.runs_of(o.iterations);
   if (share == 0)
-    return make_error(errc::invalid_argument, "shard " + std::to_string(shard.index) + "/" +
-                                                  std::to_string(shard.count) + " has no run: the soak has only " +
+    return make_error(errc::invalid_argument, shard.label() + " has no run: the soak has only " +
                                                   std::to_string(o.iterations) + " iteration(s)");
   const clock::time_point start = clock::now();
   if (o.time_budget_secs > std::chrono::duration_cast<std::chrono::seconds>(clock::time_point::max() - start).count())

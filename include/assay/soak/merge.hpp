@@ -54,10 +54,6 @@ inline std::string shard_name(const merge_options& o, std::size_t k) {
   return k < o.names.size() ? o.names[k] : "shard report " + std::to_string(k + 1);
 }
 
-inline std::string label(const shard_spec& s) {
-  return "shard " + std::to_string(s.index) + "/" + std::to_string(s.count);
-}
-
 // A shard's runs[] as run records (the seed from the soak's, by index).
 inline std::vector<run_record> records_of(const contracts::soak_report& r) {
   std::vector<run_record> out;
@@ -176,7 +172,7 @@ result<merged> merge(std::span<const contracts::soak_report> shards, const merge
   const std::uint64_t count = of[0].shard.count;
   const auto iterations = static_cast<std::uint64_t>(first.iterations.value());
   if (count > iterations)
-    return fail(first_name + " is " + detail::label(of[0].shard) + " of a soak of " + std::to_string(iterations) +
+    return fail(first_name + " is " + of[0].shard.label() + " of a soak of " + std::to_string(iterations) +
                 " iteration(s): some shards would have no run");
 
   // Every shard exactly once. (A map, not a table of `count` entries: the count is the report's
@@ -187,11 +183,11 @@ result<merged> merge(std::span<const contracts::soak_report> shards, const merge
     const auto [at, fresh] = holder.try_emplace(of[k].shard.index, k);
     if (!fresh)
       return fail(detail::shard_name(mo, at->second) + " and " + detail::shard_name(mo, k) + " are both " +
-                  detail::label(of[k].shard));
+                  of[k].shard.label());
   }
   for (std::uint64_t i = 0; i < count; ++i)
     if (!holder.contains(i))
-      return fail(detail::label({i, count}) + " is missing: runs " + shard_runs({i, count}, iterations) +
+      return fail(shard_spec{i, count}.label() + " is missing: runs " + shard_runs({i, count}, iterations) +
                   " are in no shard report");
 
   // The soak's options, as the first shard records them.
@@ -221,7 +217,7 @@ result<merged> merge(std::span<const contracts::soak_report> shards, const merge
   std::string short_shards;
   for (std::size_t k = 0; k < shards.size(); ++k) {
     const shard_spec s = of[k].shard;
-    const std::string name = detail::shard_name(mo, k) + " (" + detail::label(s) + ")";
+    const std::string name = detail::shard_name(mo, k) + " (" + s.label() + ")";
     std::vector<run_record> runs = detail::records_of(shards[k]);
     std::uint64_t expected = s.index + 1;
     for (const run_record& r : runs) {
@@ -230,7 +226,7 @@ result<merged> merge(std::span<const contracts::soak_report> shards, const merge
                     " iteration(s)");
       if (!s.owns(r.index))
         return fail(name + " holds run " + std::to_string(r.index) + ", which is " +
-                    detail::label({(r.index - 1) % count, count}) + "'s");
+                    shard_spec{(r.index - 1) % count, count}.label() + "'s");
       if (r.index < expected)
         return fail(name + " holds run " + std::to_string(r.index) + " twice, or out of order");
       if (r.index > expected)
@@ -257,7 +253,7 @@ result<merged> merge(std::span<const contracts::soak_report> shards, const merge
     if (matches == 0)
       return fail(name + ": its pass_rate_ci95 is neither the Wilson nor the Jeffreys interval of its runs");
     if (own.runs.size() < share)
-      short_shards += std::string(short_shards.empty() ? "" : "; ") + detail::label(s) + " ran " +
+      short_shards += std::string(short_shards.empty() ? "" : "; ") + s.label() + " ran " +
                       std::to_string(own.runs.size()) + " of its " + std::to_string(share) + " run(s)";
     std::move(runs.begin(), runs.end(), std::back_inserter(all));
   }
