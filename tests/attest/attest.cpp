@@ -68,7 +68,7 @@ std::string small_bundle(const std::string& run = "run-1") {
 
 // An envelope of `statement` (any JSON text) signed by `key`.
 std::string envelope_of(std::string_view statement, const attest::private_key& key) {
-  return attest::envelope_json(attest::sign_envelope(statement, key)).value();
+  return attest::envelope_json(attest::sign_envelope(statement, key).value()).value();
 }
 
 std::string statement_text(const std::string& bundle) {
@@ -122,6 +122,23 @@ TEST_CASE("PAE: the DSSE pre-authentication encoding") {
   CHECK(attest::pae("http://example.com/HelloWorld", "hello world") ==
         "DSSEv1 29 http://example.com/HelloWorld 11 hello world");
   CHECK(attest::pae("t", "\xc3\xa9") == "DSSEv1 1 t 2 \xc3\xa9");  // lengths in bytes
+}
+
+TEST_CASE("sign_envelope refuses an empty payload or type, with the reason, and signs a byte") {
+  const attest::private_key key = key1();
+  const auto empty = attest::sign_envelope("", key);
+  REQUIRE_FALSE(empty);
+  CHECK(empty.error().code == assay::errc::invalid_argument);
+  CHECK(empty.error().message == "the payload to sign is empty: a DSSE envelope carries a statement");
+  const auto untyped = attest::sign_envelope("{}", key, "");
+  REQUIRE_FALSE(untyped);
+  CHECK(untyped.error().message == "the payload type is empty: name the payload's media type");
+  const auto one = attest::sign_envelope("x", key).value();
+  CHECK(std::string(one.payload) == "eA==");
+  CHECK(std::string(one.payloadType) == "application/vnd.in-toto+json");
+  REQUIRE(one.signatures.size() == 1);
+  CHECK(attest::verify_signature(attest::pae(one.payloadType, "x"),
+                                 attest::base64_decode(one.signatures[0].sig).value(), key.public_part()));
 }
 
 TEST_CASE("PAE: the DSSE project's vectors" * doctest::test_suite("conformance")) {
@@ -488,7 +505,7 @@ TEST_CASE("attest as a visitor: lint, closure and the statement from one pass, e
   // The attestation checked against that same pass, and against the bytes: the same verdict.
   const attest::private_key key = key1();
   const std::string env =
-      attest::envelope_json(attest::sign_envelope(assay::encode(*builder.statement()).value(), key)).value();
+      attest::envelope_json(attest::sign_envelope(assay::encode(*builder.statement()).value(), key).value()).value();
   CHECK(attest::verify_attestation(verified, env, key.public_part()).ok());
   CHECK(attest::verify_attestation(bundle, env, key.public_part()).ok());
   // A pass that did not verify gives no statement; an attestation checked against it fails so.

@@ -132,13 +132,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           statement = json::to_canonical(*v).value();
         }
       }
-      // An envelope is written only when it keeps its contract (an empty payload does not).
-      const auto envelope = attest::envelope_json(attest::sign_envelope(statement, f.key));
-      if (!envelope) {
+      // An empty statement is refused before signing; any other is signed into an envelope that
+      // keeps its contract.
+      const auto signed_envelope = attest::sign_envelope(statement, f.key);
+      if (!signed_envelope) {
         if (!statement.empty())
-          fail("a signed envelope of a non-empty statement breaks its contract", envelope.error().format());
+          fail("a non-empty statement is refused for signing", signed_envelope.error().format());
         return 0;
       }
+      if (statement.empty())
+        fail("an empty statement was signed");
+      const auto envelope = attest::envelope_json(*signed_envelope);
+      if (!envelope)
+        fail("a signed envelope of a non-empty statement breaks its contract", envelope.error().format());
       const attest::verification v = attest::verify_attestation(f.bundle, *envelope, f.pub);
       check_verification(v);
       if (!v.signature_verified)

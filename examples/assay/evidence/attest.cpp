@@ -69,13 +69,15 @@ int run_attest(const attest_args& a) {
   if (!payload)
     return fail(command, payload.error().front());
   const auto env = attest::sign_envelope(*payload, *key);
-  auto json = attest::envelope_json(env);
+  if (!env)
+    return fail(command, env.error());
+  auto json = attest::envelope_json(*env);
   if (!json)
     return fail(command, json.error());
   if (auto w = write_file(a.out, *json + "\n"); !w)
     return fail(command, w.error());
   return finish(command, write_file("-", printable_lines("attested " + std::string(st->subject[0].name) + " with key " +
-                                                         env.signatures[0].keyid + ": " + input_name(a.out))));
+                                                         env->signatures[0].keyid + ": " + input_name(a.out))));
 }
 
 }  // namespace

@@ -83,7 +83,7 @@ inline contracts::intoto_statement statement_of(const evidence::verified_bundle&
 //
 //   assay::attest::statement_builder attest({.packs = ...});
 //   auto v = assay::evidence::verify_bundle_file(path, {}, linter, closure, attest);
-//   if (v) sign_envelope(assay::encode(*attest.statement()).value(), key);
+//   if (v) auto env = sign_envelope(assay::encode(*attest.statement()).value(), key);  // result
 class statement_builder {
  public:
   explicit statement_builder(attest_options o = {}) : o_(std::move(o)) {}

@@ -1,7 +1,7 @@
 // assay/attest/dsse.hpp — DSSE envelopes signed with Ed25519 (SPEC §15).
 //
 //   std::string pae = assay::attest::pae("application/vnd.in-toto+json", statement);
-//   auto env = assay::attest::sign_envelope(statement, key);        // dsse_envelope, one signature
+//   auto env = assay::attest::sign_envelope(statement, key);  // result<dsse_envelope>, one signature
 //   bool ok = assay::attest::verify_signature(pae, sig, pub);
 //
 // PAE = "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes as ASCII decimal.
@@ -52,17 +52,25 @@ inline bool verify_signature(std::string_view message, std::string_view sig, con
                                  reinterpret_cast<const std::uint8_t*>(sig.data()), sig.size());
 }
 
-// An envelope of `payload` (its bytes) of type `type` (not empty), signed by `key`: standard
-// padded base64, the key's keyid.
+// An envelope of `payload` (its bytes, not empty) of type `type` (not empty), signed by `key`:
+// standard padded base64, the key's keyid. An empty payload or type is refused (the envelope's
+// contract requires both), not signed into an envelope no reader accepts.
 template <class = void>
-contracts::dsse_envelope sign_envelope(std::string_view payload, const private_key& key,
-                                       std::string_view type = intoto_payload_type) {
+result<contracts::dsse_envelope> sign_envelope(std::string_view payload, const private_key& key,
+                                               std::string_view type = intoto_payload_type) {
+  if (payload.empty())
+    return make_error(errc::invalid_argument, "the payload to sign is empty: a DSSE envelope carries a statement");
+  if (type.empty())
+    return make_error(errc::invalid_argument, "the payload type is empty: name the payload's media type");
   contracts::dsse_envelope env;
-  assign(env.payload, base64_encode(payload)).value();  // base64 of bytes: always valid
-  assign(env.payloadType, type).value();                // throws when empty
+  if (auto r = assign(env.payload, base64_encode(payload)); !r)
+    return r.error();
+  if (auto r = assign(env.payloadType, type); !r)
+    return r.error();
   contracts::dsse_v1::signature s;
   s.keyid = key.public_part().keyid();
-  assign(s.sig, base64_encode(sign(pae(type, payload), key))).value();
+  if (auto r = assign(s.sig, base64_encode(sign(pae(type, payload), key))); !r)
+    return r.error();
   env.signatures.push_back(std::move(s));
   return env;
 }
@@ -71,7 +79,7 @@ contracts::dsse_envelope sign_envelope(std::string_view payload, const private_k
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::attest {
-ASSAY_EXTERN_TEMPLATE contracts::dsse_envelope sign_envelope<void>(std::string_view, const private_key&,
-                                                                   std::string_view);
+ASSAY_EXTERN_TEMPLATE result<contracts::dsse_envelope> sign_envelope<void>(std::string_view, const private_key&,
+                                                                           std::string_view);
 }  // namespace assay::attest
 #endif
