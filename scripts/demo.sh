@@ -90,6 +90,23 @@ printf '%s\n' '{"type":"assay.model.invoked","data":{"model":"example-model-1","
   "$assay" evidence record --out "$work/harness.tar.gz" --run-id harness-run-1 --producer sh-harness@1.0.0
 "$assay" evidence verify "$work/harness.tar.gz"
 
+say "A harness killed mid-run (SIGKILL): the journal it was recording into is recovered into a bundle"
+mkfifo "$work/harness.fifo"
+"$assay" evidence record "$work/harness.fifo" --out "$work/crashed.tar.gz" --journal "$work/crashed.journal" \
+  --run-id crashed-run-1 &
+recorder=$!
+exec 3>"$work/harness.fifo"
+for i in 1 2 3; do
+  printf '{"type":"assay.tool.call","data":{"tool":"step_%s","arguments":{}},"subject":"tool:step_%s"}\n' "$i" "$i" >&3
+done
+until [ "$(wc -l <"$work/crashed.journal" 2>/dev/null || echo 0)" -ge 3 ]; do sleep 0.05; done
+kill -KILL "$recorder"
+wait "$recorder" 2>/dev/null || echo "the recorder was killed (exit code $?): no bundle, but a journal of $(wc -l <"$work/crashed.journal") events"
+exec 3>&-
+"$assay" evidence recover "$work/crashed.journal" --out "$work/crashed.tar.gz"
+"$assay" evidence verify "$work/crashed.tar.gz"
+"$assay" evidence lint "$work/crashed.tar.gz" --fail-on none | grep CICD-002
+
 say "Provenance: the session bundled with the packs it was produced under (x-assay), which the reference ignores"
 eu_pack=../shared/conformance/assay-upstream/packs/eu-ai-act-baseline.yaml
 [ -f "$eu_pack" ] || eu_pack=""

@@ -113,6 +113,7 @@ class fd_closer {
     if (fd_ >= 0)
       ::close(fd_);
   }
+  void release() noexcept { fd_ = -1; }
 
  private:
   int fd_;
@@ -123,6 +124,26 @@ assay::error too_large(const std::string& name, std::uint64_t max_bytes, std::st
   if (!option.empty())
     message += " (" + std::string(option) + ")";
   return assay::make_error(assay::errc::size_limit, std::move(message));
+}
+
+// The descriptor of an input ("-": standard input, not to be closed) and its status; a
+// directory refused.
+assay::result<int> open_input(const std::string& path, const std::string& name, struct stat& st) {
+  int fd = STDIN_FILENO;
+  if (!is_std_stream(path)) {
+    do
+      fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0)
+      return io_error("cannot open " + path + ": " + reason(errno));
+  }
+  fd_closer closer(fd == STDIN_FILENO ? -1 : fd);
+  if (::fstat(fd, &st) != 0)
+    return io_error("cannot read " + name + ": " + reason(errno));
+  if (S_ISDIR(st.st_mode))
+    return io_error(name + " is a directory");
+  closer.release();
+  return fd;
 }
 
 // Writes all of `bytes` to `fd`; errno is kept on failure.
@@ -161,20 +182,12 @@ void input::release(std::size_t offset) const noexcept {
 assay::result<input> input::open(const std::string& path, std::uint64_t max_bytes, over_limit mode,
                                  std::string_view limit_option, access how) {
   const std::string name = input_name(path);
-  int fd = STDIN_FILENO;
-  if (!is_std_stream(path)) {
-    do
-      fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0)
-      return io_error("cannot open " + path + ": " + reason(errno));
-  }
-  fd_closer closer(fd == STDIN_FILENO ? -1 : fd);
   struct stat st {};
-  if (::fstat(fd, &st) != 0)
-    return io_error("cannot read " + name + ": " + reason(errno));
-  if (S_ISDIR(st.st_mode))
-    return io_error(name + " is a directory");
+  const auto opened = open_input(path, name, st);
+  if (!opened)
+    return opened.error();
+  const int fd = *opened;
+  fd_closer closer(fd == STDIN_FILENO ? -1 : fd);
   input in;
   // A regular file read from its start is mapped. (Standard input redirected from a file may
   // have been read in part already: it is read from where it stands.)
@@ -220,6 +233,52 @@ assay::result<input> input::open(const std::string& path, std::uint64_t max_byte
   if (used > max_bytes && mode == over_limit::refuse)
     return too_large(name, max_bytes, limit_option);
   return in;
+}
+
+assay::result<void> read_lines(const std::string& path, std::uint64_t max_bytes, std::string_view limit_option,
+                               const std::function<void(std::string_view, std::size_t, std::size_t)>& each) {
+  const std::string name = input_name(path);
+  struct stat st {};
+  const auto opened = open_input(path, name, st);
+  if (!opened)
+    return opened.error();
+  const int fd = *opened;
+  fd_closer closer(fd == STDIN_FILENO ? -1 : fd);
+  std::string pending;             // the bytes of lines not yet complete
+  std::size_t pending_offset = 0;  // where they start in the input
+  std::size_t number = 0;          // lines seen
+  std::uint64_t total = 0;
+  auto take = [&](std::string_view line, std::size_t offset) {
+    ++number;
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") != std::string_view::npos)
+      each(line, number, offset);
+  };
+  std::string chunk(64u << 10, '\0');
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return io_error("cannot read " + name + ": " + reason(errno));
+    }
+    if (n == 0)
+      break;
+    total += static_cast<std::uint64_t>(n);
+    if (total > max_bytes)
+      return too_large(name, max_bytes, limit_option);
+    const std::size_t fresh = pending.size();  // a long line is searched once, not once per chunk
+    pending.append(chunk.data(), static_cast<std::size_t>(n));
+    std::size_t at = 0;
+    for (std::size_t nl; (nl = pending.find('\n', std::max(at, fresh))) != std::string::npos; at = nl + 1)
+      take(std::string_view(pending).substr(at, nl - at), pending_offset + at);
+    pending.erase(0, at);
+    pending_offset += at;
+  }
+  if (!pending.empty())
+    take(pending, pending_offset);
+  return {};
 }
 
 assay::result<output_file> output_file::open(const std::string& path) {

@@ -138,6 +138,15 @@ inline std::string input_name(const std::string& path) {
   return is_std_stream(path) ? std::string("<stdin>") : path;
 }
 
+// Reads `path` ("-": standard input) as it arrives and calls `each` with every line that holds
+// something — as assay::json::next_ndjson_line finds them: its text without the line end, its
+// 1-based number and its byte offset in the whole input — as soon as the line is complete, so a
+// producer that writes one event at a time has each taken when it is written. Memory holds one
+// line; no more than `max_bytes` are read (more is refused, errc::size_limit). A directory is
+// refused.
+assay::result<void> read_lines(const std::string& path, std::uint64_t max_bytes, std::string_view limit_option,
+                               const std::function<void(std::string_view, std::size_t, std::size_t)>& each);
+
 // The bytes of an input, opened once. A regular file is mapped (its size is checked before
 // anything is read); standard input ("" or "-"), a pipe, a FIFO or a device is read, never past
 // `max_bytes` + 1 bytes. A directory is refused.

@@ -89,11 +89,12 @@ int main(int argc, char** argv) {
   assay_cli::add_schema(app, d);
   assay_cli::add_validate(app, d);
 
-  auto* evidence = add_group(
-      app, "evidence",
-      "Evidence bundles: write (bundle, record), verify, show, diff, lint, closure, attest, export-otel, redact");
+  auto* evidence = add_group(app, "evidence",
+                             "Evidence bundles: write (bundle, record, recover), verify, show, diff, lint, closure, "
+                             "attest, export-otel, redact");
   assay_cli::add_evidence_bundle(*evidence, d);
   assay_cli::add_evidence_record(*evidence, d);
+  assay_cli::add_evidence_recover(*evidence, d);
   assay_cli::add_evidence_verify(*evidence, d);
   assay_cli::add_evidence_lint(*evidence, d);
   assay_cli::add_evidence_closure(*evidence, d);

@@ -16,6 +16,7 @@ void add_validate(CLI::App& parent, dispatcher& d);
 // `assay evidence ...`: evidence/<verb>.cpp.
 void add_evidence_bundle(CLI::App& evidence, dispatcher& d);
 void add_evidence_record(CLI::App& evidence, dispatcher& d);
+void add_evidence_recover(CLI::App& evidence, dispatcher& d);
 void add_evidence_verify(CLI::App& evidence, dispatcher& d);
 void add_evidence_redact(CLI::App& evidence, dispatcher& d);
 void add_evidence_lint(CLI::App& evidence, dispatcher& d);

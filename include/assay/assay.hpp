@@ -84,6 +84,7 @@
 #include "assay/evidence/ids.hpp"
 #include "assay/evidence/payload_check.hpp"
 #include "assay/evidence/read_unverified.hpp"
+#include "assay/evidence/journal.hpp"
 #include "assay/evidence/recorder.hpp"
 #include "assay/evidence/redact.hpp"
 #include "assay/evidence/tool_definition.hpp"

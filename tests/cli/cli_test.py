@@ -407,7 +407,7 @@ expect("misspelt verb", ["evidence", "verfy", "x"], b"", 2, b"",
        b"assay evidence: unknown command 'verfy'; did you mean 'verify'?\n")
 # What users see cites no document they do not have: no SPEC or DESIGN in any help.
 verbs = [[], ["jcs"], ["digest"], ["schema"], ["validate"], ["evidence"], ["sim"], ["finding"], ["pack"]] + [
-    ["evidence", v] for v in ["bundle", "record", "verify", "lint", "closure", "attest", "verify-attestation",
+    ["evidence", v] for v in ["bundle", "record", "recover", "verify", "lint", "closure", "attest", "verify-attestation",
                               "export-otel", "redact", "show", "diff"]] + [
     ["sim", v] for v in ["soak", "drift", "merge"]] + [["finding", "stats"], ["finding", "render"],
                                                           ["pack", "check"], ["pack", "show"]]

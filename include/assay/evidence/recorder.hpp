@@ -5,6 +5,7 @@
 //   if (!run) ...                                           // every bad option, with its pointer
 //   if (auto seq = run->append("assay.tool.decision", decision); !seq) ...   // refused: why
 //   auto gz = run->finish();                                // the .tar.gz bytes
+//   run->finish_to("run.tar.gz");                           // or written to a file, atomically
 //
 // The recorder fills the envelope of every event (SPEC §4): specversion, id = run_id:seq, seq,
 // time (RFC 3339 UTC with 0, 3, 6 or 9 fraction digits, the fewest that are exact), producer,
@@ -17,8 +18,11 @@
 //
 // Each event is written once, as its line of events.ndjson: the envelope's members in canonical
 // order around the payload's canonical bytes, which are hashed once for the content hash as
-// they stand. finish() checks the verifier's limits, writes the manifest and packs the lines as
-// they are: nothing is parsed again.
+// they stand. In memory, finish() checks the verifier's limits, writes the manifest and packs
+// the lines as they are: nothing is parsed again. With a journal (recorder_options::journal,
+// journal.hpp) each line goes to a file as it is appended, and nothing per event is kept in
+// memory: a run that crashes leaves its journal, which recover_journal() turns into a bundle;
+// finish_to() packs a finished one. append() may be called from any number of threads.
 #pragma once
 
 #include "assay/error.hpp"
@@ -29,6 +33,7 @@
 #include "assay/evidence/content_hash.hpp"
 #include "assay/evidence/event_rules.hpp"
 #include "assay/evidence/ids.hpp"
+#include "assay/evidence/journal.hpp"
 #include "assay/evidence/writer.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/time.hpp"
@@ -41,10 +46,13 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace assay::evidence {
@@ -54,8 +62,10 @@ struct recorder_options {
   std::string run_id{};                      // no ':'; default: a live run id (UUIDv7)
   producer_info producer = {"assay", std::string(assay::version), std::nullopt};  // name and version not empty
   std::optional<std::string> policy_id{};
-  // The clock, replaceable for reproducible runs.
+  // The clock, replaceable for reproducible runs (called under the recorder's lock).
   std::function<std::chrono::system_clock::time_point()> clock = [] { return std::chrono::system_clock::now(); };
+  // Where every event's line is written as it is appended (journal.hpp); none: kept in memory.
+  std::optional<journal_options> journal{};
 };
 
 // Envelope members an event may set beyond its payload.
@@ -140,7 +150,8 @@ template <class = void>
 class basic_recorder {
  public:
   // A recorder for a run with these options, or every option that is wrong, with its pointer
-  // into recorder_options (/source, /run_id, /producer/name, ...).
+  // into recorder_options (/source, /run_id, /producer/name, ...). With a journal, its file is
+  // created here; one already at that path is refused (it may be an unfinished run's).
   static results<basic_recorder> make(recorder_options o = {}) {
     errors bad;
     detail::check_member<contracts::event_v1::source_uri>(bad, "/source", o.source);
@@ -154,147 +165,239 @@ class basic_recorder {
       detail::check_member(bad, "/policy_id", *o.policy_id);
     if (!o.clock)
       bad.items.push_back(make_error(errc::invalid_argument, "no clock", "/clock"));
+    if (o.journal && o.journal->path.empty())
+      bad.items.push_back(make_error(errc::invalid_argument, "no journal path", "/journal/path"));
     if (!bad.empty())
       return bad;
-    return basic_recorder(std::move(o));
+    basic_recorder r(std::move(o));
+    if (r.opt_.journal) {
+      const std::string& path = r.opt_.journal->path;
+      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+      if (fd < 0 && errno == EEXIST) {
+        return errors(make_error(errc::io_error,
+                                 "a journal already exists at " + path +
+                                     ": an unfinished run's? Recover it (assay evidence recover " + path +
+                                     " --out B.tar.gz) or remove it",
+                                 "/journal/path"));
+      }
+      if (fd < 0)
+        return errors(detail::file_error(errc::io_error, "cannot create the journal", path, errno));
+      r.st_->journal.fd = fd;
+      if (r.opt_.journal->sync.when != durability::mode::never)
+        detail::sync_directory_of(path);  // the journal's name survives a power loss too
+    }
+    return r;
   }
 
   const std::string& run_id() const noexcept { return opt_.run_id; }
-  std::uint64_t size() const noexcept { return starts_.size(); }
-
-  // The canonical line of event `seq` (without its newline).
-  std::string_view line(std::uint64_t seq) const {
-    const std::size_t end = seq + 1 < starts_.size() ? starts_[seq + 1] : lines_.size();
-    return std::string_view(lines_).substr(starts_[seq], end - 1 - starts_[seq]);
+  // The events recorded so far.
+  std::uint64_t size() const {
+    std::lock_guard<std::mutex> lock(st_->mu);
+    return st_->count;
   }
-  // Event `seq` as a DOM value (read from its line).
-  json::value event(std::uint64_t seq) const { return json::parse(line(seq)).value(); }
+  // The journal's path, when the recorder writes one.
+  const std::string* journal_path() const noexcept { return opt_.journal ? &opt_.journal->path : nullptr; }
+
+  // The canonical line of event `seq` (without its newline), while the run is in memory; none
+  // when seq was not recorded, or when the lines are in a journal instead.
+  std::optional<std::string> line(std::uint64_t seq) const {
+    std::lock_guard<std::mutex> lock(st_->mu);
+    if (opt_.journal || seq >= st_->count)
+      return std::nullopt;
+    return std::string(line_locked(seq));
+  }
+  // Event `seq` as a DOM value (read from its line), when line(seq) has it.
+  std::optional<json::value> event(std::uint64_t seq) const {
+    auto l = line(seq);
+    if (!l)
+      return std::nullopt;
+    return json::parse(*l).value();
+  }
 
   // Appends an event of `type` with `data` (a reflected payload, or a json::value). Returns its
   // seq, or every violation, each with its pointer into the event (/type, /traceparent,
   // /data/...): the event is then not recorded. A result to look at, never to drop.
+  //
+  // Safe from any number of threads at once. The seqs are dense and unique, given in the order
+  // appends complete: of two appends, the one that returned first has the lower seq, and one
+  // thread's events are in the order it appended them. The payload is encoded, checked and
+  // hashed before the recorder is locked; the lock covers numbering, the line's assembly and
+  // its write to the journal (and the fdatasync the durability policy asks for). With a
+  // journal the line is in the file when append() returns; when the write fails, the event is
+  // not recorded and the journal is cut back to the events before it.
   template <class Payload>
   [[nodiscard]] results<std::uint64_t> append(std::string_view type, const Payload& data,
                                               const event_extras& extras = {}) {
-    const std::uint64_t seq = starts_.size();
-    const std::size_t start = lines_.size();
     errors bad = check_event<Payload>(type, extras);
-    auto refuse = [&]() {
-      lines_.resize(start);
-      return std::move(bad);
-    };
-    char digits[24];
-    const std::string_view seq_text(digits,
-                                    static_cast<std::size_t>(std::to_chars(digits, digits + 24, seq).ptr - digits));
-    // {"assaycontenthash":"<71 bytes, filled in below>","assaygit":...,"assaypii":..,
-    //  "assaypolicyid"?,"assayproducer","assayproducerversion","assayrunid","assaysecrets":..,
-    //  "assayseq":..,"data":<payload>,"datacontenttype":"application/json","id":"run:seq",
-    //  "source","specversion":"1.0","subject"?,"time","traceparent"?,"tracestate"?,"type"}
-    lines_ += "{\"assaycontenthash\":\"";
-    const std::size_t hash_at = lines_.size();
-    lines_.append(content_hash_size, '0');
-    lines_ += after_hash_;
-    lines_ += extras.pii ? "true" : "false";
-    lines_ += after_pii_;
-    lines_ += extras.secrets ? "true" : "false";
-    lines_ += ",\"assayseq\":";
-    lines_ += seq_text;
-    lines_ += ",\"data\":";
-    const std::size_t data_at = lines_.size();
+    thread_local std::string payload;  // this thread's: one allocation for all its appends
+    payload.clear();
     {
-      json::string_sink sink{&lines_};
+      json::string_sink sink{&payload};
       if constexpr (std::is_same_v<Payload, json::value>) {
         if (auto r = json::to_sink(sink, data); !r) {
           detail::add_under(bad, errors(r.error()), "/data");
-          return refuse();
+          return bad;
         }
       } else if (auto r = reflect::encode_to(sink, data); !r) {
         auto all = assay::validate(data);
         detail::add_under(bad, all ? errors(r.error()) : all.error(), "/data");
-        return refuse();
+        return bad;
       }
     }
-    const std::string_view canonical_data = std::string_view(lines_).substr(data_at);
     if constexpr (!contracts::listed_payload<Payload, contracts::known_payloads>) {
       // Not the listed type itself (which its encoding checked): held to the contract of a
       // known type all the same.
       if (const auto* known = contracts::find_event_type(type)) {
-        if (auto r = known->validate_data(canonical_data, json::limits{}); !r)
+        if (auto r = known->validate_data(payload, json::limits{}); !r)
           detail::add_under(bad, r.error(), "/data");
       }
     }
     if (!bad.empty())
-      return refuse();
-    const std::size_t data_size = canonical_data.size();
-    lines_ += ",\"datacontenttype\":\"application/json\"";
-    lines_ += id_;
-    lines_ += seq_text;
-    lines_ += '"';
-    lines_ += after_id_;
-    if (extras.subject)
-      detail::append_member(lines_, "subject", *extras.subject);
-    lines_ += ",\"time\":\"";
-    lines_ += json::format_rfc3339(opt_.clock());
-    lines_ += '"';
-    if (extras.traceparent)
-      detail::append_member(lines_, "traceparent", *extras.traceparent);
-    if (extras.tracestate)
-      detail::append_member(lines_, "tracestate", *extras.tracestate);
-    detail::append_member(lines_, "type", type);
-    lines_ += "}\n";
-    const std::string_view written_data = std::string_view(lines_).substr(data_at, data_size);
-    auto h = content_hash_of_parts(written_data, "application/json", "1.0", extras.subject, type);
-    if (!h) {
-      bad.items.push_back(h.error());
-      return refuse();
+      return bad;
+    auto h = content_hash_of_parts(payload, "application/json", "1.0", extras.subject, type);
+    if (!h)
+      return errors(h.error());
+    const std::uint32_t depth = 1 + detail::nesting_depth(payload);
+
+    std::lock_guard<std::mutex> lock(st_->mu);
+    if (st_->refusal)
+      return errors(*st_->refusal);
+    const std::uint64_t seq = st_->count;
+    thread_local std::string journal_line;
+    std::string& out = opt_.journal ? journal_line : st_->lines;
+    if (opt_.journal)
+      out.clear();
+    const std::size_t start = out.size();
+    write_line(out, seq, *h, payload, type, extras);
+    if (opt_.journal) {
+      if (auto e = st_->journal.put(std::string_view(out).substr(start), opt_.journal->path, opt_.journal->sync))
+        return errors(std::move(*e));
+    } else {
+      st_->starts.push_back(start);
+      st_->depths.push_back(depth);
     }
-    lines_.replace(hash_at, content_hash_size, *h);
-    starts_.push_back(start);
-    depths_.push_back(1 + detail::nesting_depth(written_data));
+    ++st_->count;
     return seq;
   }
 
-  // The bundle of everything recorded so far.
+  // The bundle of everything recorded so far (with a journal: read back from it).
   result<std::string> finish(bundle_options o = {}) const {
     if (!o.producer)
       o.producer = opt_.producer;
-    const bundle_limits& lim = o.limits;
-    if (auto e = detail::check_event_count(size(), lim))
-      return *e;
-    run_root_builder root;
-    for (std::uint64_t i = 0; i < size(); ++i) {
-      if (depths_[i] > lim.max_json_depth) {
-        return detail::event_error(
-            code::LimitJsonDepth, i, "",
-            "the event nests deeper than " + std::to_string(lim.max_json_depth.value()) + " levels");
-      }
-      const std::string_view l = line(i);
-      if (l.size() > lim.max_line_bytes) {
-        return detail::event_error(
-            code::LimitLineBytes, i, "",
-            "the event's line would be longer than " + std::to_string(lim.max_line_bytes.value()) + " bytes");
-      }
-      root.add(l.substr(hash_offset, content_hash_size));
+    std::lock_guard<std::mutex> lock(st_->mu);
+    if (opt_.journal) {
+      if (st_->refusal)
+        return *st_->refusal;
+      return journal_bytes(o);
     }
-    if (lines_.size() > lim.max_events_bytes) {
-      return make_error(code::LimitFileSize, "events.ndjson would be larger than " +
-                                                 std::to_string(lim.max_events_bytes.value()) + " bytes");
+    auto b = finish_locked(o);
+    if (!b)
+      return b.error();
+    return std::move(b->first);
+  }
+
+  // The bundle of everything recorded, written to `path` whole or not at all (a temporary beside
+  // it, synced and renamed over it). With a journal, the bundle is packed from the journal in
+  // blocks, with memory that stays flat however many events there are; once it is written the
+  // journal is removed and the recorder takes no more events. When it fails, the journal stays
+  // as it was (finish_to may be called again, or the journal recovered).
+  result<journal_summary> finish_to(const std::string& path, bundle_options o = {}) {
+    if (!o.producer)
+      o.producer = opt_.producer;
+    std::lock_guard<std::mutex> lock(st_->mu);
+    if (st_->refusal)
+      return *st_->refusal;
+    if (!opt_.journal) {
+      auto b = finish_locked(o);
+      if (!b)
+        return b.error();
+      auto out = detail::replacing_file::open(path);
+      if (!out)
+        return out.error();
+      if (auto w = out->write(b->first); !w)
+        return w.error();
+      if (auto c = out->commit(); !c)
+        return c.error();
+      return journal_summary{st_->count, 0, std::move(b->second),
+                             hash::digest_bytes<hash::sha256>(b->first).to_string()};
     }
-    const std::string run_root = root.finish();
-    const detail::stream_facts facts{lines_.size(), hash::digest_bytes<hash::sha256>(lines_).to_string(), opt_.run_id,
-                                     run_root, size()};
-    auto manifest = detail::write_manifest(facts, *o.producer, o);
-    if (!manifest)
-      return manifest.error();
-    return pack_bundle(*manifest, lines_, o);
+    if (::fdatasync(st_->journal.fd) != 0)
+      return detail::file_error(errc::io_error, "cannot sync the journal", opt_.journal->path, errno);
+    auto summary = detail::pack_journal(opt_.journal->path, path, false, o);
+    if (!summary)
+      return summary;
+    ::close(std::exchange(st_->journal.fd, -1));
+    ::unlink(opt_.journal->path.c_str());
+    detail::sync_directory_of(opt_.journal->path);
+    st_->refusal = make_error(errc::invalid_argument, "the run was finished: its bundle is " + path);
+    return summary;
   }
 
  private:
-  explicit basic_recorder(recorder_options o) : opt_(std::move(o)) {
+  // What appends share, behind one lock (held by pointer: the recorder stays movable).
+  struct journal_state {
+    int fd = -1;
+    std::uint64_t bytes = 0;     // what the journal holds: every line recorded
+    std::uint64_t unsynced = 0;  // lines written since the last fdatasync
+    std::chrono::steady_clock::time_point synced = std::chrono::steady_clock::now();
+
+    // One line to the file, and the sync the policy asks for; on failure the file is cut back
+    // to the lines before it and the error returned (the event is not recorded).
+    std::optional<error> put(std::string_view line, const std::string& path, const durability& d) {
+      int e = detail::write_all(fd, line);
+      if (e == 0) {
+        ++unsynced;
+        bool sync = false;
+        switch (d.when) {
+          case durability::mode::every_event:
+            sync = true;
+            break;
+          case durability::mode::every_n_events:
+            sync = unsynced >= d.events;
+            break;
+          case durability::mode::interval:
+            sync = std::chrono::steady_clock::now() - synced >= d.period;
+            break;
+          case durability::mode::never:
+            break;
+        }
+        if (sync) {
+          if (::fdatasync(fd) != 0) {
+            e = errno;
+          } else {
+            unsynced = 0;
+            synced = std::chrono::steady_clock::now();
+          }
+        }
+      }
+      if (e == 0) {
+        bytes += line.size();
+        return std::nullopt;
+      }
+      if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0)
+        return detail::file_error(errc::io_error, "cannot write (and then cannot cut back) the journal", path, e);
+      return detail::file_error(errc::io_error, "cannot write the journal", path, e);
+    }
+  };
+  struct shared_state {
+    mutable std::mutex mu;
+    std::uint64_t count = 0;
+    std::string lines;                  // in memory: events.ndjson so far
+    std::vector<std::size_t> starts;    // in memory: where each event's line starts
+    std::vector<std::uint32_t> depths;  // in memory: how deeply each event nests
+    journal_state journal;
+    std::optional<error> refusal;  // why no more events are taken (the run was finished)
+    ~shared_state() {
+      if (journal.fd >= 0)
+        ::close(journal.fd);  // the journal stays: a run that was not finished can be recovered
+    }
+  };
+
+  explicit basic_recorder(recorder_options o) : opt_(std::move(o)), st_(std::make_unique<shared_state>()) {
     if (opt_.run_id.empty())
       opt_.run_id = live_run_id();
     // The envelope members every event shares, written once (make() checked they are UTF-8);
-    // see append() for the layout.
+    // see write_line() for the layout.
     detail::append_member(after_hash_, "assaygit", opt_.producer.git.value_or("unknown"));
     after_hash_ += ",\"assaypii\":";
     if (opt_.policy_id)
@@ -307,6 +410,116 @@ class basic_recorder {
     id_.back() = ':';  // the run id's closing quote: the seq follows
     detail::append_member(after_id_, "source", opt_.source);
     after_id_ += ",\"specversion\":\"1.0\"";
+  }
+
+  // Event `seq`'s line, "\n" included, appended to `out`: the envelope's members in canonical
+  // order around the payload's canonical bytes:
+  // {"assaycontenthash":"sha256:..","assaygit":..,"assaypii":..,"assaypolicyid"?,"assayproducer",
+  //  "assayproducerversion","assayrunid","assaysecrets":..,"assayseq":..,"data":<payload>,
+  //  "datacontenttype":"application/json","id":"run:seq","source","specversion":"1.0",
+  //  "subject"?,"time","traceparent"?,"tracestate"?,"type"}
+  void write_line(std::string& out, std::uint64_t seq, std::string_view hash, std::string_view payload,
+                  std::string_view type, const event_extras& extras) const {
+    char digits[24];
+    const std::string_view seq_text(digits,
+                                    static_cast<std::size_t>(std::to_chars(digits, digits + 24, seq).ptr - digits));
+    out += "{\"assaycontenthash\":\"";
+    out += hash;
+    out += after_hash_;
+    out += extras.pii ? "true" : "false";
+    out += after_pii_;
+    out += extras.secrets ? "true" : "false";
+    out += ",\"assayseq\":";
+    out += seq_text;
+    out += ",\"data\":";
+    out += payload;
+    out += ",\"datacontenttype\":\"application/json\"";
+    out += id_;
+    out += seq_text;
+    out += '"';
+    out += after_id_;
+    if (extras.subject)
+      detail::append_member(out, "subject", *extras.subject);
+    out += ",\"time\":\"";
+    out += json::format_rfc3339(opt_.clock());
+    out += '"';
+    if (extras.traceparent)
+      detail::append_member(out, "traceparent", *extras.traceparent);
+    if (extras.tracestate)
+      detail::append_member(out, "tracestate", *extras.tracestate);
+    detail::append_member(out, "type", type);
+    out += "}\n";
+  }
+
+  std::string_view line_locked(std::uint64_t seq) const {
+    const std::size_t end = seq + 1 < st_->starts.size() ? st_->starts[seq + 1] : st_->lines.size();
+    return std::string_view(st_->lines).substr(st_->starts[seq], end - 1 - st_->starts[seq]);
+  }
+
+  // In memory: the bundle's bytes and its id (the run root), under the lock.
+  result<std::pair<std::string, std::string>> finish_locked(const bundle_options& o) const {
+    const bundle_limits& lim = o.limits;
+    const std::uint64_t n = st_->count;
+    if (auto e = detail::check_event_count(n, lim))
+      return *e;
+    run_root_builder root;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      if (st_->depths[i] > lim.max_json_depth) {
+        return detail::event_error(
+            code::LimitJsonDepth, i, "",
+            "the event nests deeper than " + std::to_string(lim.max_json_depth.value()) + " levels");
+      }
+      const std::string_view l = line_locked(i);
+      if (l.size() > lim.max_line_bytes) {
+        return detail::event_error(
+            code::LimitLineBytes, i, "",
+            "the event's line would be longer than " + std::to_string(lim.max_line_bytes.value()) + " bytes");
+      }
+      root.add(l.substr(hash_offset, content_hash_size));
+    }
+    if (st_->lines.size() > lim.max_events_bytes) {
+      return make_error(code::LimitFileSize, "events.ndjson would be larger than " +
+                                                 std::to_string(lim.max_events_bytes.value()) + " bytes");
+    }
+    std::string run_root = root.finish();
+    const detail::stream_facts facts{st_->lines.size(), hash::digest_bytes<hash::sha256>(st_->lines).to_string(),
+                                     opt_.run_id, run_root, n};
+    auto manifest = detail::write_manifest(facts, *o.producer, o);
+    if (!manifest)
+      return manifest.error();
+    auto gz = pack_bundle(*manifest, st_->lines, o);
+    if (!gz)
+      return gz.error();
+    return std::pair<std::string, std::string>(std::move(*gz), std::move(run_root));
+  }
+
+  // With a journal: the bundle of the journal's lines, read back whole (finish() returns bytes).
+  result<std::string> journal_bytes(const bundle_options& o) const {
+    std::string text;
+    detail::owned_fd in(::open(opt_.journal->path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (in.fd < 0)
+      return detail::file_error(errc::io_error, "cannot open the journal", opt_.journal->path, errno);
+    text.resize(st_->journal.bytes);
+    std::size_t got = 0;
+    while (got < text.size()) {
+      const ::ssize_t n = ::read(in.fd, text.data() + got, text.size() - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return detail::file_error(errc::io_error, "cannot read the journal", opt_.journal->path, n < 0 ? errno : EIO);
+      got += static_cast<std::size_t>(n);
+    }
+    std::vector<std::string_view> lines;
+    lines.reserve(st_->count);
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t nl = text.find('\n', at);
+      lines.emplace_back(text.data() + at, nl - at);
+      at = nl + 1;
+    }
+    auto gz = write_bundle(std::span<const std::string_view>(lines), o);
+    if (!gz)
+      return gz.error().front();
+    return std::move(*gz);
   }
 
   // Every violation of the envelope members the caller gives (SPEC §4) and of the payload's
@@ -340,13 +553,11 @@ class basic_recorder {
   static constexpr std::size_t content_hash_size = 71;  // sha256:<64 hex>
 
   recorder_options opt_;
-  std::string after_hash_ = "\"";      // closes the hash: ","assaygit":..,"assaypii":
-  std::string after_pii_;              // ,"assaypolicyid"?,"assayproducer",..,"assaysecrets":
-  std::string id_;                     // ,"id":"<run id>:
-  std::string after_id_;               // ,"source":..,"specversion":"1.0"
-  std::string lines_;                  // events.ndjson so far
-  std::vector<std::size_t> starts_;    // where each event's line starts
-  std::vector<std::uint32_t> depths_;  // how deeply each event nests
+  std::string after_hash_ = "\"";  // closes the hash: ","assaygit":..,"assaypii":
+  std::string after_pii_;          // ,"assaypolicyid"?,"assayproducer",..,"assaysecrets":
+  std::string id_;                 // ,"id":"<run id>:
+  std::string after_id_;           // ,"source":..,"specversion":"1.0"
+  std::unique_ptr<shared_state> st_;
 };
 using recorder = basic_recorder<>;
 

@@ -540,8 +540,9 @@ inline result<std::string> pack_bundle(const bundle_files& files, const bundle_o
 
 // The two ends of a bundle written by a bundle_stream, which go before and after the body.
 struct bundle_ends {
-  std::string head;  // the gzip header and the first block (the tar up to the first MiB of events)
-  std::string tail;  // the last block and the gzip trailer
+  std::string head;       // the gzip header and the first block (the tar up to the first MiB of events)
+  std::string tail;       // the last block and the gzip trailer
+  std::string bundle_id;  // the manifest's bundle_id (the run root)
 };
 
 // A bundle written as its events arrive, with memory that stays flat however many there are:
@@ -553,16 +554,19 @@ struct bundle_ends {
 //
 // It takes the normal case: events in seq order that break no rule. When add() returns false
 // or finish() fails with needs_write_bundle, the events are out of order or faulty: write_bundle() of all
-// of them sorts them, or names every fault with its code and pointer.
+// of them sorts them, or names every fault with its code and pointer. A `strict` stream takes
+// the events only in seq order and names the first fault itself (refusal()): a caller with
+// no second chance to sort them (a journal) says what is wrong and where.
 template <class = void>
 class basic_bundle_stream {
  public:
   using sink_type = std::function<bool(std::string_view)>;
 
-  explicit basic_bundle_stream(sink_type body, const bundle_options& opt = {})
+  explicit basic_bundle_stream(sink_type body, const bundle_options& opt = {}, bool strict = false)
       : opt_(opt),
         body_(std::move(body)),
-        builder_(opt_, true, invalid_),
+        strict_(strict),
+        builder_(opt_, !strict, invalid_),
         pool_(
             [this](std::string_view b) {
               body_bytes_ += b.size();
@@ -575,21 +579,50 @@ class basic_bundle_stream {
     if (failed_)
       return false;
     const std::uint64_t index = builder_.count();
-    if (index >= opt_.limits.max_events || builder_.add(text, index) || builder_.too_large() || !invalid_.empty())
+    if (index >= opt_.limits.max_events) {
+      refusal_ =
+          detail::event_error(code::LimitTotalEvents, index, "",
+                              "more than the limit of " + std::to_string(opt_.limits.max_events.value()) + " events");
       return !(failed_ = true);
+    }
+    if (auto e = builder_.add(text, index)) {
+      refusal_ = std::move(*e);
+      return !(failed_ = true);
+    }
+    if (builder_.too_large()) {
+      refusal_ = detail::event_error(
+          code::LimitFileSize, index, "",
+          "events.ndjson would be larger than " + std::to_string(opt_.limits.max_events_bytes.value()) + " bytes");
+      return !(failed_ = true);
+    }
+    if (!invalid_.empty()) {
+      refusal_ = invalid_.front();
+      return !(failed_ = true);
+    }
     put(builder_.line());
     return true;
   }
 
+  // The line the last event taken became ("\n" included): its canonical form.
+  std::string_view line() const noexcept { return builder_.line(); }
+  // Why the stream stopped taking events (a strict stream names the fault; else the code is
+  // needs_write_bundle for a fault write_bundle() would name), or nothing.
+  const std::optional<error>& refusal() const noexcept { return refusal_; }
+
   // After the last event. Fails with needs_write_bundle for what write_bundle() would refuse, else with
   // the error of compressing or of `body`.
   result<bundle_ends> finish() {
-    auto refuse = [] { return make_error(needs_write_bundle, "the events need sorting or are faulty"); };
+    // A strict stream says what is wrong; else the caller is sent to write_bundle(), which does.
+    auto refuse = [this](const error& e) -> error {
+      if (strict_)
+        return refusal_ ? *refusal_ : e;
+      return make_error(needs_write_bundle, "the events need sorting or are faulty");
+    };
     if (failed_ || builder_.count() == 0)
-      return refuse();
+      return refuse(make_error(code::ContractInvalidEvent, "a bundle needs at least one event"));
     auto facts = builder_.finish();
     if (!facts)
-      return refuse();
+      return refuse(facts.error());
     // The last block's dictionary: the 32 KiB before it. Past the first block, cur_ ends with
     // them (it holds at least the dictionary of the block it fills); else they are in the head.
     const bool past_first = first_.size() == gzip_block_size;
@@ -600,14 +633,14 @@ class basic_bundle_stream {
       return *e;
     auto manifest = detail::write_manifest(*facts, opt_.producer ? *opt_.producer : builder_.producer(), opt_);
     if (!manifest)
-      return refuse();
+      return refuse(manifest.error());
     auto prefix = detail::bundle_tar_prefix(*manifest, facts->events_bytes);
     if (!prefix)
-      return refuse();
+      return refuse(prefix.error());
     const std::string suffix = detail::bundle_tar_suffix(facts->events_bytes);
     const std::uint64_t total = prefix->size() + facts->events_bytes + suffix.size();
-    if (detail::check_tar_size(total, opt_.limits))
-      return refuse();
+    if (auto e = detail::check_tar_size(total, opt_.limits))
+      return refuse(*e);
 
     std::unique_ptr<char[]> buf;
     std::size_t buf_size = 0;
@@ -629,8 +662,9 @@ class basic_bundle_stream {
     ends.head.reserve(gzip_header.size() + head->bytes.size());
     ends.head.append(gzip_header).append(head->bytes);
     ends.tail = std::move(tail->bytes) + gzip_trailer(static_cast<std::uint32_t>(crc), total);
-    if (detail::check_bundle_size(ends.head.size() + body_bytes_ + ends.tail.size(), opt_.limits))
-      return refuse();
+    ends.bundle_id = facts->run_root;
+    if (auto e = detail::check_bundle_size(ends.head.size() + body_bytes_ + ends.tail.size(), opt_.limits))
+      return refuse(*e);
     return ends;
   }
 
@@ -663,7 +697,9 @@ class basic_bundle_stream {
 
   bundle_options opt_;
   sink_type body_;
+  bool strict_;
   errors invalid_;
+  std::optional<error> refusal_;
   detail::basic_events_builder<void> builder_;
   std::uint64_t body_bytes_ = 0;
   bool failed_ = false;

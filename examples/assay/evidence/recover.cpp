@@ -1,0 +1,76 @@
+// assay evidence recover JOURNAL --out B.tar.gz [--pack P]… — the bundle of a run that never
+// finished, from the journal its recorder left (`assay evidence record --journal`, or a C++
+// runtime's recorder_options::journal): every whole line checked as the verifier checks an event,
+// a last line the crash cut short dropped and reported, anything else refused with its line.
+#include "../cli.hpp"
+#include "../packs.hpp"
+#include "../verbs.hpp"
+#include "evidence.hpp"
+
+#include "assay/evidence/journal.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace assay_cli {
+
+namespace {
+
+struct recover_args {
+  std::string journal;
+  std::string out;
+  std::vector<std::string> packs;
+};
+
+int recover(const recover_args& a) {
+  constexpr std::string_view command = "evidence recover";
+  if (is_std_stream(a.journal) || is_std_stream(a.out)) {
+    print_error(command, "JOURNAL and --out name files (the bundle is written beside its target, then renamed)");
+    return exit_usage;
+  }
+  assay::evidence::bundle_options opt;
+  if (!a.packs.empty()) {
+    auto packs = load_cli_packs(command, a.packs);
+    if (!packs)
+      return exit_io;  // a pack that does not load
+    opt.packs_applied = assay::lint::refs_of<assay::evidence::pack_applied>(*packs);
+    opt.mappings = assay::lint::mappings_of<assay::evidence::mapping>(*packs);
+  }
+  auto r = assay::evidence::recover_journal(a.journal, a.out, opt);
+  if (!r) {
+    const assay::error& e = r.error();
+    if (assay::evidence::is_verification_failure(e)) {  // a line the verifier would refuse
+      print_error(command, std::string(assay::name(e.code)) + ": " + e.message);
+      return exit_failed;
+    }
+    return fail(command, e);
+  }
+  std::string said = "recovered " + std::to_string(r->events) + " event(s) from " + a.journal + " into " + a.out +
+                     " (bundle " + r->bundle_id + ")";
+  std::printf("%s\n", printable(said).c_str());
+  if (r->torn_bytes != 0) {
+    print_error(command, "the last line was cut short (" + std::to_string(r->torn_bytes) +
+                             " bytes without a newline) and was dropped: the run stopped while writing it");
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+void add_evidence_recover(CLI::App& evidence, dispatcher& d) {
+  auto* sub = evidence.add_subcommand(
+      "recover", "Write the bundle of a run that never finished, from the journal its recorder left");
+  auto a = std::make_shared<recover_args>();
+  sub->add_option("JOURNAL", a->journal, "The journal (events.ndjson as it was being written)")->required();
+  sub->add_option("--out", a->out, "The bundle to write (.tar.gz)")->required();
+  sub->add_option("--pack", a->packs,
+                  "Record in the manifest's x-assay the packs applied and their rules' article_refs; comma lists "
+                  "allowed");
+  d.on(sub, [a] { return recover(*a); });
+}
+
+}  // namespace assay_cli

@@ -1,0 +1,365 @@
+// The recorder's journal: lines on disk as they are appended, the bundle packed from them when
+// the run finishes, and recovered from them when it did not; appends from many threads; a child
+// killed while it appends.
+#include "support.hpp"
+
+#include "assay/contracts/payloads.hpp"
+#include "assay/evidence/journal.hpp"
+#include "assay/evidence/recorder.hpp"
+#include "assay/evidence/verify.hpp"
+#include "assay/json/value.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace ev = assay::evidence;
+namespace c = assay::contracts;
+namespace fs = std::filesystem;
+using namespace std::chrono;
+
+namespace {
+
+// A directory of its own for each test case, removed after it.
+struct scratch_dir {
+  fs::path path;
+  explicit scratch_dir(const std::string& name)
+      : path(fs::temp_directory_path() / ("assay-journal-" + name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~scratch_dir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  std::string operator/(const std::string& f) const { return (path / f).string(); }
+};
+
+std::string read_all(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void write_all(const std::string& p, std::string_view bytes) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+c::tool_decision decision(int i) {
+  c::tool_decision d{.tool = "tool_" + std::to_string(i % 7), .decision = "allow", .reason_code = "ok"};
+  if (i % 3 == 0)
+    d.decision = "deny";
+  return d;
+}
+
+ev::recorder_options options(system_clock::time_point& t, std::optional<ev::journal_options> journal) {
+  return {.source = "urn:assay:test",
+          .run_id = "run-j",
+          .producer = {"rt", "1.0.0", std::nullopt},
+          .clock = [&t] { return t += milliseconds{1}; },
+          .journal = std::move(journal)};
+}
+
+// The events a verified bundle holds, or the verifier's error code name.
+std::string verdict(const std::string& bundle) {
+  auto v = ev::verify_bundle_file(bundle);
+  if (!v)
+    return std::string(assay::name(v.error().code)) + ": " + v.error().message;
+  return "ok " + std::to_string(v->event_count);
+}
+
+}  // namespace
+
+TEST_CASE("a journaled run: the journal is events.ndjson, and finish_to packs the in-memory run's bundle") {
+  scratch_dir dir("same");
+  auto t1 = system_clock::time_point{seconds{1700000000}};
+  auto t2 = t1;
+  auto memory = ev::recorder::make(options(t1, std::nullopt)).value();
+  auto journaled =
+      ev::recorder::make(options(t2, ev::journal_options{dir / "run.journal", ev::durability::every(8)})).value();
+  REQUIRE(journaled.journal_path() != nullptr);
+  CHECK(*journaled.journal_path() == dir / "run.journal");
+  CHECK(memory.journal_path() == nullptr);
+  for (int i = 0; i < 50; ++i) {
+    REQUIRE(memory.append(c::tool_decision::event_type, decision(i)).value() == static_cast<std::uint64_t>(i));
+    REQUIRE(journaled.append(c::tool_decision::event_type, decision(i)).value() == static_cast<std::uint64_t>(i));
+  }
+  // Each line is in the file when append() returns: the journal is events.ndjson so far.
+  std::string lines;
+  for (std::uint64_t i = 0; i < 50; ++i)
+    lines += memory.line(i).value() + "\n";
+  CHECK(read_all(dir / "run.journal") == lines);
+  CHECK_FALSE(journaled.line(0));  // in the journal, not in memory
+  CHECK_FALSE(memory.line(50));    // not recorded
+  CHECK(journaled.size() == 50);
+
+  const std::string expected = memory.finish().value();
+  CHECK(journaled.finish().value() == expected);  // read back from the journal
+  const auto summary = journaled.finish_to(dir / "run.tar.gz").value();
+  CHECK(read_all(dir / "run.tar.gz") == expected);
+  CHECK(summary.events == 50);
+  CHECK(summary.torn_bytes == 0);
+  CHECK(summary.bundle_id == ev::verify_bundle_bytes(expected).value().bundle_id);
+  CHECK(summary.sha256 == "sha256:" + assay::hash::digest_bytes<assay::hash::sha256>(expected).hex());
+  CHECK_FALSE(fs::exists(dir / "run.journal"));  // removed once the bundle is written
+  // The run is over: no more events, and no second bundle.
+  const auto late = journaled.append(c::tool_decision::event_type, decision(0));
+  REQUIRE_FALSE(late);
+  CHECK(late.error().front().message == "the run was finished: its bundle is " + dir / "run.tar.gz");
+  CHECK_FALSE(journaled.finish_to(dir / "again.tar.gz"));
+  CHECK_FALSE(fs::exists(dir / "again.tar.gz"));
+
+  // In memory, finish_to writes the same bytes.
+  const auto mem_summary = memory.finish_to(dir / "memory.tar.gz").value();
+  CHECK(read_all(dir / "memory.tar.gz") == expected);
+  CHECK(mem_summary.sha256 == summary.sha256);
+  CHECK(mem_summary.bundle_id == summary.bundle_id);
+  // No temporary is left beside the bundles.
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir.path))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"memory.tar.gz", "run.tar.gz"});
+}
+
+TEST_CASE("a journal already on disk is refused, not overwritten; a journal that cannot be created is named") {
+  scratch_dir dir("exists");
+  write_all(dir / "run.journal", "earlier run\n");
+  auto t = system_clock::time_point{seconds{1700000000}};
+  const auto r = ev::recorder::make(options(t, ev::journal_options{dir / "run.journal"}));
+  REQUIRE_FALSE(r);
+  CHECK(r.error().front().pointer == "/journal/path");
+  CHECK(r.error().front().message == "a journal already exists at " + dir / "run.journal" +
+                                         ": an unfinished run's? Recover it (assay evidence recover " +
+                                         dir / "run.journal" + " --out B.tar.gz) or remove it");
+  CHECK(read_all(dir / "run.journal") == "earlier run\n");
+  const auto missing = ev::recorder::make(options(t, ev::journal_options{dir / "no/such/dir/run.journal"}));
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().front().message ==
+        "cannot create the journal " + dir / "no/such/dir/run.journal" + ": No such file or directory");
+  const auto empty = ev::recorder::make(options(t, ev::journal_options{""}));
+  REQUIRE_FALSE(empty);
+  CHECK(empty.error().front().pointer == "/journal/path");
+}
+
+TEST_CASE("recovery: a journal cut at every byte of its last two lines gives the bundle of its whole lines") {
+  scratch_dir dir("torn");
+  auto t = system_clock::time_point{seconds{1700000000}};
+  auto run = ev::recorder::make(options(t, ev::journal_options{dir / "run.journal", ev::durability::never()})).value();
+  for (int i = 0; i < 6; ++i)
+    REQUIRE(run.append(c::tool_decision::event_type, decision(i)));
+  const std::string journal = read_all(dir / "run.journal");
+  // Where each line starts.
+  std::vector<std::size_t> starts{0};
+  for (std::size_t i = 0; i + 1 < journal.size(); ++i)
+    if (journal[i] == '\n')
+      starts.push_back(i + 1);
+  REQUIRE(starts.size() == 6);
+  // The bundle of the first k whole events, as a recorder in memory would write it.
+  std::vector<std::string> prefix_bundles(7);
+  for (std::size_t k = 1; k <= 6; ++k) {
+    auto t2 = system_clock::time_point{seconds{1700000000}};
+    auto mem = ev::recorder::make(options(t2, std::nullopt)).value();
+    for (std::size_t i = 0; i < k; ++i)
+      REQUIRE(mem.append(c::tool_decision::event_type, decision(static_cast<int>(i))));
+    prefix_bundles[k] = mem.finish().value();
+  }
+  for (std::size_t cut = starts[4]; cut <= journal.size(); ++cut) {
+    CAPTURE(cut);
+    write_all(dir / "cut.journal", journal.substr(0, cut));
+    const auto r = ev::recover_journal(dir / "cut.journal", dir / "cut.tar.gz");
+    REQUIRE(r);
+    // Whole lines: those ended by a newline; the rest is the torn line.
+    const std::size_t whole = cut == journal.size() ? 6 : (cut >= starts[5] ? 5 : 4);
+    const std::size_t whole_end = whole == 6 ? journal.size() : starts[whole];
+    CHECK(r->events == whole);
+    CHECK(r->torn_bytes == cut - whole_end);
+    CHECK(read_all(dir / "cut.tar.gz") == prefix_bundles[whole]);
+    CHECK(verdict(dir / "cut.tar.gz") == "ok " + std::to_string(whole));
+    CHECK(read_all(dir / "cut.journal") == journal.substr(0, cut));  // left as it was
+  }
+  // finish_to (not a recovery) refuses a journal whose last line is cut.
+  write_all(dir / "cut.journal", journal.substr(0, journal.size() - 1));
+  const auto strict = ev::detail::pack_journal(dir / "cut.journal", dir / "strict.tar.gz", false, {});
+  REQUIRE_FALSE(strict);
+  CHECK(strict.error().message == dir / "cut.journal" + ": line 6: the last line has no newline (" +
+                                      std::to_string(journal.size() - 1 - starts[5]) + " bytes)");
+  CHECK_FALSE(fs::exists(dir / "strict.tar.gz"));
+}
+
+TEST_CASE("recovery refuses a journal that was changed, naming the line and the verifier's code") {
+  scratch_dir dir("changed");
+  auto t = system_clock::time_point{seconds{1700000000}};
+  auto run = ev::recorder::make(options(t, ev::journal_options{dir / "run.journal"})).value();
+  for (int i = 0; i < 4; ++i)
+    REQUIRE(run.append(c::tool_decision::event_type, decision(i)));
+  const std::string journal = read_all(dir / "run.journal");
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < journal.size();) {
+    const std::size_t nl = journal.find('\n', at);
+    lines.push_back(journal.substr(at, nl - at));
+    at = nl + 1;
+  }
+  auto joined = [](const std::vector<std::string>& ls) {
+    std::string out;
+    for (const auto& l : ls)
+      out += l + "\n";
+    return out;
+  };
+  auto refusal = [&](const std::string& text) {
+    write_all(dir / "bad.journal", text);
+    const auto r = ev::recover_journal(dir / "bad.journal", dir / "bad.tar.gz");
+    CHECK_FALSE(fs::exists(dir / "bad.tar.gz"));
+    return r ? std::string("recovered") : std::string(assay::name(r.error().code)) + ": " + r.error().message;
+  };
+  const std::string where = dir / "bad.journal" + ": line ";
+  {  // a line dropped: the sequence has a gap
+    auto ls = lines;
+    ls.erase(ls.begin() + 2);
+    CHECK(refusal(joined(ls)) == "ContractSequenceGap: " + where + "3: sequence gap: seq 3 follows 1 (at /assayseq)");
+  }
+  {  // the payload edited: the content hash no longer matches
+    auto ls = lines;
+    const auto at = ls[1].find("\"tool_1\"");
+    REQUIRE(at != std::string::npos);
+    ls[1].replace(at, 8, "\"tool_9\"");
+    const std::string r = refusal(joined(ls));
+    CHECK(r.rfind("IntegrityEventHash: " + where + "2: assaycontenthash does not match the content (expected sha256:",
+                  0) == 0);
+  }
+  {  // a space added: the same event, but not the line that was written
+    auto ls = lines;
+    ls[0].insert(1, " ");
+    CHECK(refusal(joined(ls)) == "ContractInvalidJson: " + where +
+                                     "1: the line is not the event's canonical form (the journal was changed after "
+                                     "it was written)");
+  }
+  {  // an empty line
+    auto ls = lines;
+    ls.insert(ls.begin() + 1, "");
+    CHECK(refusal(joined(ls)) == "unexpected_end: " + where + "2: input ended where a value was expected");
+  }
+  CHECK(refusal("") == "ContractInvalidJson: " + dir / "bad.journal" + ": the journal holds no complete event");
+  CHECK(refusal("{\"a\":") == "ContractInvalidJson: " + dir / "bad.journal" + ": the journal holds no complete event");
+  const auto none = ev::recover_journal(dir / "absent.journal", dir / "x.tar.gz");
+  REQUIRE_FALSE(none);
+  CHECK(none.error().message == "cannot open the journal " + dir / "absent.journal" + ": No such file or directory");
+}
+
+TEST_CASE("appends from many threads: dense unique seqs, each thread's in its order, lines never interleaved") {
+  scratch_dir dir("threads");
+  for (const bool journaled : {false, true}) {
+    CAPTURE(journaled);
+    auto t = system_clock::time_point{seconds{1700000000}};
+    std::optional<ev::journal_options> j;
+    if (journaled)
+      j = ev::journal_options{dir / "run.journal", ev::durability::never()};
+    auto run = ev::recorder::make(options(t, j)).value();
+    constexpr int threads = 4, per_thread = 500;
+    std::vector<std::vector<std::uint64_t>> seqs(threads);
+    std::atomic<bool> go{false};
+    std::vector<std::thread> pool;
+    for (int k = 0; k < threads; ++k) {
+      pool.emplace_back([&, k] {
+        while (!go.load())
+          std::this_thread::yield();
+        for (int i = 0; i < per_thread; ++i)
+          seqs[k].push_back(run.append(c::tool_decision::event_type, decision(k * per_thread + i)).value());
+      });
+    }
+    go = true;
+    for (auto& th : pool)
+      th.join();
+    std::vector<bool> seen(threads * per_thread, false);
+    for (const auto& s : seqs) {
+      CHECK(std::is_sorted(s.begin(), s.end()));
+      for (const auto q : s) {
+        REQUIRE(q < seen.size());
+        CHECK_FALSE(seen[q]);
+        seen[q] = true;
+      }
+    }
+    CHECK(run.size() == threads * per_thread);
+    const auto summary = run.finish_to(dir / "run.tar.gz").value();
+    CHECK(summary.events == threads * per_thread);
+    CHECK(verdict(dir / "run.tar.gz") == "ok " + std::to_string(threads * per_thread));
+    fs::remove(dir / "run.tar.gz");
+  }
+}
+
+TEST_CASE("a child killed while four threads append: recovery holds every event it recorded") {
+  scratch_dir dir("kill");
+  std::mt19937 random(20261128);
+  for (int trial = 0; trial < 3; ++trial) {
+    CAPTURE(trial);
+    const std::string journal = dir / ("run" + std::to_string(trial) + ".journal");
+    const std::string acked = dir / ("acked" + std::to_string(trial));
+    int ready[2];
+    REQUIRE(::pipe(ready) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      // The child: four threads append without end; each seq returned is written to its
+      // own file once append() has returned (what the run was told was recorded).
+      ::close(ready[0]);
+      auto t = system_clock::time_point{seconds{1700000000}};
+      auto run = ev::recorder::make(options(t, ev::journal_options{journal, ev::durability::every_event()}));
+      if (!run)
+        ::_exit(3);
+      std::vector<std::thread> pool;
+      for (int k = 0; k < 4; ++k) {
+        pool.emplace_back([&, k] {
+          std::ofstream out(acked + "." + std::to_string(k));
+          for (int i = 0;; ++i) {
+            auto s = run->append(c::tool_decision::event_type, decision(i));
+            if (!s)
+              ::_exit(4);
+            out << *s << "\n" << std::flush;
+            if (k == 0 && i == 20)
+              (void)!::write(ready[1], "r", 1);
+          }
+        });
+      }
+      for (auto& th : pool)
+        th.join();
+      ::_exit(0);
+    }
+    ::close(ready[1]);
+    char byte = 0;
+    REQUIRE(::read(ready[0], &byte, 1) == 1);
+    ::close(ready[0]);
+    std::this_thread::sleep_for(milliseconds(std::uniform_int_distribution<int>(0, 40)(random)));
+    REQUIRE(::kill(child, SIGKILL) == 0);
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGKILL);
+
+    // Every seq an append returned is in the recovered bundle.
+    std::uint64_t highest_acked = 0;
+    std::size_t acked_count = 0;
+    for (int k = 0; k < 4; ++k) {
+      std::ifstream in(acked + "." + std::to_string(k));
+      std::uint64_t s = 0;
+      while (in >> s) {
+        highest_acked = std::max(highest_acked, s);
+        ++acked_count;
+      }
+    }
+    REQUIRE(acked_count > 20);
+    const auto r = ev::recover_journal(journal, dir / "recovered.tar.gz");
+    REQUIRE_MESSAGE(r, r.error().format());
+    CHECK(r->events > highest_acked);
+    CHECK(r->torn_bytes == 0);  // a line is one write(2): a killed process never tears one
+    CHECK(verdict(dir / "recovered.tar.gz") == "ok " + std::to_string(r->events));
+    fs::remove(dir / "recovered.tar.gz");
+  }
+}
