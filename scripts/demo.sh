@@ -99,7 +99,10 @@ exec 3>"$work/harness.fifo"
 for i in 1 2 3; do
   printf '{"type":"assay.tool.call","data":{"tool":"step_%s","arguments":{}},"subject":"tool:step_%s"}\n' "$i" "$i" >&3
 done
-until [ "$(wc -l <"$work/crashed.journal" 2>/dev/null || echo 0)" -ge 3 ]; do sleep 0.05; done
+for _ in $(seq 400); do  # until the three events are in the journal (at most 20 s)
+  [ "$(wc -l <"$work/crashed.journal" 2>/dev/null || echo 0)" -ge 3 ] && break
+  sleep 0.05
+done
 kill -KILL "$recorder"
 wait "$recorder" 2>/dev/null || echo "the recorder was killed (exit code $?): no bundle, but a journal of $(wc -l <"$work/crashed.journal") events"
 exec 3>&-

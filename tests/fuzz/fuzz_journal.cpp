@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ev = assay::evidence;
@@ -31,15 +32,25 @@ namespace {
   fuzz::fail("fuzz_journal", what, detail);
 }
 
-// A directory of this process's own (in memory when /dev/shm is there), made once.
+// A directory of this process's own (in memory when /dev/shm is there), made once and removed
+// with what it holds when the process exits.
+struct scratch {
+  std::string dir;
+  scratch() {
+    const std::string base = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    dir = base + "/assay-fuzz-journal-" + std::to_string(::getpid());
+    ::mkdir(dir.c_str(), 0700);
+  }
+  ~scratch() {
+    for (const char* f : {"/j", "/b.tar.gz"})
+      ::unlink((dir + f).c_str());
+    ::rmdir(dir.c_str());
+  }
+};
+
 const std::string& work_dir() {
-  static const std::string dir = [] {
-    std::string base = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    std::string d = base + "/assay-fuzz-journal-" + std::to_string(::getpid());
-    ::mkdir(d.c_str(), 0700);
-    return d;
-  }();
-  return dir;
+  static const scratch s;
+  return s.dir;
 }
 
 std::string read_file(const std::string& path) {
