@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -295,71 +296,95 @@ TEST_CASE("appends from many threads: dense unique seqs, each thread's in its or
   }
 }
 
+// A child that appends from four threads without end, killed with SIGKILL at a random moment
+// after its 21st event; its journal recovered into `bundle`. Checks that every seq an append
+// returned is in the bundle, and returns the bundle's event count.
+std::uint64_t killed_and_recovered(const scratch_dir& dir, int trial, std::mt19937& random, const std::string& bundle) {
+  const std::string journal = dir / ("run" + std::to_string(trial) + ".journal");
+  const std::string acked = dir / ("acked" + std::to_string(trial));
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // The child: four threads append without end; each seq returned is written to its own
+    // file once append() has returned (what the run was told was recorded).
+    ::close(ready[0]);
+    auto t = system_clock::time_point{seconds{1700000000}};
+    auto run = ev::recorder::make(options(t, ev::journal_options{journal, ev::durability::every_event()}));
+    if (!run)
+      ::_exit(3);
+    std::vector<std::thread> pool;
+    for (int k = 0; k < 4; ++k) {
+      pool.emplace_back([&, k] {
+        std::ofstream out(acked + "." + std::to_string(k));
+        for (int i = 0;; ++i) {
+          auto s = run->append(c::tool_decision::event_type, decision(i));
+          if (!s)
+            ::_exit(4);
+          out << *s << "\n" << std::flush;
+          if (k == 0 && i == 20)
+            (void)!::write(ready[1], "r", 1);
+        }
+      });
+    }
+    for (auto& th : pool)
+      th.join();
+    ::_exit(0);
+  }
+  ::close(ready[1]);
+  char byte = 0;
+  REQUIRE(::read(ready[0], &byte, 1) == 1);
+  ::close(ready[0]);
+  std::this_thread::sleep_for(milliseconds(std::uniform_int_distribution<int>(0, 40)(random)));
+  REQUIRE(::kill(child, SIGKILL) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGKILL);
+
+  // Every seq an append returned is in the recovered bundle.
+  std::uint64_t highest_acked = 0;
+  std::size_t acked_count = 0;
+  for (int k = 0; k < 4; ++k) {
+    std::ifstream in(acked + "." + std::to_string(k));
+    std::uint64_t s = 0;
+    while (in >> s) {
+      highest_acked = std::max(highest_acked, s);
+      ++acked_count;
+    }
+  }
+  REQUIRE(acked_count > 20);
+  const auto r = ev::recover_journal(journal, bundle);
+  REQUIRE_MESSAGE(r, r.error().format());
+  CHECK(r->events > highest_acked);
+  CHECK(r->torn_bytes == 0);  // a line is one write(2): a killed process never tears one
+  CHECK(verdict(bundle) == "ok " + std::to_string(r->events));
+  return r->events;
+}
+
 TEST_CASE("a child killed while four threads append: recovery holds every event it recorded") {
   scratch_dir dir("kill");
   std::mt19937 random(20261128);
   for (int trial = 0; trial < 3; ++trial) {
     CAPTURE(trial);
-    const std::string journal = dir / ("run" + std::to_string(trial) + ".journal");
-    const std::string acked = dir / ("acked" + std::to_string(trial));
-    int ready[2];
-    REQUIRE(::pipe(ready) == 0);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-      // The child: four threads append without end; each seq returned is written to its
-      // own file once append() has returned (what the run was told was recorded).
-      ::close(ready[0]);
-      auto t = system_clock::time_point{seconds{1700000000}};
-      auto run = ev::recorder::make(options(t, ev::journal_options{journal, ev::durability::every_event()}));
-      if (!run)
-        ::_exit(3);
-      std::vector<std::thread> pool;
-      for (int k = 0; k < 4; ++k) {
-        pool.emplace_back([&, k] {
-          std::ofstream out(acked + "." + std::to_string(k));
-          for (int i = 0;; ++i) {
-            auto s = run->append(c::tool_decision::event_type, decision(i));
-            if (!s)
-              ::_exit(4);
-            out << *s << "\n" << std::flush;
-            if (k == 0 && i == 20)
-              (void)!::write(ready[1], "r", 1);
-          }
-        });
-      }
-      for (auto& th : pool)
-        th.join();
-      ::_exit(0);
-    }
-    ::close(ready[1]);
-    char byte = 0;
-    REQUIRE(::read(ready[0], &byte, 1) == 1);
-    ::close(ready[0]);
-    std::this_thread::sleep_for(milliseconds(std::uniform_int_distribution<int>(0, 40)(random)));
-    REQUIRE(::kill(child, SIGKILL) == 0);
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    REQUIRE(WIFSIGNALED(status));
-    CHECK(WTERMSIG(status) == SIGKILL);
-
-    // Every seq an append returned is in the recovered bundle.
-    std::uint64_t highest_acked = 0;
-    std::size_t acked_count = 0;
-    for (int k = 0; k < 4; ++k) {
-      std::ifstream in(acked + "." + std::to_string(k));
-      std::uint64_t s = 0;
-      while (in >> s) {
-        highest_acked = std::max(highest_acked, s);
-        ++acked_count;
-      }
-    }
-    REQUIRE(acked_count > 20);
-    const auto r = ev::recover_journal(journal, dir / "recovered.tar.gz");
-    REQUIRE_MESSAGE(r, r.error().format());
-    CHECK(r->events > highest_acked);
-    CHECK(r->torn_bytes == 0);  // a line is one write(2): a killed process never tears one
-    CHECK(verdict(dir / "recovered.tar.gz") == "ok " + std::to_string(r->events));
+    killed_and_recovered(dir, trial, random, dir / "recovered.tar.gz");
     fs::remove(dir / "recovered.tar.gz");
+  }
+}
+
+TEST_CASE("the reference verifies what was recovered from a killed run" * doctest::test_suite("oracle")) {
+  const fs::path ref = assay_test::reference_binary();
+  REQUIRE_MESSAGE(!ref.empty(), "assay-ref not found");
+  scratch_dir dir("kill-ref");
+  std::mt19937 random(1128);
+  for (int trial = 0; trial < 2; ++trial) {
+    CAPTURE(trial);
+    const std::string bundle = dir / ("recovered" + std::to_string(trial) + ".tar.gz");
+    const std::uint64_t events = killed_and_recovered(dir, trial, random, bundle);
+    const std::string out = dir / "ref.txt";
+    CHECK(std::system((ref.string() + " verify " + bundle + " > " + out + " 2>&1").c_str()) == 0);
+    const std::string said = read_all(out);
+    CHECK_MESSAGE(said.find("event_count: " + std::to_string(events) + "\n") != std::string::npos, said);
   }
 }
