@@ -146,6 +146,15 @@ assay::result<int> open_input(const std::string& path, const std::string& name, 
   return fd;
 }
 
+// read(2), again when a signal interrupted it: the bytes read, 0 at the end, -1 with errno.
+ssize_t read_some(int fd, char* buf, std::size_t n) {
+  for (;;) {
+    const ssize_t got = ::read(fd, buf, n);
+    if (got >= 0 || errno != EINTR)
+      return got;
+  }
+}
+
 // Writes all of `bytes` to `fd`; errno is kept on failure.
 bool write_all(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
@@ -219,12 +228,9 @@ assay::result<input> input::open(const std::string& path, std::uint64_t max_byte
       const std::uint64_t grown = data.size() < (64u << 10) ? (64u << 10) : data.size() * 2;
       data.resize(static_cast<std::size_t>(grown < want ? grown : want));
     }
-    const ssize_t n = ::read(fd, data.data() + used, data.size() - used);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
+    const ssize_t n = read_some(fd, data.data() + used, data.size() - used);
+    if (n < 0)
       return io_error("cannot read " + name + ": " + reason(errno));
-    }
     if (n == 0)
       break;
     used += static_cast<std::size_t>(n);
@@ -257,12 +263,9 @@ assay::result<void> read_lines(const std::string& path, std::uint64_t max_bytes,
   };
   std::string chunk(64u << 10, '\0');
   for (;;) {
-    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
+    const ssize_t n = read_some(fd, chunk.data(), chunk.size());
+    if (n < 0)
       return io_error("cannot read " + name + ": " + reason(errno));
-    }
     if (n == 0)
       break;
     total += static_cast<std::uint64_t>(n);

@@ -123,6 +123,15 @@ inline int write_all(int fd, std::string_view bytes) noexcept {
   return 0;
 }
 
+// read(2), again when a signal interrupted it: the bytes read, 0 at the end, -1 with errno.
+inline ::ssize_t read_some(int fd, char* buf, std::size_t n) noexcept {
+  for (;;) {
+    const ::ssize_t got = ::read(fd, buf, n);
+    if (got >= 0 || errno != EINTR)
+      return got;
+  }
+}
+
 inline std::string directory_of(const std::string& path) {
   const auto slash = path.rfind('/');
   if (slash == std::string::npos)
@@ -169,23 +178,6 @@ class replacing_file {
     if (const int e = write_all(fd_, bytes))
       return file_error(errc::io_error, "cannot write", target_, e);
     return {};
-  }
-  // Appends what `scratch` holds (from its start).
-  result<void> append_from(int scratch) {
-    if (::lseek(scratch, 0, SEEK_SET) < 0)
-      return file_error(errc::io_error, "cannot read back the scratch file of", target_, errno);
-    std::unique_ptr<char[]> buf(new char[1 << 20]);
-    for (;;) {
-      const ::ssize_t n = ::read(scratch, buf.get(), 1 << 20);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return file_error(errc::io_error, "cannot read back the scratch file of", target_, errno);
-      if (n == 0)
-        return {};
-      if (auto w = write(std::string_view(buf.get(), static_cast<std::size_t>(n))); !w)
-        return w;
-    }
   }
   // Synced, renamed over the target, the rename itself synced.
   result<void> commit() {
@@ -302,9 +294,7 @@ result<journal_summary> pack_journal(const std::string& path, const std::string&
     return std::nullopt;
   };
   for (;;) {
-    const ::ssize_t n = ::read(in.fd, buf.get(), 1 << 20);
-    if (n < 0 && errno == EINTR)
-      continue;
+    const ::ssize_t n = read_some(in.fd, buf.get(), 1 << 20);
     if (n < 0)
       return file_error(errc::io_error, "cannot read the journal", path, errno);
     if (n == 0)
@@ -358,9 +348,7 @@ result<journal_summary> pack_journal(const std::string& path, const std::string&
   if (::lseek(body.fd, 0, SEEK_SET) < 0)
     return file_error(errc::io_error, "cannot read back the scratch file beside", out, errno);
   for (;;) {
-    const ::ssize_t n = ::read(body.fd, buf.get(), 1 << 20);
-    if (n < 0 && errno == EINTR)
-      continue;
+    const ::ssize_t n = read_some(body.fd, buf.get(), 1 << 20);
     if (n < 0)
       return file_error(errc::io_error, "cannot read back the scratch file beside", out, errno);
     if (n == 0)

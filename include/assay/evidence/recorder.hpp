@@ -502,9 +502,7 @@ class basic_recorder {
     text.resize(st_->journal.bytes);
     std::size_t got = 0;
     while (got < text.size()) {
-      const ::ssize_t n = ::read(in.fd, text.data() + got, text.size() - got);
-      if (n < 0 && errno == EINTR)
-        continue;
+      const ::ssize_t n = detail::read_some(in.fd, text.data() + got, text.size() - got);
       if (n <= 0)
         return detail::file_error(errc::io_error, "cannot read the journal", opt_.journal->path, n < 0 ? errno : EIO);
       got += static_cast<std::size_t>(n);
