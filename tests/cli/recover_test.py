@@ -187,5 +187,39 @@ expect("--journal needs a file to pack into", ["evidence", "record", events, "--
        b"", b"assay evidence record: --journal needs --out to name a file (the bundle is packed from the journal "
             b"into it)\n")
 check("no journal left by the usage errors", not os.path.exists(j))
+
+# --- limits: a run longer than the verifier's defaults is packed with larger ones --------------
+small, large, not_limits = path("small.json"), path("large.json"), path("not.json")
+with open(small, "w") as f:
+    f.write('{"max_events": 3}')
+with open(large, "w") as f:
+    f.write('{"max_events": 10}')
+with open(not_limits, "w") as f:
+    f.write('{"max_events": "many"}')
+five = path("kill0.journal")
+expect("recover --limits: a journal past the limit is refused at the line that passes it",
+       ["evidence", "recover", five, "--out", path("l.tar.gz"), "--limits", small], b"", 1, b"",
+       f"assay evidence recover: LimitTotalEvents: {five}: line 4: more than the limit of 3 events\n".encode())
+code, out, err = run(["evidence", "recover", five, "--out", path("l.tar.gz"), "--limits", large])
+check("recover --limits: within larger limits it is recovered", code == 0 and b"recovered 5 event(s)" in out, err)
+code, out, err = run(["evidence", "recover", five, "--out", path("l.tar.gz"), "--limits", not_limits])
+check("recover --limits: a file that holds no limits is a usage error", code == 2 and
+      err.startswith(f"assay evidence recover: {not_limits}: ".encode()), err)
+code, out, err = run(["evidence", "record", events, "--out", path("r.tar.gz"), "--journal", j, "--limits", small])
+check("record --limits: a run past the limit keeps its journal, and says why", code == 1 and os.path.exists(j) and
+      not os.path.exists(path("r.tar.gz")) and
+      err == f"assay evidence record: {j}: line 4: more than the limit of 3 events\n".encode(), (code, err))
+code, out, err = run(["evidence", "recover", j, "--out", path("r.tar.gz"), "--limits", large])
+check("... and that journal is recovered with larger limits", code == 0 and b"recovered 6 event(s)" in out, err)
+os.remove(j)
+expect("record --limits in memory", ["evidence", "record", events, "--out", path("m.tar.gz"), "--limits", small],
+       b"", 1, b"", b"assay evidence record: more than the limit of 3 events\n")
+bundle_events = path("bundle-events.ndjson")
+with open(bundle_events, "wb") as f:
+    f.write(whole)
+expect("bundle --limits", ["evidence", "bundle", "--events", bundle_events, "--out", path("b.tar.gz"), "--limits",
+                           small], b"", 1, b"", err_contains=b"LimitTotalEvents")
+code, out, err = run(["evidence", "bundle", "--events", bundle_events, "--out", path("b.tar.gz"), "--limits", large])
+check("bundle --limits within them", code == 0, err)
 shutil.rmtree(work)
 finish()

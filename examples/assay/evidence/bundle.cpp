@@ -28,12 +28,14 @@ struct bundle_args {
   std::uint64_t max_bytes = default_max_bytes;
   bool unchecked_payloads = false;
   std::vector<std::string> packs;
+  std::string limits;
 };
 
 // What --pack stamps into the manifest's x-assay (SPEC §6).
 struct stamp {
   std::vector<assay::evidence::pack_applied> packs_applied;
   std::vector<assay::evidence::mapping> mappings;
+  assay::evidence::bundle_limits limits;  // --limits: what the bundle is held to
 };
 
 // An error about the events, placed on its line: the pointer's first token is the event's
@@ -53,6 +55,7 @@ assay::evidence::bundle_options options_of(const bundle_args& a, const stamp& s)
   opt.check_payloads = !a.unchecked_payloads;
   opt.packs_applied = s.packs_applied;
   opt.mappings = s.mappings;
+  opt.limits = s.limits;
   return opt;
 }
 
@@ -98,6 +101,8 @@ std::optional<int> stream_bundle(const bundle_args& a, const stamp& s, const inp
 int bundle(const bundle_args& a) {
   constexpr std::string_view command = "evidence bundle";
   stamp s;
+  if (auto code = limits_for_writing(command, a.limits, s.limits))
+    return *code;
   if (!a.packs.empty()) {
     auto packs = load_cli_packs(command, a.packs);
     if (!packs)
@@ -149,6 +154,7 @@ void add_evidence_bundle(CLI::App& evidence, dispatcher& d) {
                   "Record in the manifest's x-assay the packs applied (their digests) and their rules' article_refs "
                   "(mappings), resolved as lint resolves them; comma lists allowed");
   add_max_bytes(sub, a->max_bytes);
+  add_limits(sub, a->limits);
   d.on(sub, [a] { return bundle(*a); });
 }
 

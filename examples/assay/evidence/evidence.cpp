@@ -30,6 +30,21 @@ assay::result<assay::evidence::bundle_limits> read_limits(const std::string& pat
   return *l;
 }
 
+std::optional<int> limits_for_writing(std::string_view command, const std::string& path,
+                                      assay::evidence::bundle_limits& out) {
+  bool not_limits = false;
+  auto l = read_limits(path, not_limits);
+  if (!l) {
+    if (not_limits) {
+      print_error(command, l.error().message);
+      return exit_usage;
+    }
+    return fail(command, l.error());
+  }
+  out = *l;
+  return std::nullopt;
+}
+
 int verified_input::fail(std::string_view command, std::string_view role) const {
   assay::error e = result.error();
   if (usage) {

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,6 +52,11 @@ struct verified_input {
 // The limits of `path` (defaults when empty), or the error naming the file; `not_limits` set when
 // the file was read but holds no limits (a usage error).
 assay::result<assay::evidence::bundle_limits> read_limits(const std::string& path, bool& not_limits);
+
+// For a verb that writes a bundle: the limits of `path` (--limits) into `out`, or the exit code
+// of the error, printed as `command`'s (a file that holds no limits: a usage error).
+std::optional<int> limits_for_writing(std::string_view command, const std::string& path,
+                                      assay::evidence::bundle_limits& out);
 
 // Opens the bundle (once: a FIFO can be read only once), reads the limits, and verifies it in one
 // pass with `visitors`. An input larger than max_bundle_bytes is left to the verifier, which

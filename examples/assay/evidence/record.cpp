@@ -55,6 +55,7 @@ struct record_args {
   std::uint64_t max_bytes = default_max_bytes;
   std::string journal;
   std::string sync = "event";
+  std::string limits;
 };
 
 using clock = std::chrono::system_clock;
@@ -100,6 +101,8 @@ int record(const record_args& a) {
   if (!epoch)
     return fail(command, epoch.error());
   assay::evidence::bundle_options stamp;
+  if (auto code = limits_for_writing(command, a.limits, stamp.limits))
+    return *code;
   if (!a.packs.empty()) {
     auto packs = load_cli_packs(command, a.packs);
     if (!packs)
@@ -236,6 +239,7 @@ void add_evidence_record(CLI::App& evidence, dispatcher& d) {
                   "When the journal is forced to disk: event (after each, the default), N (every N events), "
                   "Tms (every T milliseconds) or never");
   add_max_bytes(sub, a->max_bytes);
+  add_limits(sub, a->limits);
   d.on(sub, [a] { return record(*a); });
 }
 

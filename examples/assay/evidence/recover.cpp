@@ -24,6 +24,7 @@ struct recover_args {
   std::string journal;
   std::string out;
   std::vector<std::string> packs;
+  std::string limits;
 };
 
 int recover(const recover_args& a) {
@@ -33,6 +34,8 @@ int recover(const recover_args& a) {
     return exit_usage;
   }
   assay::evidence::bundle_options opt;
+  if (auto code = limits_for_writing(command, a.limits, opt.limits))
+    return *code;
   if (!a.packs.empty()) {
     auto packs = load_cli_packs(command, a.packs);
     if (!packs)
@@ -70,6 +73,7 @@ void add_evidence_recover(CLI::App& evidence, dispatcher& d) {
   sub->add_option("--pack", a->packs,
                   "Record in the manifest's x-assay the packs applied and their rules' article_refs; comma lists "
                   "allowed");
+  add_limits(sub, a->limits);
   d.on(sub, [a] { return recover(*a); });
 }
 
