@@ -186,7 +186,20 @@ expect("--sync is checked", ["evidence", "record", events, "--out", path("s.tar.
 expect("--journal needs a file to pack into", ["evidence", "record", events, "--out", "-", "--journal", j], b"", 2,
        b"", b"assay evidence record: --journal needs --out to name a file (the bundle is packed from the journal "
             b"into it)\n")
+expect("--journal and --out the same file", ["evidence", "record", events, "--out", j, "--journal", j], b"", 2, b"",
+       b"assay evidence record: --journal and --out name the same file: the bundle would replace the journal\n")
 check("no journal left by the usage errors", not os.path.exists(j))
+same = path("same.journal")
+shutil.copy(five_lines := path("kill0.journal"), same)
+os.link(same, path("same-link.tar.gz"))
+expect("recover refuses to write the bundle over its journal", ["evidence", "recover", same, "--out", same], b"", 1,
+       b"", f"assay evidence recover: the bundle {same} would replace the journal {same}: write it to another "
+            "file\n".encode())
+expect("... also through another name of the same file", ["evidence", "recover", same, "--out",
+                                                           path("same-link.tar.gz")], b"", 1, b"",
+       f"assay evidence recover: the bundle {path('same-link.tar.gz')} would replace the journal {same}: write it to "
+       "another file\n".encode())
+check("... and the journal is as it was", open(same, "rb").read() == open(five_lines, "rb").read())
 
 # --- limits: a run longer than the verifier's defaults is packed with larger ones --------------
 small, large, not_limits = path("small.json"), path("large.json"), path("not.json")

@@ -250,6 +250,13 @@ TEST_CASE("recovery refuses a journal that was changed, naming the line and the 
   }
   CHECK(refusal("") == "ContractInvalidJson: " + dir / "bad.journal" + ": the journal holds no complete event");
   CHECK(refusal("{\"a\":") == "ContractInvalidJson: " + dir / "bad.journal" + ": the journal holds no complete event");
+  // The bundle never replaces its journal.
+  write_all(dir / "self.journal", journal);
+  const auto self = ev::recover_journal(dir / "self.journal", dir / "self.journal");
+  REQUIRE_FALSE(self);
+  CHECK(self.error().message == "the bundle " + dir / "self.journal" + " would replace the journal " +
+                                    dir / "self.journal" + ": write it to another file");
+  CHECK(read_all(dir / "self.journal") == journal);
   const auto none = ev::recover_journal(dir / "absent.journal", dir / "x.tar.gz");
   REQUIRE_FALSE(none);
   CHECK(none.error().message == "cannot open the journal " + dir / "absent.journal" + ": No such file or directory");

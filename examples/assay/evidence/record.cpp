@@ -93,6 +93,8 @@ int record(const record_args& a) {
                    ": expected event, N (every N events), Tms (every T milliseconds) or never");
     if (is_std_stream(a.out))
       return usage("--journal needs --out to name a file (the bundle is packed from the journal into it)");
+    if (a.journal == a.out)
+      return usage("--journal and --out name the same file: the bundle would replace the journal");
     journal = assay::evidence::journal_options{a.journal, *policy};
   } else if (a.sync != "event") {
     return usage("--sync applies to a journal: give --journal J");

@@ -257,6 +257,13 @@ result<journal_summary> pack_journal(const std::string& path, const std::string&
   owned_fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (in.fd < 0)
     return file_error(errc::io_error, "cannot open the journal", path, errno);
+  struct stat journal_stat {
+  }, out_stat{};
+  if (::fstat(in.fd, &journal_stat) == 0 && ::stat(out.c_str(), &out_stat) == 0 &&
+      journal_stat.st_dev == out_stat.st_dev && journal_stat.st_ino == out_stat.st_ino) {
+    return make_error(errc::invalid_argument,
+                      "the bundle " + out + " would replace the journal " + path + ": write it to another file");
+  }
   auto target = replacing_file::open(out);
   if (!target)
     return target.error();
