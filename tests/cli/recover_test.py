@@ -106,12 +106,16 @@ for cut in range(starts[3], len(whole) + 1):
     kept = whole[:cut].count(b"\n")
     torn = cut - (starts[kept] if kept < 5 else len(whole))
     code, out, err = run(["evidence", "recover", cut_journal, "--out", cut_bundle])
-    v = ours_verify(cut_bundle)
     expected_err = b"" if torn == 0 else (f"assay evidence recover: the last line was cut short ({torn} bytes without "
                                           f"a newline) and was dropped: the run stopped while writing it\n").encode()
     check(f"cut at {cut}: {kept} whole event(s) recovered, {torn} torn byte(s) named",
-          code == 0 and v.get("event_count") == kept and err == expected_err, (code, out, err, v))
-    if REF and (cut % 37 == 0 or torn == 0 or cut == len(whole)):
+          code == 0 and out.startswith(f"recovered {kept} event(s) from ".encode()) and err == expected_err,
+          (code, out, err))
+    sampled = cut % 37 == 0 or torn == 0 or cut == len(whole)  # each side verifies a sample (both processes)
+    if sampled:
+        v = ours_verify(cut_bundle)
+        check(f"cut at {cut}: the bundle verifies here with {kept} event(s)", v.get("event_count") == kept, v)
+    if REF and sampled:
         rc, text = ref_verify(cut_bundle)
         ref_checked += 1
         check(f"cut at {cut}: the reference verifies {kept} event(s)", rc == 0 and f"event_count: {kept}" in text,
