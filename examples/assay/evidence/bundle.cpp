@@ -2,7 +2,6 @@
 // JSON event per line (SPEC §6, §17); with packs, the manifest's x-assay records them and their
 // rules' framework mappings.
 #include "../cli.hpp"
-#include "../packs.hpp"
 #include "../verbs.hpp"
 #include "evidence.hpp"
 
@@ -31,13 +30,6 @@ struct bundle_args {
   std::string limits;
 };
 
-// What --pack stamps into the manifest's x-assay (SPEC §6).
-struct stamp {
-  std::vector<assay::evidence::pack_applied> packs_applied;
-  std::vector<assay::evidence::mapping> mappings;
-  assay::evidence::bundle_limits limits;  // --limits: what the bundle is held to
-};
-
 // An error about the events, placed on its line: the pointer's first token is the event's
 // position among the lines (0-based).
 std::string placed(const std::vector<assay::json::ndjson_line>& lines, const assay::error& e) {
@@ -50,7 +42,7 @@ std::string placed(const std::vector<assay::json::ndjson_line>& lines, const ass
   return index < lines.size() ? at_line(lines[index], e) : e.format();
 }
 
-assay::evidence::bundle_options options_of(const bundle_args& a, const stamp& s) {
+assay::evidence::bundle_options options_of(const bundle_args& a, const bundle_stamp& s) {
   assay::evidence::bundle_options opt;
   opt.check_payloads = !a.unchecked_payloads;
   opt.packs_applied = s.packs_applied;
@@ -63,7 +55,7 @@ assay::evidence::bundle_options options_of(const bundle_args& a, const stamp& s)
 // written as they are read, the compressed body held in a spool until the head is known. The
 // exit code, or nothing when the events need write_bundle() (to be sorted, or for it to name
 // their faults; nothing has been written then).
-std::optional<int> stream_bundle(const bundle_args& a, const stamp& s, const input& text) {
+std::optional<int> stream_bundle(const bundle_args& a, const bundle_stamp& s, const input& text) {
   constexpr std::string_view command = "evidence bundle";
   assay::inspect::spool body;
   assay::evidence::bundle_stream stream(
@@ -100,16 +92,9 @@ std::optional<int> stream_bundle(const bundle_args& a, const stamp& s, const inp
 
 int bundle(const bundle_args& a) {
   constexpr std::string_view command = "evidence bundle";
-  stamp s;
-  if (auto code = limits_for_writing(command, a.limits, s.limits))
+  bundle_stamp s;
+  if (auto code = read_bundle_stamp(command, a.limits, a.packs, s))
     return *code;
-  if (!a.packs.empty()) {
-    auto packs = load_cli_packs(command, a.packs);
-    if (!packs)
-      return exit_io;  // a pack that does not load (SPEC §17)
-    s.packs_applied = assay::lint::refs_of<assay::evidence::pack_applied>(*packs);
-    s.mappings = assay::lint::mappings_of<assay::evidence::mapping>(*packs);
-  }
   auto text = input::open(a.events, a.max_bytes, input::over_limit::refuse, "--max-bytes", input::access::sequential);
   if (!text)
     return fail(command, text.error());

@@ -1,6 +1,7 @@
 // What the `assay evidence` verbs share: reading the limits, opening and verifying a bundle,
 // reporting a bundle that does not verify (evidence.hpp).
 #include "evidence.hpp"
+#include "../packs.hpp"
 
 #include <string>
 
@@ -30,10 +31,10 @@ assay::result<assay::evidence::bundle_limits> read_limits(const std::string& pat
   return *l;
 }
 
-std::optional<int> limits_for_writing(std::string_view command, const std::string& path,
-                                      assay::evidence::bundle_limits& out) {
+std::optional<int> read_bundle_stamp(std::string_view command, const std::string& limits,
+                                     const std::vector<std::string>& packs, bundle_stamp& out) {
   bool not_limits = false;
-  auto l = read_limits(path, not_limits);
+  auto l = read_limits(limits, not_limits);
   if (!l) {
     if (not_limits) {
       print_error(command, l.error().message);
@@ -41,7 +42,14 @@ std::optional<int> limits_for_writing(std::string_view command, const std::strin
     }
     return fail(command, l.error());
   }
-  out = *l;
+  out.limits = *l;
+  if (!packs.empty()) {
+    auto loaded = load_cli_packs(command, packs);
+    if (!loaded)
+      return exit_io;  // a pack that does not load (its errors printed)
+    out.packs_applied = assay::lint::refs_of<assay::contracts::manifest_v1::pack_applied>(*loaded);
+    out.mappings = assay::lint::mappings_of<assay::contracts::manifest_v1::mapping>(*loaded);
+  }
   return std::nullopt;
 }
 

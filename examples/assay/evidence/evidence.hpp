@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace assay_cli {
 
@@ -53,10 +54,20 @@ struct verified_input {
 // the file was read but holds no limits (a usage error).
 assay::result<assay::evidence::bundle_limits> read_limits(const std::string& path, bool& not_limits);
 
-// For a verb that writes a bundle: the limits of `path` (--limits) into `out`, or the exit code
-// of the error, printed as `command`'s (a file that holds no limits: a usage error).
-std::optional<int> limits_for_writing(std::string_view command, const std::string& path,
-                                      assay::evidence::bundle_limits& out);
+// What a verb that writes a bundle takes beside its events (bundle, record, recover): the
+// limits the bundle is held to (--limits) and the packs it was produced under (--pack: the packs
+// applied and their rules' mappings, stamped into the manifest's x-assay).
+struct bundle_stamp {
+  std::vector<assay::contracts::manifest_v1::pack_applied> packs_applied;
+  std::vector<assay::contracts::manifest_v1::mapping> mappings;
+  assay::evidence::bundle_limits limits;
+};
+
+// Reads --limits (`limits`, a file; empty: the defaults) and loads --pack (`packs`) into `out`;
+// or the exit code of the error, printed as `command`'s (a file that holds no limits: a usage
+// error; a pack that does not load: 3).
+std::optional<int> read_bundle_stamp(std::string_view command, const std::string& limits,
+                                     const std::vector<std::string>& packs, bundle_stamp& out);
 
 // Opens the bundle (once: a FIFO can be read only once), reads the limits, and verifies it in one
 // pass with `visitors`. An input larger than max_bundle_bytes is left to the verifier, which

@@ -7,7 +7,6 @@
 // with its line and pointer. With --journal, each event is in J as soon as its line is read: a
 // harness killed mid-run leaves J for `assay evidence recover`.
 #include "../cli.hpp"
-#include "../packs.hpp"
 #include "../verbs.hpp"
 #include "evidence.hpp"
 
@@ -102,16 +101,13 @@ int record(const record_args& a) {
   auto epoch = assay::json::source_date_epoch();
   if (!epoch)
     return fail(command, epoch.error());
-  assay::evidence::bundle_options stamp;
-  if (auto code = limits_for_writing(command, a.limits, stamp.limits))
+  bundle_stamp given;
+  if (auto code = read_bundle_stamp(command, a.limits, a.packs, given))
     return *code;
-  if (!a.packs.empty()) {
-    auto packs = load_cli_packs(command, a.packs);
-    if (!packs)
-      return exit_io;  // a pack that does not load
-    stamp.packs_applied = assay::lint::refs_of<assay::evidence::pack_applied>(*packs);
-    stamp.mappings = assay::lint::mappings_of<assay::evidence::mapping>(*packs);
-  }
+  assay::evidence::bundle_options stamp;
+  stamp.packs_applied = std::move(given.packs_applied);
+  stamp.mappings = std::move(given.mappings);
+  stamp.limits = given.limits;
 
   // The time of the event being appended: its own, SOURCE_DATE_EPOCH, or now.
   std::optional<clock::time_point> event_time;

@@ -3,7 +3,6 @@
 // runtime's recorder_options::journal): every whole line checked as the verifier checks an event,
 // a last line the crash cut short dropped and reported, anything else refused with its line.
 #include "../cli.hpp"
-#include "../packs.hpp"
 #include "../verbs.hpp"
 #include "evidence.hpp"
 
@@ -33,16 +32,13 @@ int recover(const recover_args& a) {
     print_error(command, "JOURNAL and --out name files (the bundle is written beside its target, then renamed)");
     return exit_usage;
   }
-  assay::evidence::bundle_options opt;
-  if (auto code = limits_for_writing(command, a.limits, opt.limits))
+  bundle_stamp given;
+  if (auto code = read_bundle_stamp(command, a.limits, a.packs, given))
     return *code;
-  if (!a.packs.empty()) {
-    auto packs = load_cli_packs(command, a.packs);
-    if (!packs)
-      return exit_io;  // a pack that does not load
-    opt.packs_applied = assay::lint::refs_of<assay::evidence::pack_applied>(*packs);
-    opt.mappings = assay::lint::mappings_of<assay::evidence::mapping>(*packs);
-  }
+  assay::evidence::bundle_options opt;
+  opt.packs_applied = std::move(given.packs_applied);
+  opt.mappings = std::move(given.mappings);
+  opt.limits = given.limits;
   auto r = assay::evidence::recover_journal(a.journal, a.out, opt);
   if (!r) {
     const assay::error& e = r.error();
