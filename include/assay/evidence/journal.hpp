@@ -74,20 +74,6 @@ struct durability {
       return std::nullopt;
     return ms ? every(std::chrono::milliseconds(static_cast<std::int64_t>(n))) : every(n);
   }
-  // The text parse() reads back.
-  std::string label() const {
-    switch (when) {
-      case mode::every_event:
-        return "event";
-      case mode::every_n_events:
-        return std::to_string(events);
-      case mode::interval:
-        return std::to_string(period.count()) + "ms";
-      case mode::never:
-        break;
-    }
-    return "never";
-  }
 };
 
 struct journal_options {
