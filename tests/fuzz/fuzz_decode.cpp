@@ -9,7 +9,10 @@
 //     for an integer beyond 2^53: decoded exactly, it is refused by encode (JSON cannot carry it);
 //   - decode(encode(x)) succeeds and encodes to the same bytes; encode_to a sink agrees;
 //   - the typed encoding equals json::canonicalize(input): decoding keeps every member, and the
-//     typed writer and the DOM writer must agree byte for byte on the same document.
+//     typed writer and the DOM writer must agree byte for byte on the same document;
+//   - decoding the parsed document's root node (decode_node.hpp) agrees with decoding its
+//     canonical text: both succeed with the same encoding, or both fail with the same violations
+//     (code, message, pointer; the node's carry no position).
 //
 // As raw bytes feeding the fields of a soak report and a closure report built in C++ (strings,
 // integers up to 2^63, arbitrary doubles, map keys), so that the round trip is exercised on far
@@ -21,8 +24,11 @@
 #include "assay/contracts/closure.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/json/canonical.hpp"
+#include "assay/json/document.hpp"
 #include "assay/reflect/codec.hpp"
+#include "assay/reflect/decode_node.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -47,8 +53,43 @@ bool beyond_json(const assay::errors& errs) {
   return true;
 }
 
+std::vector<std::string> violations(const assay::errors& errs) {
+  std::vector<std::string> out;
+  for (const auto& e : errs)
+    out.push_back(e.pointer + '\n' + e.message + '\n' + std::string(assay::name(e.code)));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The node decoder against the text decoder, on a document the strict parser accepts.
+template <class T>
+void node_agrees(const char* contract, std::string_view text) {
+  auto doc = assay::json::document::parse(text);
+  if (!doc)
+    return;
+  const std::string canonical = doc->canonical();
+  auto from_node = assay::decode<T>(*doc, 0);
+  auto from_text = assay::decode<T>(canonical);
+  if (from_node.has_value() != from_text.has_value())
+    fail(contract, "decoding the node and its canonical text disagree", canonical);
+  if (from_node) {
+    auto a = assay::encode(*from_node), b = assay::encode(*from_text);
+    if (a.has_value() != b.has_value() || (a && *a != *b))
+      fail(contract, "the node and its text decode to different values", canonical);
+    return;
+  }
+  for (const auto& e : from_node.error())
+    if (e.offset != assay::error::npos || e.line != 0)
+      fail(contract, "a node's violation has a byte position", e.format());
+  // Past the error cap the two may keep different violations.
+  if (from_node.error().size() < 1000 && violations(from_node.error()) != violations(from_text.error()))
+    fail(contract, "the node and its text have different violations",
+         from_node.error().format() + " | " + from_text.error().format());
+}
+
 template <class T>
 void round_trip(const char* contract, std::string_view text) {
+  node_agrees<T>(contract, text);
   auto x = assay::decode<T>(text);
   if (!x) {
     const auto& errs = x.error();

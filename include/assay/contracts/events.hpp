@@ -17,6 +17,7 @@
 #include "assay/json/document.hpp"
 #include "assay/json/value.hpp"
 #include "assay/reflect/codec.hpp"
+#include "assay/reflect/decode_node.hpp"
 
 #include <span>
 #include <string_view>
@@ -28,6 +29,9 @@ struct event_type_entry {
   std::string_view type;                                                            // "assay.tool.decision"
   results<void> (*validate_event)(std::string_view text, const json::limits& lim);  // a whole event
   results<void> (*validate_data)(std::string_view text, const json::limits& lim);   // its payload alone
+  // Its payload at node `at` of a parsed event (the verifier's pass holds it): decoded from the
+  // nodes, as validate_data decodes its canonical text.
+  results<void> (*validate_node)(const json::document& doc, std::size_t at, const json::limits& lim);
 };
 
 template <class T>
@@ -38,9 +42,18 @@ results<void> validate_text(std::string_view text, const json::limits& lim) {
   return {};
 }
 
+template <class T>
+results<void> validate_node(const json::document& doc, std::size_t at, const json::limits& lim) {
+  auto r = assay::decode<T>(doc, at, lim);
+  if (!r)
+    return r.error();
+  return {};
+}
+
 template <class Payload>
 event_type_entry make_event_type() {
-  return event_type_entry{Payload::event_type, &validate_text<evidence_event<Payload>>, &validate_text<Payload>};
+  return event_type_entry{Payload::event_type, &validate_text<evidence_event<Payload>>, &validate_text<Payload>,
+                          &validate_node<Payload>};
 }
 
 // Whether P is one of the payload types of the list.

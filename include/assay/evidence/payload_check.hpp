@@ -17,7 +17,6 @@
 #include "assay/error.hpp"
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/codes.hpp"
-#include "assay/json/canonical.hpp"
 
 #include <optional>
 #include <string>
@@ -31,14 +30,8 @@ class basic_payload_check {
     const contracts::event_type_entry* known = contracts::find_event_type<Payloads>(e.type);
     if (known == nullptr)
       return std::nullopt;
-    // `data` as its canonical bytes (in a bundle written by a JCS writer, the bytes of the line).
-    data_.clear();
-    {
-      json::string_sink sink{&data_};
-      json::writer<json::string_sink> w(sink);
-      e.doc.write_canonical(w, e.data);
-    }
-    auto r = known->validate_data(data_, json::limits{});
+    // `data` decoded from the event's nodes, as the pass parsed them.
+    auto r = known->validate_node(e.doc, e.data, json::limits{});
     if (r)
       return std::nullopt;
     const errors all = r.error();
@@ -49,9 +42,6 @@ class basic_payload_check {
       message += " (and " + std::to_string(all.size() - 1) + " more)";
     return make_error(code::ContractInvalidEvent, std::move(message), "/data" + first.pointer);
   }
-
- private:
-  std::string data_;  // reused: one allocation for the whole pass
 };
 
 using payload_check = basic_payload_check<>;

@@ -34,8 +34,11 @@
 
 namespace assay::reflect {
 
+// The state of one decoding: the cursor it reads (json::cursor over text, json::node_cursor over
+// a parsed document's node) and the violations found so far.
+template <class Cursor = json::cursor>
 struct decode_context {
-  json::cursor& c;
+  Cursor& c;
   errors errs;
   std::size_t max_errors = 1000;
   bool truncated = false;
@@ -52,8 +55,8 @@ struct decode_context {
   void report(errc code, std::string message) { report_at(code, c.value_offset(), std::move(message), c.pointer()); }
 };
 
-template <class T>
-bool decode_value(decode_context& ctx, T& out);
+template <class T, class C>
+bool decode_value(decode_context<C>& ctx, T& out);
 
 namespace detail {
 
@@ -98,14 +101,16 @@ constexpr json::token expected_token(json_type t) {
 }
 
 // Reports a value of the wrong JSON type and skips it: true unless the input is not JSON.
-ASSAY_COLD inline bool mismatch(decode_context& ctx, std::string expected, json::token found) {
+template <class C>
+ASSAY_COLD bool mismatch(decode_context<C>& ctx, std::string expected, json::token found) {
   ctx.report(errc::type_mismatch, "expected " + expected + ", found " + std::string(found_name(found)));
-  return json::skip_value(ctx.c);
+  return ctx.c.skip();
 }
 
 // Checks the JSON type of the next value. On a mismatch reports it and skips the value.
 // Returns: 1 = the type is right, 0 = mismatch handled, -1 = cursor failed.
-inline int expect_type(decode_context& ctx, json_type want) {
+template <class C>
+int expect_type(decode_context<C>& ctx, json_type want) {
   const json::token t = ctx.c.expect_value();
   if (t == json::token::error)
     return -1;
@@ -115,8 +120,9 @@ inline int expect_type(decode_context& ctx, json_type want) {
 }
 
 // Where a constraint's check reports: at the value just read.
+template <class C>
 struct value_reporter {
-  decode_context& ctx;
+  decode_context<C>& ctx;
   void operator()(errc code, std::string message) { ctx.report(code, std::move(message)); }
 };
 
@@ -206,14 +212,14 @@ ASSAY_COLD inline std::string number_as_written(const json::lex::number_shape& n
 // A number that T's integer type does not hold: not an integer, or out of its range; a whole
 // number within 64 bits is first shown to T's constraint (its bounds are then named, with the
 // exact value).
-template <class T>
-ASSAY_COLD void report_integer(decode_context& ctx, const json::lex::number_shape& n, const exact_integer& v) {
+template <class T, class C>
+ASSAY_COLD void report_integer(decode_context<C>& ctx, const json::lex::number_shape& n, const exact_integer& v) {
   if (!v.integer) {
     ctx.report(errc::not_an_integer, "expected an integer, found " + number_as_written(n));
     return;
   }
   if constexpr (constrained<T>) {
-    value_reporter report{ctx};
+    value_reporter<C> report{ctx};
     std::uint64_t u = 0;
     std::int64_t s = 0;
     if (integer_in(v, u)) {
@@ -233,8 +239,8 @@ ASSAY_COLD void report_integer(decode_context& ctx, const json::lex::number_shap
 
 // An integer member: read from the number's digits, never rounded. A plain integer of up to 19
 // digits (every integer an evidence document holds in practice) takes the short path.
-template <class T>
-bool decode_integer(decode_context& ctx, T& out) {
+template <class T, class C>
+bool decode_integer(decode_context<C>& ctx, T& out) {
   using B = base_of_t<T>;
   json::lex::number_shape n;
   if (!ctx.c.read_number_token(n))
@@ -263,15 +269,15 @@ bool decode_integer(decode_context& ctx, T& out) {
   }
   out = v;
   if constexpr (constrained<T>) {
-    value_reporter report{ctx};
+    value_reporter<C> report{ctx};
     T::assay_check(v, report);
   }
   return true;
 }
 
 // A floating-point member: the nearest double (SPEC §1), converted to B.
-template <class T>
-bool decode_number(decode_context& ctx, T& out) {
+template <class T, class C>
+bool decode_number(decode_context<C>& ctx, T& out) {
   using B = base_of_t<T>;
   double d = 0;
   if (!ctx.c.read_number(d))
@@ -279,18 +285,18 @@ bool decode_number(decode_context& ctx, T& out) {
   const B v = static_cast<B>(d);
   out = v;
   if constexpr (constrained<T>) {
-    value_reporter report{ctx};
+    value_reporter<C> report{ctx};
     T::assay_check(v, report);
   }
   return true;
 }
 
-template <class T>
-bool decode_string(decode_context& ctx, T& out) {
+template <class T, class C>
+bool decode_string(decode_context<C>& ctx, T& out) {
   std::string_view s;
   if (!ctx.c.read_string(s))
     return false;
-  value_reporter report{ctx};
+  value_reporter<C> report{ctx};
   if constexpr (enumeration<T>) {
     if (auto v = T::parse(s)) {
       out = *v;
@@ -317,6 +323,15 @@ using item_spans = std::vector<std::pair<std::size_t, std::size_t>>;
 template <class T>
 class decoded_items {
  public:
+  // Over a document's node: each item's span starts at its node, which writes its canonical text.
+  template <class Cursor>
+  decoded_items(const Cursor& c, const item_spans& spans) : owned_(spans.size()) {
+    keys_.reserve(spans.size());
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      c.write_canonical_at(spans[i].first, owned_[i]);
+      keys_.push_back(owned_[i]);
+    }
+  }
   decoded_items(const json::cursor& c, const item_spans& spans) : owned_(spans.size()) {
     keys_.reserve(spans.size());
     for (std::size_t i = 0; i < spans.size(); ++i) {
@@ -451,8 +466,9 @@ class decoded_items {
 
 // Where a constraint's check on an array reports: the array itself (at its start), or one of
 // its items.
+template <class C>
 struct array_reporter {
-  decode_context& ctx;
+  decode_context<C>& ctx;
   std::size_t at;
   const item_spans& spans;
   std::string array_pointer = {};
@@ -465,9 +481,9 @@ struct array_reporter {
   }
 };
 
-template <class T>
-bool decode_array(decode_context& ctx, T& out) {
-  json::cursor& c = ctx.c;
+template <class T, class C>
+bool decode_array(decode_context<C>& ctx, T& out) {
+  auto& c = ctx.c;
   const std::size_t at = c.value_offset();
   if (!c.enter_array())
     return false;
@@ -482,7 +498,7 @@ bool decode_array(decode_context& ctx, T& out) {
       if (n < out.size()) {
         if (!decode_value(ctx, out[n]))
           return false;
-      } else if (!json::skip_value(c)) {
+      } else if (!c.skip()) {
         return false;
       }
     } else {
@@ -496,7 +512,7 @@ bool decode_array(decode_context& ctx, T& out) {
   }
   if (!c.ok())
     return false;
-  array_reporter report{ctx, at, spans};
+  array_reporter<C> report{ctx, at, spans};
   if constexpr (is_std_array<T>::value) {
     constexpr std::size_t size = std::tuple_size_v<T>;
     if (n != size)
@@ -511,26 +527,29 @@ bool decode_array(decode_context& ctx, T& out) {
 
 // --- objects -------------------------------------------------------------------------------
 
-ASSAY_COLD inline bool duplicate_member(json::cursor& c, std::string_view name) {
+template <class Cursor>
+ASSAY_COLD bool duplicate_member(Cursor& c, std::string_view name) {
   return c.fail(c.make_error(errc::duplicate_member, c.name_offset(), "duplicate member name " + quoted(name)));
 }
 
 // A member the type does not declare: reported and skipped; the cursor's keyed name set finds
 // it repeated (names the type declares never reach it: a bitset tracks those). False when
 // decoding stops.
-ASSAY_COLD inline bool unknown_member(decode_context& ctx, std::string_view name) {
-  json::cursor& c = ctx.c;
+template <class C>
+ASSAY_COLD bool unknown_member(decode_context<C>& ctx, std::string_view name) {
+  auto& c = ctx.c;
   if (!c.check_unique_name(name))
     return false;
   ctx.report_at(errc::unknown_member, c.name_offset(), "unknown member " + quoted(name) + " (not allowed here)",
                 c.pointer());
-  return json::skip_value(c);
+  return c.skip();
 }
 
 // The object just read, for the errors about it as a whole: where it starts, and its pointer
 // (taken after leaving it, on first use).
+template <class C>
 struct object_site {
-  decode_context& ctx;
+  decode_context<C>& ctx;
   std::size_t at;
   std::string pointer = {};
   bool known = false;
@@ -544,7 +563,8 @@ struct object_site {
   }
 };
 
-ASSAY_COLD inline void report_missing(object_site& site, std::string_view name) {
+template <class C>
+ASSAY_COLD void report_missing(object_site<C>& site, std::string_view name) {
   site.ctx.report_at(errc::missing_member, site.at, "required member " + quoted(name) + " is missing",
                      site.get() + "/" + json::escape_pointer_token(name));
 }
@@ -552,7 +572,8 @@ ASSAY_COLD inline void report_missing(object_site& site, std::string_view name) 
 // Cross-field rules need every member present and valid: a member that failed to decode holds a
 // default value, and a rule over it would report a violation that is not there. (A nested
 // object's rule violation leaves its values intact, so it does not count.)
-inline bool members_valid(const decode_context& ctx, std::size_t errors_before) {
+template <class C>
+bool members_valid(const decode_context<C>& ctx, std::size_t errors_before) {
   if (ctx.truncated)
     return false;
   for (std::size_t k = errors_before; k < ctx.errs.size(); ++k)
@@ -561,13 +582,14 @@ inline bool members_valid(const decode_context& ctx, std::size_t errors_before) 
   return true;
 }
 
-ASSAY_COLD inline void report_rules(object_site& site, const rules& r) {
+template <class C>
+ASSAY_COLD void report_rules(object_site<C>& site, const rules& r) {
   for (const auto& v : r.violations())
     site.ctx.report_at(errc::rule_violation, site.at, v.message, site.get() + v.member);
 }
 
-template <class T, std::size_t I>
-bool decode_field(decode_context& ctx, T& obj) {
+template <class T, std::size_t I, class C>
+bool decode_field(decode_context<C>& ctx, T& obj) {
   using F = field_type<T, I>;
   auto& field = get<I>(obj);
   if constexpr (is_extra_members<F>::value) {
@@ -580,20 +602,20 @@ bool decode_field(decode_context& ctx, T& obj) {
   }
 }
 
-template <class T>
-using field_decoder = bool (*)(decode_context&, T&);
+template <class T, class C>
+using field_decoder = bool (*)(decode_context<C>&, T&);
 
-template <class T>
+template <class T, class C>
 constexpr auto field_decoders() {
   return []<std::size_t... I>(std::index_sequence<I...>) {
-    return std::array<field_decoder<T>, sizeof...(I)>{&decode_field<T, I>...};
+    return std::array<field_decoder<T, C>, sizeof...(I)>{&decode_field<T, I, C>...};
   }
   (std::make_index_sequence<field_count<T>>{});
 }
 
 // An undeclared member that the struct's extra_members takes: read as untyped JSON.
-template <class T>
-bool extra_member(json::cursor& c, T& out, std::string_view name) {
+template <class T, class Cursor>
+bool extra_member(Cursor& c, T& out, std::string_view name) {
   using info = struct_info<T>;
   using X = field_type<T, info::extras_index>;
   auto [it, inserted] = get<info::extras_index>(out).try_emplace(std::string(name));
@@ -602,14 +624,14 @@ bool extra_member(json::cursor& c, T& out, std::string_view name) {
   return untyped_codec<typename X::mapped_type>::read(c, it->second);
 }
 
-template <class T>
-bool decode_struct(decode_context& ctx, T& out) {
+template <class T, class C>
+bool decode_struct(decode_context<C>& ctx, T& out) {
   using info = struct_info<T>;
-  json::cursor& c = ctx.c;
-  object_site site{ctx, c.value_offset()};
+  auto& c = ctx.c;
+  object_site<C> site{ctx, c.value_offset()};
   if (!c.enter_object())
     return false;
-  static constexpr auto decoders = field_decoders<T>();
+  static constexpr auto decoders = field_decoders<T, C>();
   const std::size_t errors_before = ctx.errs.size();
   std::array<bool, info::size> seen{};
   std::string_view name;
@@ -653,17 +675,18 @@ bool decode_struct(decode_context& ctx, T& out) {
   return true;
 }
 
-ASSAY_COLD inline bool either_mismatch(decode_context& ctx, json_type a, json_type b, json::token t) {
+template <class C>
+ASSAY_COLD bool either_mismatch(decode_context<C>& ctx, json_type a, json_type b, json::token t) {
   return mismatch(ctx, std::string(name(a)) + " or " + std::string(name(b)), t);
 }
 
 }  // namespace detail
 
-template <class T>
-bool decode_value(decode_context& ctx, T& out) {
+template <class T, class C>
+bool decode_value(decode_context<C>& ctx, T& out) {
   constexpr category cat = category_of<T>();
   static_assert(cat != category::unsupported, "assay: this type cannot be mapped to JSON");
-  json::cursor& c = ctx.c;
+  auto& c = ctx.c;
   if constexpr (cat == category::any) {
     return untyped_codec<T>::read(c, out);
   } else if constexpr (cat == category::either) {
@@ -729,9 +752,9 @@ bool decode_value(decode_context& ctx, T& out) {
 
 // Decodes into `out` from a cursor positioned before a value (does not check for trailing
 // content: callers reading one value of a larger document use this).
-template <class T>
-results<void> decode_from(json::cursor& c, T& out, std::size_t max_errors = 1000, bool keep_absent = false) {
-  decode_context ctx{c, {}, max_errors};
+template <class T, class Cursor>
+results<void> decode_from(Cursor& c, T& out, std::size_t max_errors = 1000, bool keep_absent = false) {
+  decode_context<Cursor> ctx{c, {}, max_errors};
   ctx.keep_absent = keep_absent;
   if (!decode_value(ctx, out)) {
     // The input is not JSON: its syntax error is the one thing to say about it (violations

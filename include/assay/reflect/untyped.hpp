@@ -35,7 +35,11 @@ namespace assay::reflect {
 // json::value members: read as the DOM reads them, written canonically.
 template <>
 struct untyped_codec<json::value> {
-  static bool read(json::cursor& c, json::value& out) { return json::read_value(c, out); }
+  template <class Cursor>  // json::cursor or json::node_cursor
+  static bool read(Cursor& c, json::value& out) {
+    using json::read_value;  // json::node_cursor's is found by argument-dependent lookup
+    return read_value(c, out);
+  }
   template <class W>
   static result<void> write(W& w, const json::value& v) {
     return json::write_canonical(w, v);
