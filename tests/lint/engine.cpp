@@ -76,7 +76,7 @@ outcome_of one_rule(const std::vector<json::value>& events, const std::string& r
   for (const auto& f : r.findings)
     if (f.rule == 6) {
       out.message = f.message;
-      out.severity = std::string(lint::name(f.level));
+      out.severity = std::string(lint::name(f.level()));
     }
   return out;
 }
@@ -441,7 +441,7 @@ TEST_CASE("built-in rules, located at their event, with the reference's fingerpr
   const auto i = run(plain, {});
   REQUIRE(i.findings.size() == 1);
   CHECK(i.findings[0].message == "Source 'spiffe://x' does not follow urn: or https:// convention");
-  CHECK(i.findings[0].level == lint::severity::info);
+  CHECK(i.findings[0].level() == lint::severity::info);
 }
 
 TEST_CASE("ASSAY-W004 and ASSAY-W005: denied-call observations and retained views") {

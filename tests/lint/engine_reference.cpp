@@ -116,7 +116,7 @@ std::vector<std::string> reference_findings(const fs::path& ref, const fs::path&
 std::vector<std::string> our_findings(const lint::lint_result& ours) {
   std::vector<std::string> have;
   for (const auto& f : ours.findings)
-    have.push_back(line_of(f.rule_id, lint::name(f.level), f.message,
+    have.push_back(line_of(f.rule_id, lint::name(f.level()), f.message,
                            f.location ? std::to_string(f.location->seq) + ":" + std::to_string(f.location->line) + ":" +
                                             f.location->event_type
                                       : "global",
@@ -388,7 +388,7 @@ TEST_CASE("differential: generated globs and event types, against assay-ref lint
                              f.find("message")->as_string(), "", f.find("fingerprint")->as_string()));
     const auto ours = lint_with(bundle, {pack_file});
     for (const auto& f : ours.findings) {
-      const std::string sev = f.level == lint::severity::error ? "Error" : std::string(lint::name(f.level));
+      const std::string sev = f.level() == lint::severity::error ? "Error" : std::string(lint::name(f.level()));
       have.push_back(line_of(f.rule_id, sev, f.message, "", f.fingerprint));
       invalid += f.message.rfind("Invalid pattern", 0) == 0;
       unmatched += f.message.rfind("No event found", 0) == 0;
@@ -688,8 +688,8 @@ std::vector<std::string> our_lines(const lint::lint_result& r) {
   std::vector<std::string> have;
   for (const auto& f : r.findings)
     have.push_back(line_of(f.rule_id,
-                           f.level == lint::severity::error     ? "Error"
-                           : f.level == lint::severity::warning ? "Warn"
+                           f.level() == lint::severity::error     ? "Error"
+                           : f.level() == lint::severity::warning ? "Warn"
                                                                 : "Info",
                            f.message,
                            f.location ? std::to_string(f.location->seq) + ":" + std::to_string(f.location->line) + ":" +

@@ -16,6 +16,7 @@
 //             structured_meta_jcs
 #pragma once
 
+#include "assay/contracts/lint_report.hpp"
 #include "assay/evidence/bundle.hpp"
 #include "assay/lint/event_view.hpp"
 #include "assay/lint/literal.hpp"
@@ -68,16 +69,34 @@ inline constexpr builtin_rule builtin_rule_table[] = {
      ""},
 };
 
-// A finding of any rule (built-in or of a pack).
-struct finding {
-  std::string rule_id;  // the built-in id, or the canonical id of a pack rule
-  severity level = severity::info;
-  std::string message;
-  std::optional<event_location> location;
-  std::string fingerprint;
+// A finding of any rule (built-in or of a pack): what lint-report-v1 reports of it (the contract's
+// finding: severity, message, location, fingerprint), and beside it what the text and SARIF forms
+// and the engine need.
+struct finding : contracts::lint_v1::finding {
+  std::string rule_id;        // the built-in id, or the canonical id of a pack rule
   std::string location_hash;  // pack rules: SARIF's primaryLocationLineHash; built-ins: empty
   std::size_t rule = 0;       // the index of its rule in lint_result::rules
+
+  finding() = default;
+  finding(std::string id, lint::severity level, std::string text, const std::optional<event_location>& at,
+          std::string print, std::string line_hash, std::size_t rule_index)
+      : rule_id(std::move(id)), location_hash(std::move(line_hash)), rule(rule_index) {
+    severity = contracts::lint_v1::severity_level::of(level);
+    message = non_empty(std::move(text));  // the engine's messages are never empty
+    if (at)
+      location = contracts::lint_v1::location{static_cast<std::int64_t>(at->seq), static_cast<std::int64_t>(at->line),
+                                              at->event_type};
+    fingerprint = contracts::lint_v1::sha256_digest(std::move(print));  // "sha256:" and 64 hex digits, as computed
+  }
+  // Its severity as the engine orders them.
+  lint::severity level() const noexcept { return static_cast<lint::severity>(severity.index()); }
 };
+static_assert([] {
+  for (lint::severity s : {severity::info, severity::warning, severity::error})
+    if (contracts::lint_v1::severity_level::of(s).index() != static_cast<std::size_t>(s))
+      return false;
+  return true;
+}(), "the contract's severities are in the engine's order");
 
 namespace detail {
 
@@ -297,8 +316,8 @@ class basic_builtin_rules {
 
   void add(std::size_t rule, std::string message, const event_location& at) {
     const builtin_rule& r = builtin_rule_table[rule];
-    finding f{std::string(r.id), r.level, std::move(message), at, builtin_fingerprint(r.id, at), {}, rule};
-    found_.push_back(std::move(f));
+    found_.emplace_back(std::string(r.id), r.level, std::move(message), at, builtin_fingerprint(r.id, at), std::string(),
+                        rule);
   }
 
   // A bindable denied-call observation: its (tool, target digest).

@@ -280,9 +280,9 @@ class basic_linter {
     for (rule_state& s : states_)
       conclude(s, all);
     for (const finding& f : all)
-      out.highest = out.highest ? std::max(*out.highest, f.level) : f.level;
+      out.highest = out.highest ? std::max(*out.highest, f.level()) : f.level();
     if (all.size() > options_.max_results) {
-      std::stable_sort(all.begin(), all.end(), [](const finding& a, const finding& b) { return a.level > b.level; });
+      std::stable_sort(all.begin(), all.end(), [](const finding& a, const finding& b) { return a.level() > b.level(); });
       out.dropped = all.size() - options_.max_results;
       all.resize(options_.max_results);
     }
@@ -582,15 +582,8 @@ class basic_linter {
     r.status =
         c.type == check_type::manifest_field && !c.required && !s.unsupported ? outcome::pass : outcome::violated;
     ++r.findings;
-    finding f;
-    f.rule_id = r.rule_id;
-    f.level = level;
-    f.message = std::move(*message);
-    f.location = std::move(at);
-    f.fingerprint = pack_fingerprint(r.rule_id, f.location, s.pack->digest);
-    f.location_hash = location_line_hash(r.rule_id, f.location, options_.bundle_path, s.pack->digest);
-    f.rule = s.rule;
-    out.push_back(std::move(f));
+    out.emplace_back(r.rule_id, level, std::move(*message), at, pack_fingerprint(r.rule_id, at, s.pack->digest),
+                     location_line_hash(r.rule_id, at, options_.bundle_path, s.pack->digest), s.rule);
   }
 
   // The manifest as the reference models it (SPEC §11): its known members only, canonical JSON.

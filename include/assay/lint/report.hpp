@@ -94,19 +94,8 @@ contracts::lint_report make_report(const lint_result& r, std::span<const loaded_
     ++outcomes[static_cast<int>(x.status)];
   }
   for (const finding& f : r.findings) {
-    v1::finding vf;
-    vf.severity = sev(f.level);
-    vf.message = f.message;
-    if (f.location) {
-      v1::location l;
-      l.seq = decltype(l.seq)(static_cast<std::int64_t>(f.location->seq));
-      l.line = decltype(l.line)(static_cast<std::int64_t>(f.location->line));
-      l.event_type = f.location->event_type;
-      vf.location = std::move(l);
-    }
-    vf.fingerprint = f.fingerprint;
-    out.results[f.rule].findings.push_back(std::move(vf));
-    ++by_severity[static_cast<int>(f.level)];
+    out.results[f.rule].findings.push_back(f);  // the contract's part of it
+    ++by_severity[f.severity.index()];
   }
   auto n = [](auto v) { return static_cast<std::int64_t>(v); };
   out.summary.rules = decltype(out.summary.rules)(n(r.rules.size()));
@@ -132,7 +121,7 @@ inline std::string text_report(const lint_result& r, std::optional<severity> fai
   std::string out;
   for (const finding& f : r.findings) {
     const std::string id = printable(f.rule_id);
-    out += std::string(name(f.level)) + " " + id;
+    out += std::string(f.severity.value()) + " " + id;
     if (f.location)
       out += " at events.ndjson:" + std::to_string(f.location->line) + " (seq " + std::to_string(f.location->seq) +
              ", " + printable(f.location->event_type) + ")";
@@ -307,12 +296,12 @@ inline contracts::sarif_log sarif_log(const lint_result& r, std::span<const load
   for (const finding& f : r.findings) {
     v1::result& res = run.results.emplace_back();
     res.rule_id = f.rule_id;
-    res.level_ = sarif_level(f.level);
+    res.level_ = sarif_level(f.level());
     res.message = text(f.message);
     v1::location& at = res.locations.emplace_back();
     at.physical_location_.artifact_location_.uri = f.location ? std::string("events.ndjson") : sarif_uri(o.bundle_path);
     at.physical_location_.region.start_line =
-        decltype(at.physical_location_.region.start_line)(static_cast<std::int64_t>(f.location ? f.location->line : 1));
+        decltype(at.physical_location_.region.start_line)(f.location ? f.location->line.value() : std::int64_t{1});
     if (f.location)
       at.logical_locations.emplace().push_back({"seq:" + std::to_string(f.location->seq), {}});
     res.partial_fingerprints.assay_lint = f.fingerprint;
