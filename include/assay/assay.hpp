@@ -67,6 +67,7 @@
 #include "assay/contracts/lint_report.hpp"
 #include "assay/contracts/manifest.hpp"
 #include "assay/contracts/otel_export_report.hpp"
+#include "assay/contracts/otlp.hpp"
 #include "assay/contracts/pack.hpp"
 #include "assay/contracts/payloads.hpp"
 #include "assay/contracts/registry.hpp"

@@ -5,12 +5,14 @@
 #include "support.hpp"
 
 #include "../evidence/events.hpp"
+#include "assay/contracts/otlp.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 #include "assay/hash/hash.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/otel/exporter.hpp"
 #include "assay/reflect/codec.hpp"
+#include "assay/reflect/schema.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -54,7 +56,13 @@ exported parse_output(otel::export_output out) {
   while (at < e.lines.size()) {
     const std::size_t nl = e.lines.find('\n', at);
     REQUIRE(nl != std::string::npos);
-    const auto v = json::parse(std::string_view(e.lines).substr(at, nl - at)).value();
+    const std::string_view line = std::string_view(e.lines).substr(at, nl - at);
+    // Every line is an OTLP TracesData as contracts/otlp.hpp types it: decoded strictly (every
+    // member known, every constraint held) and encoded again to the same bytes.
+    auto typed = assay::decode<assay::contracts::otlp_traces_data>(line);
+    REQUIRE_MESSAGE(typed.has_value(), (typed ? std::string() : typed.error().format()));
+    CHECK(assay::encode(*typed).value() == line);
+    const auto v = json::parse(line).value();
     for (const auto& rs : v.find("resourceSpans")->as_array())
       for (const auto& ss : rs.find("scopeSpans")->as_array())
         for (const auto& s : ss.find("spans")->as_array())
@@ -375,6 +383,14 @@ TEST_CASE("two exports of a bundle are byte-identical, and lines hold at most sp
   CHECK(std::count(a.lines.begin(), a.lines.end(), '\n') == 2);
   CHECK(assay::hash::digest_bytes<assay::hash::sha256>(a.lines).hex() ==
         assay::hash::digest_bytes<assay::hash::sha256>(export_bundle(b, {.spans_per_line = 2}).lines).hex());
+  // A line's type (every line decodes into it: parse_output) has its schema generated.
+  const json::value schema = assay::schema<assay::contracts::otlp_traces_data>();
+  const auto at = [&](std::string_view p) { return json::to_canonical(**json::find(schema, p)).value(); };
+  CHECK(at("/required") == R"(["resourceSpans"])");
+  CHECK(at("/$defs/span/properties/traceId/pattern") == R"("^[0-9a-f]{32}$")");
+  CHECK(at("/$defs/span/properties/spanId/pattern") == R"("^[0-9a-f]{16}$")");
+  CHECK(at("/$defs/span/properties/startTimeUnixNano/pattern") == R"("^(0|[1-9][0-9]*)$")");
+  CHECK(at("/$defs/anyValue/properties/intValue/type") == R"("string")");
 }
 
 TEST_CASE("the loss report: unknown types, members with no attribute form, unknown envelope members") {

@@ -73,7 +73,8 @@ std::string canonical_at(const assay::json::document& doc, std::size_t node) {
 }
 
 // decode<T>(doc, node) against decode<T>(the node's canonical text): the same value (encoded to
-// the same bytes), or the same violations (codes, messages, pointers), with no position. Returns the node decoder's result for further checks.
+// the same bytes), or the same violations (codes, messages, pointers), with no position. Returns the node decoder's
+// result for further checks.
 template <class T>
 assay::results<T> same_as_text(const std::string& text) {
   INFO("document: " << text);
@@ -87,7 +88,9 @@ assay::results<T> same_as_text(const std::string& text) {
   } else {
     // The same violations; the node's in the document's member order, the text's in canonical
     // (sorted) order.
-    auto key = [](const assay::error& e) { return e.pointer + '\n' + e.message + '\n' + std::string(assay::name(e.code)); };
+    auto key = [](const assay::error& e) {
+      return e.pointer + '\n' + e.message + '\n' + std::string(assay::name(e.code));
+    };
     std::vector<std::string> a, b;
     for (const auto& e : from_node.error()) {
       a.push_back(key(e));
@@ -134,20 +137,19 @@ TEST_CASE("decode from a node: every violation, with its pointer from the node a
       R"("points":[{"x":1,"y":2},{"y":2,"x":1}],"note":5,"id":true,"scores":{"a":"b"},"x-ok":1,"zz":1}})");
   REQUIRE_FALSE(r.has_value());
   constexpr auto npos = assay::error::npos;
-  check_errors(r.error(),
-               {{errc::const_mismatch, R"(expected "r-v1", found "r-v2")", "/schema_version", npos},
-                {errc::below_minimum, "0 is less than the minimum 1", "/runs", npos},
-                {errc::enum_mismatch, R"("maybe" is not one of "pass", "fail")", "/status", npos},
-                {errc::too_short, "string is shorter than the minimum length 1", "/tags/1", npos},
-                {errc::type_mismatch, "expected a string, found a number", "/tags/2", npos},
-                {errc::not_an_integer, "expected an integer, found 1.5", "/where/y", npos},
-                {errc::unknown_member, R"(unknown member "q" (not allowed here))", "/where/q", npos},
-                {errc::missing_member, R"(required member "x" is missing)", "/where/x", npos},
-                {errc::duplicate_item, R"(item 1 repeats item 0 ({"x":1,"y":2}))", "/points/1", npos},
-                {errc::type_mismatch, "expected a string, found a number", "/note", npos},
-                {errc::type_mismatch, "expected a string or an integer, found a boolean", "/id", npos},
-                {errc::type_mismatch, "expected a number, found a string", "/scores/a", npos},
-                {errc::unknown_member, R"(unknown member "zz" (not allowed here))", "/zz", npos}});
+  check_errors(r.error(), {{errc::const_mismatch, R"(expected "r-v1", found "r-v2")", "/schema_version", npos},
+                           {errc::below_minimum, "0 is less than the minimum 1", "/runs", npos},
+                           {errc::enum_mismatch, R"("maybe" is not one of "pass", "fail")", "/status", npos},
+                           {errc::too_short, "string is shorter than the minimum length 1", "/tags/1", npos},
+                           {errc::type_mismatch, "expected a string, found a number", "/tags/2", npos},
+                           {errc::not_an_integer, "expected an integer, found 1.5", "/where/y", npos},
+                           {errc::unknown_member, R"(unknown member "q" (not allowed here))", "/where/q", npos},
+                           {errc::missing_member, R"(required member "x" is missing)", "/where/x", npos},
+                           {errc::duplicate_item, R"(item 1 repeats item 0 ({"x":1,"y":2}))", "/points/1", npos},
+                           {errc::type_mismatch, "expected a string, found a number", "/note", npos},
+                           {errc::type_mismatch, "expected a string or an integer, found a boolean", "/id", npos},
+                           {errc::type_mismatch, "expected a number, found a string", "/scores/a", npos},
+                           {errc::unknown_member, R"(unknown member "zz" (not allowed here))", "/zz", npos}});
   // A whole value of the wrong type.
   auto a = same_as_text<point>(R"({"data":[1]})");
   REQUIRE_FALSE(a.has_value());
@@ -172,7 +174,8 @@ TEST_CASE("decode from a node: numbers are read as their canonical text gives th
   // ... and 2^64 - 1 as 18446744073709552000, past any 64-bit integer.
   auto max = same_as_text<one<std::uint64_t>>(R"({"data":{"v":18446744073709551615}})");
   REQUIRE_FALSE(max.has_value());
-  check_errors(max.error(), {{errc::not_an_integer, "18446744073709552000 is out of range for this member", "/v", npos}});
+  check_errors(max.error(),
+               {{errc::not_an_integer, "18446744073709552000 is out of range for this member", "/v", npos}});
   auto frac = same_as_text<one<int>>(R"({"data":{"v":25e-1}})");
   REQUIRE_FALSE(frac.has_value());
   check_errors(frac.error(), {{errc::not_an_integer, "expected an integer, found 2.5", "/v", npos}});

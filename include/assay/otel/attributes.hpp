@@ -3,10 +3,11 @@
 //
 //   assay::otel::attribute_set attrs;
 //   attrs.add_node("gen_ai.tool.name", doc, node, "/data/tool", "e:3", loss);   // typed AnyValue
-//   json::value list = attrs.to_json();                                          // [{"key","value"}]
+//   std::vector<contracts::otlp_v1::key_value> list = attrs.list();                // in key order
 //
-// The OTLP JSON encoding of an AnyValue: {"stringValue": s}, {"intValue": "<decimal>"} (64-bit
-// integers as strings), {"boolValue": b}, {"doubleValue": d}, {"arrayValue": {"values": [...]}}.
+// An AnyValue (contracts/otlp.hpp) in the OTLP JSON encoding: {"stringValue": s}, {"intValue":
+// "<decimal>"} (64-bit integers as strings), {"boolValue": b}, {"doubleValue": d}, {"arrayValue":
+// {"values": [...]}}.
 // An attribute is a primitive or a homogeneous array of primitives; so a JSON object becomes one
 // attribute per member, its keys joined with '.' (`gen_ai.tool.name.digest` for a redacted name),
 // and what has no attribute form is recorded as lost with its JSON Pointer and the reason: null,
@@ -14,9 +15,9 @@
 #pragma once
 
 #include "assay/contracts/otel_export_report.hpp"
+#include "assay/contracts/otlp.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/document.hpp"
-#include "assay/json/value.hpp"
 
 #include <charconv>
 #include <cstdint>
@@ -57,12 +58,6 @@ inline std::string child_pointer(std::string_view parent, std::string_view name)
 
 namespace detail {
 
-inline json::value typed(std::string_view key, json::value v) {
-  json::value o = json::object{};
-  o.set(key, std::move(v));
-  return o;
-}
-
 // The canonical text of the node at `i` (numbers: their shortest ECMAScript form).
 inline std::string canonical_text(const json::document& doc, std::size_t i) {
   std::string out;
@@ -73,44 +68,37 @@ inline std::string canonical_text(const json::document& doc, std::size_t i) {
 
 // A number's AnyValue: intValue when it is written as an integer that fits 64 bits (its
 // decimal text), else doubleValue.
-inline json::value number_value(const json::document& doc, std::size_t i) {
+inline contracts::otlp_v1::primitive_value number_value(const json::document& doc, std::size_t i) {
+  contracts::otlp_v1::primitive_value out;
   if (doc.integer_token_at(i)) {
     const std::string text = canonical_text(doc, i);
     const bool digits = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos;
     if (digits) {
       std::int64_t n = 0;
       const auto r = std::from_chars(text.data(), text.data() + text.size(), n);
-      if (r.ec == std::errc() && r.ptr == text.data() + text.size())
-        return typed("intValue", std::to_string(n));
+      if (r.ec == std::errc() && r.ptr == text.data() + text.size()) {
+        out.int_value = contracts::otlp_v1::int64_text(std::to_string(n));
+        return out;
+      }
     }
   }
-  return typed("doubleValue", doc.number_at(i));
-}
-
-// The kind of a primitive AnyValue a node gives ("" for null, an array or an object).
-inline std::string_view primitive_kind(const json::document& doc, std::size_t i) {
-  switch (doc.nodes()[i].kind) {
-    case json::kind::string:
-      return "stringValue";
-    case json::kind::boolean:
-      return "boolValue";
-    case json::kind::number:
-      return number_value(doc, i).as_object().front().name;
-    default:
-      return "";
-  }
+  out.double_value = doc.number_at(i);
+  return out;
 }
 
 }  // namespace detail
 
 // The AnyValue of a primitive node (string, boolean, number); nullopt for anything else.
-inline std::optional<json::value> primitive_value(const json::document& doc, std::size_t i) {
+inline std::optional<contracts::otlp_v1::primitive_value> primitive_value(const json::document& doc, std::size_t i) {
   const auto& n = doc.nodes()[i];
+  contracts::otlp_v1::primitive_value out;
   switch (n.kind) {
     case json::kind::string:
-      return detail::typed("stringValue", std::string(doc.string_at(i)));
+      out.string_value = std::string(doc.string_at(i));
+      return out;
     case json::kind::boolean:
-      return detail::typed("boolValue", n.payload != 0);
+      out.bool_value = n.payload != 0;
+      return out;
     case json::kind::number:
       return detail::number_value(doc, i);
     default:
@@ -118,18 +106,20 @@ inline std::optional<json::value> primitive_value(const json::document& doc, std
   }
 }
 
-inline json::value string_value(std::string_view s) {
-  return detail::typed("stringValue", std::string(s));
+inline contracts::otlp_v1::any_value string_value(std::string_view s) {
+  return contracts::otlp_v1::any_value::of(std::string(s));
 }
 
 // The attributes of one span (or span event, or resource): key -> AnyValue, in key order.
 class attribute_set {
  public:
   // Sets `key` to `v` unless the key is taken; false when it was.
-  bool set(std::string_view key, json::value v) { return attrs_.emplace(std::string(key), std::move(v)).second; }
+  bool set(std::string_view key, contracts::otlp_v1::any_value v) {
+    return attrs_.emplace(std::string(key), std::move(v)).second;
+  }
 
   bool contains(std::string_view key) const { return attrs_.find(std::string(key)) != attrs_.end(); }
-  const json::value* find(std::string_view key) const {
+  const contracts::otlp_v1::any_value* find(std::string_view key) const {
     const auto it = attrs_.find(std::string(key));
     return it == attrs_.end() ? nullptr : &it->second;
   }
@@ -155,31 +145,28 @@ class attribute_set {
       record_loss(loss, event_id, std::string(pointer), "null has no OpenTelemetry attribute form");
       return;
     }
-    std::optional<json::value> v;
+    contracts::otlp_v1::any_value v;
     if (n.kind == json::kind::array) {
-      v = array_value(doc, i);
-      if (!v) {
+      auto a = array_value(doc, i);
+      if (!a) {
         record_loss(loss, event_id, std::string(pointer),
                     "an attribute array holds primitives of one type only (strings, integers, doubles or booleans)");
         return;
       }
+      v.array_value = std::move(*a);
     } else {
-      v = primitive_value(doc, i);
+      v = contracts::otlp_v1::any_value::of(*primitive_value(doc, i));
     }
-    if (!set(key, std::move(*v)))
+    if (!set(key, std::move(v)))
       record_loss(loss, event_id, std::string(pointer), "attribute key " + std::string(key) + " already used");
   }
 
-  // [{"key": k, "value": AnyValue}...] in key order.
-  json::value to_json() const {
-    json::array out;
+  // The attributes in key order.
+  std::vector<contracts::otlp_v1::key_value> list() const {
+    std::vector<contracts::otlp_v1::key_value> out;
     out.reserve(attrs_.size());
-    for (const auto& [k, v] : attrs_) {
-      json::value kv = json::object{};
-      kv.set("key", k);
-      kv.set("value", v);
-      out.push_back(std::move(kv));
-    }
+    for (const auto& [k, v] : attrs_)
+      out.push_back({non_empty(k), v});  // keys are never empty: each names an envelope or a payload member
     return out;
   }
 
@@ -187,23 +174,25 @@ class attribute_set {
 
  private:
   // An arrayValue of the array at `i` when its items are primitives of one kind (or none).
-  static std::optional<json::value> array_value(const json::document& doc, std::size_t i) {
+  static std::optional<contracts::otlp_v1::array_value> array_value(const json::document& doc, std::size_t i) {
     const auto& n = doc.nodes()[i];
-    json::array values;
-    std::string_view kind;
+    contracts::otlp_v1::array_value out;
     for (std::size_t j = i + 1; j < n.payload; j = doc.next(j)) {
-      const std::string_view k = detail::primitive_kind(doc, j);
-      if (k.empty() || (!kind.empty() && k != kind))
+      auto v = primitive_value(doc, j);
+      if (!v || (!out.values.empty() && !same_kind(out.values.front(), *v)))
         return std::nullopt;
-      kind = k;
-      values.push_back(*primitive_value(doc, j));
+      out.values.push_back(std::move(*v));
     }
-    json::value inner = json::object{};
-    inner.set("values", std::move(values));
-    return detail::typed("arrayValue", std::move(inner));
+    return out;
+  }
+  static bool same_kind(const contracts::otlp_v1::primitive_value& a, const contracts::otlp_v1::primitive_value& b) {
+    return a.string_value.has_value() == b.string_value.has_value() &&
+           a.int_value.has_value() == b.int_value.has_value() &&
+           a.double_value.has_value() == b.double_value.has_value() &&
+           a.bool_value.has_value() == b.bool_value.has_value();
   }
 
-  std::map<std::string, json::value> attrs_;
+  std::map<std::string, contracts::otlp_v1::any_value> attrs_;
 };
 
 }  // namespace assay::otel

@@ -46,6 +46,7 @@
 #pragma once
 
 #include "assay/contracts/otel_export_report.hpp"
+#include "assay/contracts/otlp.hpp"
 #include "assay/error.hpp"
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/event_data.hpp"
@@ -345,7 +346,6 @@ struct span_record {
   attribute_set attrs;              // while the span is built (and the root's, until the end)
   text_arena::ref attributes;       // a finished span's attributes, canonical JSON (run_state::texts)
   std::optional<std::string> tool;  // a finished span's gen_ai.tool.name
-  std::vector<json::value> events;  // span events (the root's)
 };
 
 struct run_state {
@@ -353,7 +353,7 @@ struct run_state {
   std::optional<trace_context> context;  // from the run's first traceparent
   std::optional<span_record> root;       // from assay.profile.started
   std::string first_id, first_hash;      // the run's first event, for a root made without one
-  std::vector<json::value> root_events;
+  std::vector<contracts::otlp_v1::span_event> root_events;
   std::vector<span_record> spans;
   text_arena texts;  // the spans' attributes
   std::set<std::string> mcp_tools;
@@ -518,18 +518,15 @@ class basic_exporter {
       run.root = std::move(s);
       return {};
     } else {  // a span event on the root span
-      json::value ev = json::object{};
-      ev.set("name", std::string(type));
-      ev.set("timeUnixNano", std::to_string(s.start));
-      ev.set("attributes", s.attrs.to_json());
-      run.root_events.push_back(std::move(ev));
+      run.root_events.push_back(
+          {std::string(type), contracts::otlp_v1::unix_nano(std::to_string(s.start)), s.attrs.list()});
       return {};
     }
     // Held as canonical text until finish(), not as a tree: a tenth of the memory.
     s.tool = attr_string(s.attrs, "gen_ai.tool.name");
     scratch_.clear();
-    json::string_writer w{&scratch_};
-    (void)json::write_canonical(w, s.attrs.to_json());  // a tree of strings, numbers and booleans: no error
+    json::string_sink sink{&scratch_};
+    reflect::encode_to(sink, s.attrs.list()).value();  // strings, finite numbers and booleans: no error
     s.attributes = run.texts.add(scratch_);
     s.attrs = attribute_set{};
     ++spans_;
@@ -543,11 +540,8 @@ class basic_exporter {
   }
 
   static std::optional<std::string> attr_string(const attribute_set& a, std::string_view key) {
-    const json::value* v = a.find(key);
-    if (v == nullptr)
-      return std::nullopt;
-    const json::value* s = v->find("stringValue");
-    return s != nullptr ? std::optional<std::string>(s->as_string()) : std::nullopt;
+    const contracts::otlp_v1::any_value* v = a.find(key);
+    return v != nullptr ? v->string_value : std::nullopt;
   }
 
   // The run of `run_id`, made on its first event (and its root span counted, when it fits).
@@ -652,20 +646,22 @@ class basic_exporter {
       record_loss(loss_, id, ptr, "attribute key " + std::string(key) + " already used");
   }
 
-  static json::value span_json(const detail::span_record& s, json::value attributes, const std::string& trace_id,
-                               const std::string& parent, std::uint64_t end) {
-    json::value o = json::object{};
-    o.set("traceId", trace_id);
-    o.set("spanId", s.span_id);
+  static contracts::otlp_v1::span span_of(const detail::span_record& s,
+                                          std::vector<contracts::otlp_v1::key_value> attributes,
+                                          const std::string& trace_id, const std::string& parent, std::uint64_t end) {
+    namespace v1 = contracts::otlp_v1;
+    v1::span o;
+    o.trace_id = v1::trace_id(trace_id);  // ids are made here, or read from a checked traceparent
+    o.span_id = v1::span_id(s.span_id);
     if (!parent.empty())
-      o.set("parentSpanId", parent);
+      o.parent_span_id = v1::span_id(parent);
     if (!s.trace_state.empty())
-      o.set("traceState", s.trace_state);
-    o.set("name", s.name);
-    o.set("kind", static_cast<int>(s.kind));
-    o.set("startTimeUnixNano", std::to_string(s.start));
-    o.set("endTimeUnixNano", std::to_string(end));
-    o.set("attributes", std::move(attributes));
+      o.trace_state = s.trace_state;
+    o.name = s.name;
+    o.kind = static_cast<int>(s.kind);
+    o.start_time_unix_nano = v1::unix_nano(std::to_string(s.start));
+    o.end_time_unix_nano = v1::unix_nano(std::to_string(end));
+    o.attributes = std::move(attributes);
     return o;
   }
 
@@ -673,6 +669,7 @@ class basic_exporter {
   // line to `sink` as soon as it is made. False when the sink refused one.
   template <class Sink>
   bool emit_run(detail::run_state& run, Sink& sink, std::uint64_t& written, std::uint64_t& lines) const {
+    namespace v1 = contracts::otlp_v1;
     const std::string trace_id =
         run.context ? run.context->trace_id : detail::hex_prefix("assay-otel-trace\n" + run.run_id, 16);
     detail::span_record root;
@@ -687,69 +684,60 @@ class basic_exporter {
     }
     const std::uint64_t start = run.first_ns == std::numeric_limits<std::uint64_t>::max() ? 0 : run.first_ns;
     root.start = start;
-    json::array chunk;
+    v1::traces_data line = traces_data();
+    std::vector<v1::span>& chunk = line.resource_spans.front().scope_spans.front().spans;
+    std::string text;
     auto flush = [&] {
       if (chunk.empty())
         return true;
       written += chunk.size();
       ++lines;
-      std::string line = json::to_canonical(traces_data(std::move(chunk))).value();
-      chunk = json::array{};
-      line += '\n';
-      return static_cast<bool>(sink(std::string_view(line)));
+      text.clear();
+      json::string_sink out{&text};
+      reflect::encode_to(out, line).value();  // every value made here meets its type
+      chunk.clear();
+      text += '\n';
+      return static_cast<bool>(sink(std::string_view(text)));
     };
-    json::value r =
-        span_json(root, root.attrs.to_json(), trace_id, run.context ? run.context->parent_id : "", run.last_ns + 1000);
+    v1::span r =
+        span_of(root, root.attrs.list(), trace_id, run.context ? run.context->parent_id : "", run.last_ns + 1000);
     if (!run.root_events.empty())
-      r.set("events", json::array(run.root_events));
+      r.events = std::move(run.root_events);
     chunk.push_back(std::move(r));
     for (detail::span_record& s : run.spans) {
       if (chunk.size() >= opt_.spans_per_line && !flush())
         return false;
-      json::value attributes = json::parse(run.texts.at(s.attributes)).value();
+      auto attributes = assay::decode<std::vector<v1::key_value>>(run.texts.at(s.attributes)).value();  // written above
       if (s.tool && run.mcp_tools.contains(*s.tool)) {  // in key order, as the rest
-        json::value kv = json::object{};
-        kv.set("key", std::string("mcp.method.name"));
-        kv.set("value", string_value("tools/call"));
-        auto& list = attributes.as_array();
-        auto at = std::find_if(list.begin(), list.end(), [](const json::value& a) {
-          return a.find("key")->as_string().compare("mcp.method.name") >= 0;
-        });
-        if (at == list.end() || at->find("key")->as_string() != "mcp.method.name")
-          list.insert(at, std::move(kv));
+        auto at = std::find_if(attributes.begin(), attributes.end(),
+                               [](const v1::key_value& a) { return a.key.compare("mcp.method.name") >= 0; });
+        if (at == attributes.end() || at->key != "mcp.method.name")
+          attributes.insert(at, {non_empty("mcp.method.name"), string_value("tools/call")});
       }
-      json::value o = span_json(s, std::move(attributes), s.foreign ? s.foreign->trace_id : trace_id,
-                                s.foreign ? s.foreign->parent_id : root.span_id, s.start + 1000);
-      if (s.foreign) {
-        json::value link = json::object{};
-        link.set("traceId", trace_id);
-        link.set("spanId", root.span_id);
-        o.set("links", json::array{std::move(link)});
-      }
+      v1::span o = span_of(s, std::move(attributes), s.foreign ? s.foreign->trace_id : trace_id,
+                           s.foreign ? s.foreign->parent_id : root.span_id, s.start + 1000);
+      if (s.foreign)
+        o.links = std::vector<v1::span_link>{{v1::trace_id(trace_id), v1::span_id(root.span_id)}};
       chunk.push_back(std::move(o));
     }
     return flush();
   }
 
-  json::value traces_data(json::array spans) const {
+  // A TracesData with its resource and scope, and no spans yet.
+  contracts::otlp_v1::traces_data traces_data() const {
+    namespace v1 = contracts::otlp_v1;
     attribute_set res;
     res.set("service.name", string_value(service_.name));
     res.set("service.version", string_value(service_.version));
-    json::value resource = json::object{};
-    resource.set("attributes", res.to_json());
-    json::value scope = json::object{};
-    scope.set("name", std::string(scope_name));
-    scope.set("version", std::string(assay::version));
-    json::value ss = json::object{};
-    ss.set("scope", std::move(scope));
-    ss.set("spans", std::move(spans));
-    ss.set("schemaUrl", std::string(schema_url));
-    json::value rs = json::object{};
-    rs.set("resource", std::move(resource));
-    rs.set("scopeSpans", json::array{std::move(ss)});
-    rs.set("schemaUrl", std::string(schema_url));
-    json::value td = json::object{};
-    td.set("resourceSpans", json::array{std::move(rs)});
+    v1::scope_spans ss;
+    ss.scope = {std::string(scope_name), std::string(assay::version)};
+    ss.schema_url = std::string(schema_url);
+    v1::resource_spans rs;
+    rs.resource.attributes = res.list();
+    rs.scope_spans.push_back(std::move(ss));
+    rs.schema_url = std::string(schema_url);
+    v1::traces_data td;
+    td.resource_spans.push_back(std::move(rs));
     return td;
   }
 
