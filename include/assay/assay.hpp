@@ -72,6 +72,7 @@
 #include "assay/contracts/payloads.hpp"
 #include "assay/contracts/registry.hpp"
 #include "assay/contracts/sarif.hpp"
+#include "assay/contracts/show.hpp"
 #include "assay/contracts/soak_drift.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/contracts/sorted.hpp"

@@ -5,6 +5,7 @@
 #include "support.hpp"
 
 #include "../evidence/events.hpp"
+#include "assay/contracts/show.hpp"
 #include "assay/inspect/diff.hpp"
 #include "assay/inspect/show.hpp"
 #include "assay/inspect/text.hpp"
@@ -299,8 +300,16 @@ TEST_CASE("show --format json: the manifest, the events as they are, verified") 
     events += (events.empty() ? "" : ",") + lines.substr(at, nl - at);
   const std::string manifest = json::to_canonical(assay_test::manifest_for(lines)).value();
   CHECK(s.out == R"({"manifest":)" + manifest + R"(,"events":[)" + events + R"(],"verified":true})" + "\n");
-  auto parsed = json::parse(s.out);
-  CHECK(parsed.has_value());
+  // The output is its contract's: decoded strictly, the manifest and every event as they were.
+  auto typed = assay::decode<assay::contracts::show_output>(s.out);
+  REQUIRE(typed.has_value());
+  CHECK(json::to_canonical(typed->manifest).value() == manifest);
+  REQUIRE(typed->events.size() == baseline_events().size());
+  const std::size_t first_end = lines.find('\n');
+  const std::string second_line = lines.substr(first_end + 1, lines.find('\n', first_end + 1) - first_end - 1);
+  CHECK(json::to_canonical(typed->events[1]).value() == second_line);
+  CHECK(typed->verified);
+  CHECK_FALSE(typed->unreadable.has_value());
 }
 
 TEST_CASE("show: a bundle that fails is not shown; without verification it is, and says so") {
@@ -329,7 +338,14 @@ TEST_CASE("show: a bundle that fails is not shown; without verification it is, a
   REQUIRE(j.r.has_value());
   CHECK(j.out.find(R"(],"verified":false,"unreadable":[{"at":"events.ndjson line 5","error":"not JSON: )") !=
         std::string::npos);
-  CHECK(json::parse(j.out).has_value());
+  auto typed = assay::decode<assay::contracts::show_output>(j.out);
+  REQUIRE(typed.has_value());
+  CHECK_FALSE(typed->verified);
+  CHECK(typed->events.size() == 4);
+  REQUIRE(typed->unreadable.has_value());
+  REQUIRE(typed->unreadable->size() == 1);
+  CHECK(typed->unreadable->front().at == "events.ndjson line 5");
+  CHECK(typed->unreadable->front().error.starts_with("not JSON: "));
 }
 
 TEST_CASE("show without verification: long lines, CRLF, other members, no manifest") {

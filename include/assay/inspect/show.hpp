@@ -13,6 +13,7 @@
 // the output's first line says so, and lines that are not JSON are listed, not fatal.
 #pragma once
 
+#include "assay/contracts/show.hpp"
 #include "assay/error.hpp"
 #include "assay/evidence/read_unverified.hpp"
 #include "assay/evidence/verify.hpp"
@@ -368,16 +369,13 @@ result<show_summary> show_bundle(evidence::byte_source& source, const show_optio
         [&](std::string_view chunk) { return std::fwrite(chunk.data(), 1, chunk.size(), out) == chunk.size(); });
     std::string tail = std::string("],\"verified\":") + (s.verified ? "true" : "false");
     if (!g.problems().empty()) {
-      tail += ",\"unreadable\":[";
-      for (std::size_t i = 0; i < g.problems().size(); ++i) {
-        json::string_writer w{&tail};
-        tail += i == 0 ? "{\"at\":" : ",{\"at\":";
-        json::write_string(w, g.problems()[i].first);
-        tail += ",\"error\":";
-        json::write_string(w, g.problems()[i].second);
-        tail += "}";
-      }
-      tail += "]";
+      std::vector<contracts::show_v1::unreadable_part> parts;
+      for (const auto& [at, why] : g.problems())
+        parts.push_back({non_empty(at), non_empty(why)});  // a place and a reason: never empty
+      auto list = assay::encode(parts);
+      if (!list)
+        return list.error().front();
+      tail += ",\"unreadable\":" + *list;
     }
     tail += "}\n";
     if (!failed && std::fwrite(tail.data(), 1, tail.size(), out) != tail.size())
