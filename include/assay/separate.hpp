@@ -25,3 +25,19 @@
 #define ASSAY_EXTERN_TEMPLATE extern template
 #endif
 #endif
+
+namespace assay {
+
+// T, named through the parameter V of a deferred template (`template <class V = void>`). Code in
+// a template that does not depend on its parameters is compiled where it is written, in every
+// unit that includes the header, used or not: a container of a type only that template uses
+// (`std::vector<T>::push_back`) would be. Named as deferred_t<V, T>, T's code is compiled only
+// where the template is instantiated (otel/exporter.hpp names the OTLP types this way).
+template <class V, class T>
+struct deferred {
+  using type = T;
+};
+template <class V, class T>
+using deferred_t = typename deferred<V, T>::type;
+
+}  // namespace assay

@@ -96,7 +96,7 @@ def separate(include_dir):
     for h in headers(include_dir):
         with open(os.path.join(include_dir, h)) as f:
             text = f.read()
-        names = re.findall(r"^ *template <class = void>[^\n]*\n(?:[^\n(]*?)\b(\w+)(?: \{|\()", text, re.M)
+        names = re.findall(r"^ *template <class(?: \w+)? = void>[^\n]*\n(?:[^\n(]*?)\b(\w+)(?: \{|\()", text, re.M)
         block = text[text.find("#ifdef ASSAY_EXTERN_TEMPLATE"):] if "#ifdef ASSAY_EXTERN_TEMPLATE" in text else ""
         for name in names:
             if not re.search(r"\b%s<void>" % re.escape(name), block):

@@ -66,10 +66,6 @@ struct any_value {
       {.field = "bool_value", .json_name = "boolValue"},
       {.field = "array_value", .json_name = "arrayValue"},
   };
-  static any_value of(primitive_value p) {
-    return any_value{std::move(p.string_value), std::move(p.int_value), p.double_value, p.bool_value, std::nullopt};
-  }
-  static any_value of(std::string s) { return any_value{std::move(s), std::nullopt, std::nullopt, std::nullopt, {}}; }
   void check_rules(rules& r) const {
     if (string_value.has_value() + int_value.has_value() + double_value.has_value() + bool_value.has_value() +
             array_value.has_value() !=

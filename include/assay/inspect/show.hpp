@@ -330,7 +330,7 @@ inline std::optional<error> write_table(spool& sp, const gatherer& g, const show
 
 // Shows a bundle read from `source` on `out` as `o` says. With verification, a bundle that fails
 // is the error of the check it failed, and nothing is written.
-template <class = void>
+template <class V = void>
 result<show_summary> show_bundle(evidence::byte_source& source, const show_options& o, std::FILE* out) {
   spool sp(o.spool_memory);
   detail::gatherer g(o, sp);
@@ -369,7 +369,7 @@ result<show_summary> show_bundle(evidence::byte_source& source, const show_optio
         [&](std::string_view chunk) { return std::fwrite(chunk.data(), 1, chunk.size(), out) == chunk.size(); });
     std::string tail = std::string("],\"verified\":") + (s.verified ? "true" : "false");
     if (!g.problems().empty()) {
-      std::vector<contracts::show_v1::unreadable_part> parts;
+      std::vector<deferred_t<V, contracts::show_v1::unreadable_part>> parts;  // compiled only where used
       for (const auto& [at, why] : g.problems())
         parts.push_back({non_empty(at), non_empty(why)});  // a place and a reason: never empty
       auto list = assay::encode(parts);

@@ -18,6 +18,7 @@
 #include "assay/contracts/otlp.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/document.hpp"
+#include "assay/separate.hpp"
 
 #include <charconv>
 #include <cstdint>
@@ -56,6 +57,11 @@ inline std::string child_pointer(std::string_view parent, std::string_view name)
   return out;
 }
 
+// An OTLP type named through V (deferred_t, assay/separate.hpp): the code of these templates
+// is compiled only where they are used.
+template <class V, class T>
+using otlp = deferred_t<V, T>;
+
 namespace detail {
 
 // The canonical text of the node at `i` (numbers: their shortest ECMAScript form).
@@ -68,8 +74,9 @@ inline std::string canonical_text(const json::document& doc, std::size_t i) {
 
 // A number's AnyValue: intValue when it is written as an integer that fits 64 bits (its
 // decimal text), else doubleValue.
-inline contracts::otlp_v1::primitive_value number_value(const json::document& doc, std::size_t i) {
-  contracts::otlp_v1::primitive_value out;
+template <class V = void>
+otlp<V, contracts::otlp_v1::primitive_value> number_value(const json::document& doc, std::size_t i) {
+  otlp<V, contracts::otlp_v1::primitive_value> out;
   if (doc.integer_token_at(i)) {
     const std::string text = canonical_text(doc, i);
     const bool digits = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos;
@@ -77,7 +84,7 @@ inline contracts::otlp_v1::primitive_value number_value(const json::document& do
       std::int64_t n = 0;
       const auto r = std::from_chars(text.data(), text.data() + text.size(), n);
       if (r.ec == std::errc() && r.ptr == text.data() + text.size()) {
-        out.int_value = contracts::otlp_v1::int64_text(std::to_string(n));
+        out.int_value = otlp<V, contracts::otlp_v1::int64_text>(std::to_string(n));
         return out;
       }
     }
@@ -89,9 +96,10 @@ inline contracts::otlp_v1::primitive_value number_value(const json::document& do
 }  // namespace detail
 
 // The AnyValue of a primitive node (string, boolean, number); nullopt for anything else.
-inline std::optional<contracts::otlp_v1::primitive_value> primitive_value(const json::document& doc, std::size_t i) {
+template <class V = void>
+std::optional<otlp<V, contracts::otlp_v1::primitive_value>> primitive_value(const json::document& doc, std::size_t i) {
   const auto& n = doc.nodes()[i];
-  contracts::otlp_v1::primitive_value out;
+  otlp<V, contracts::otlp_v1::primitive_value> out;
   switch (n.kind) {
     case json::kind::string:
       out.string_value = std::string(doc.string_at(i));
@@ -100,26 +108,41 @@ inline std::optional<contracts::otlp_v1::primitive_value> primitive_value(const 
       out.bool_value = n.payload != 0;
       return out;
     case json::kind::number:
-      return detail::number_value(doc, i);
+      return detail::number_value<V>(doc, i);
     default:
       return std::nullopt;
   }
 }
 
-inline contracts::otlp_v1::any_value string_value(std::string_view s) {
-  return contracts::otlp_v1::any_value::of(std::string(s));
+// A primitive as an attribute's value.
+template <class V = void>
+otlp<V, contracts::otlp_v1::any_value> any_value_of(otlp<V, contracts::otlp_v1::primitive_value> p) {
+  otlp<V, contracts::otlp_v1::any_value> v;
+  v.string_value = std::move(p.string_value);
+  v.int_value = std::move(p.int_value);
+  v.double_value = p.double_value;
+  v.bool_value = p.bool_value;
+  return v;
+}
+
+template <class V = void>
+otlp<V, contracts::otlp_v1::any_value> string_value(std::string_view s) {
+  otlp<V, contracts::otlp_v1::any_value> v;
+  v.string_value = std::string(s);
+  return v;
 }
 
 // The attributes of one span (or span event, or resource): key -> AnyValue, in key order.
-class attribute_set {
+template <class V = void>
+class basic_attribute_set {
  public:
   // Sets `key` to `v` unless the key is taken; false when it was.
-  bool set(std::string_view key, contracts::otlp_v1::any_value v) {
+  bool set(std::string_view key, otlp<V, contracts::otlp_v1::any_value> v) {
     return attrs_.emplace(std::string(key), std::move(v)).second;
   }
 
   bool contains(std::string_view key) const { return attrs_.find(std::string(key)) != attrs_.end(); }
-  const contracts::otlp_v1::any_value* find(std::string_view key) const {
+  const otlp<V, contracts::otlp_v1::any_value>* find(std::string_view key) const {
     const auto it = attrs_.find(std::string(key));
     return it == attrs_.end() ? nullptr : &it->second;
   }
@@ -145,7 +168,7 @@ class attribute_set {
       record_loss(loss, event_id, std::string(pointer), "null has no OpenTelemetry attribute form");
       return;
     }
-    contracts::otlp_v1::any_value v;
+    otlp<V, contracts::otlp_v1::any_value> v;
     if (n.kind == json::kind::array) {
       auto a = array_value(doc, i);
       if (!a) {
@@ -155,15 +178,15 @@ class attribute_set {
       }
       v.array_value = std::move(*a);
     } else {
-      v = contracts::otlp_v1::any_value::of(*primitive_value(doc, i));
+      v = any_value_of<V>(*primitive_value<V>(doc, i));
     }
     if (!set(key, std::move(v)))
       record_loss(loss, event_id, std::string(pointer), "attribute key " + std::string(key) + " already used");
   }
 
   // The attributes in key order.
-  std::vector<contracts::otlp_v1::key_value> list() const {
-    std::vector<contracts::otlp_v1::key_value> out;
+  std::vector<otlp<V, contracts::otlp_v1::key_value>> list() const {
+    std::vector<otlp<V, contracts::otlp_v1::key_value>> out;
     out.reserve(attrs_.size());
     for (const auto& [k, v] : attrs_)
       out.push_back({non_empty(k), v});  // keys are never empty: each names an envelope or a payload member
@@ -174,25 +197,38 @@ class attribute_set {
 
  private:
   // An arrayValue of the array at `i` when its items are primitives of one kind (or none).
-  static std::optional<contracts::otlp_v1::array_value> array_value(const json::document& doc, std::size_t i) {
+  static std::optional<otlp<V, contracts::otlp_v1::array_value>> array_value(const json::document& doc, std::size_t i) {
     const auto& n = doc.nodes()[i];
-    contracts::otlp_v1::array_value out;
+    otlp<V, contracts::otlp_v1::array_value> out;
     for (std::size_t j = i + 1; j < n.payload; j = doc.next(j)) {
-      auto v = primitive_value(doc, j);
+      auto v = primitive_value<V>(doc, j);
       if (!v || (!out.values.empty() && !same_kind(out.values.front(), *v)))
         return std::nullopt;
       out.values.push_back(std::move(*v));
     }
     return out;
   }
-  static bool same_kind(const contracts::otlp_v1::primitive_value& a, const contracts::otlp_v1::primitive_value& b) {
+  static bool same_kind(const otlp<V, contracts::otlp_v1::primitive_value>& a,
+                        const otlp<V, contracts::otlp_v1::primitive_value>& b) {
     return a.string_value.has_value() == b.string_value.has_value() &&
            a.int_value.has_value() == b.int_value.has_value() &&
            a.double_value.has_value() == b.double_value.has_value() &&
            a.bool_value.has_value() == b.bool_value.has_value();
   }
 
-  std::map<std::string, contracts::otlp_v1::any_value> attrs_;
+  std::map<std::string, otlp<V, contracts::otlp_v1::any_value>> attrs_;
 };
+using attribute_set = basic_attribute_set<>;
 
 }  // namespace assay::otel
+
+#ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
+namespace assay::otel {
+ASSAY_EXTERN_TEMPLATE contracts::otlp_v1::primitive_value detail::number_value<void>(const json::document&, std::size_t);
+ASSAY_EXTERN_TEMPLATE std::optional<contracts::otlp_v1::primitive_value> primitive_value<void>(const json::document&,
+                                                                                             std::size_t);
+ASSAY_EXTERN_TEMPLATE contracts::otlp_v1::any_value any_value_of<void>(contracts::otlp_v1::primitive_value);
+ASSAY_EXTERN_TEMPLATE contracts::otlp_v1::any_value string_value<void>(std::string_view);
+ASSAY_EXTERN_TEMPLATE class basic_attribute_set<void>;
+}  // namespace assay::otel
+#endif

@@ -362,8 +362,26 @@ struct run_state {
 
 }  // namespace detail
 
-template <class = void>
+template <class V = void>
 class basic_exporter {
+  // The run's records and the OTLP types, named through V (deferred_t, assay/separate.hpp): a
+  // template's non-dependent code is compiled where it is written, so without this every unit
+  // that includes this header would compile the code of their containers, exporting or not.
+  using run_state = deferred_t<V, detail::run_state>;
+  using span_record = deferred_t<V, detail::span_record>;
+  using attribute_set_t = deferred_t<V, attribute_set>;
+  using otlp_traces_data = deferred_t<V, contracts::otlp_v1::traces_data>;
+  using otlp_resource_spans = deferred_t<V, contracts::otlp_v1::resource_spans>;
+  using otlp_scope_spans = deferred_t<V, contracts::otlp_v1::scope_spans>;
+  using otlp_span = deferred_t<V, contracts::otlp_v1::span>;
+  using otlp_span_event = deferred_t<V, contracts::otlp_v1::span_event>;
+  using otlp_span_link = deferred_t<V, contracts::otlp_v1::span_link>;
+  using otlp_key_value = deferred_t<V, contracts::otlp_v1::key_value>;
+  using otlp_any_value = deferred_t<V, contracts::otlp_v1::any_value>;
+  using otlp_trace_id = deferred_t<V, contracts::otlp_v1::trace_id>;
+  using otlp_span_id = deferred_t<V, contracts::otlp_v1::span_id>;
+  using otlp_unix_nano = deferred_t<V, contracts::otlp_v1::unix_nano>;
+
  public:
   explicit basic_exporter(evidence::producer_info service = {}, export_options o = {})
       : service_(std::move(service)), opt_(o) {
@@ -411,10 +429,10 @@ class basic_exporter {
   result<contracts::otel_export_report> finish_to(Sink&& sink) {
     std::uint64_t written = 0, lines = 0;
     bool ok = true;
-    for (detail::run_state& run : runs_) {
+    for (run_state& run : runs_) {
       if (ok)
         ok = emit_run(run, sink, written, lines);
-      run = detail::run_state{};  // freed as soon as written
+      run = run_state{};  // freed as soon as written
     }
     contracts::otel_export_report r;
     r.semconv_version = std::string(semconv_version);
@@ -454,7 +472,7 @@ class basic_exporter {
   result<void> add(const json::document& doc, const envelope& env) {
     const std::string_view type = env.type, id = env.id, run_id = env.run_id, hash = env.hash;
     ++events_read_;
-    detail::run_state& run = run_of(run_id, id, hash);
+    run_state& run = run_of(run_id, id, hash);
     if (!run_seen_.contains(std::string(run_id)))
       return make_error(errc::above_maximum, over_limit());
     const auto ns = detail::unix_nanos(env.at);
@@ -477,7 +495,7 @@ class basic_exporter {
     if (new_span && rule->what != detail::role::root && spans_ + 1 > opt_.max_spans)
       return make_error(errc::above_maximum, over_limit());
 
-    detail::span_record s;
+    span_record s;
     s.span_id = detail::hex_prefix(std::string(hash) + "\n" + std::string(id), 8);
     s.start = ns.value_or(0);
     if (!ns)
@@ -501,7 +519,7 @@ class basic_exporter {
       s.name = std::string(type);
     } else if (rule->what == detail::role::tool) {
       s.kind = span_kind::internal;
-      s.attrs.set("gen_ai.operation.name", string_value("execute_tool"));
+      s.attrs.set("gen_ai.operation.name", string_value<V>("execute_tool"));
       const auto tool = attr_string(s.attrs, "gen_ai.tool.name");
       s.name = "execute_tool " + tool.value_or("");
       const auto source = data != 0 ? detail::string_member(doc, data, "tool_definition_source") : std::nullopt;
@@ -518,8 +536,7 @@ class basic_exporter {
       run.root = std::move(s);
       return {};
     } else {  // a span event on the root span
-      run.root_events.push_back(
-          {std::string(type), contracts::otlp_v1::unix_nano(std::to_string(s.start)), s.attrs.list()});
+      run.root_events.push_back({std::string(type), otlp_unix_nano(std::to_string(s.start)), s.attrs.list()});
       return {};
     }
     // Held as canonical text until finish(), not as a tree: a tenth of the memory.
@@ -528,7 +545,7 @@ class basic_exporter {
     json::string_sink sink{&scratch_};
     reflect::encode_to(sink, s.attrs.list()).value();  // strings, finite numbers and booleans: no error
     s.attributes = run.texts.add(scratch_);
-    s.attrs = attribute_set{};
+    s.attrs = attribute_set_t{};
     ++spans_;
     run.spans.push_back(std::move(s));
     return {};
@@ -539,18 +556,18 @@ class basic_exporter {
            " spans (the limit max_spans, --max-spans): nothing was written";
   }
 
-  static std::optional<std::string> attr_string(const attribute_set& a, std::string_view key) {
-    const contracts::otlp_v1::any_value* v = a.find(key);
+  static std::optional<std::string> attr_string(const attribute_set_t& a, std::string_view key) {
+    const otlp_any_value* v = a.find(key);
     return v != nullptr ? v->string_value : std::nullopt;
   }
 
   // The run of `run_id`, made on its first event (and its root span counted, when it fits).
-  detail::run_state& run_of(std::string_view run_id, std::string_view id, std::string_view hash) {
+  run_state& run_of(std::string_view run_id, std::string_view id, std::string_view hash) {
     const auto it = run_index_.find(std::string(run_id));
     if (it != run_index_.end())
       return runs_[it->second];
     run_index_.emplace(std::string(run_id), runs_.size());
-    detail::run_state r;
+    run_state r;
     r.run_id = std::string(run_id);
     r.first_id = std::string(id);
     r.first_hash = std::string(hash);
@@ -562,7 +579,7 @@ class basic_exporter {
     return runs_.back();
   }
 
-  void map_envelope(const json::document& doc, std::string_view id, detail::span_record& s) {
+  void map_envelope(const json::document& doc, std::string_view id, span_record& s) {
     const auto& root = doc.root();
     const auto source = detail::string_member(doc, 0, "source");
     const bool cloudevent = source.has_value();  // id is a string: add() checked it
@@ -589,7 +606,7 @@ class basic_exporter {
                         (name == "assayproducerversion" && doc.string_at(j + 1) == service_.version)))
         continue;  // the resource says it
       if (name == "id" && cloudevent)
-        s.attrs.set("cloudevents.event_id", string_value(id));
+        s.attrs.set("cloudevents.event_id", string_value<V>(id));
       const bool to_fallback = !rule->fallback.empty() && !(cloudevent && is_string);
       s.attrs.add_node(to_fallback ? rule->fallback : rule->key, doc, j + 1, ptr, id, loss_);
     }
@@ -598,7 +615,7 @@ class basic_exporter {
   // The members of `data`: by the type's rules (to the conventions' keys when the event gets a
   // GenAI span, else to their assay.* fallbacks), the others under the type's prefix.
   void map_payload(const json::document& doc, const detail::type_rule& rule, std::string_view id, bool genai,
-                   detail::span_record& s) {
+                   span_record& s) {
     const std::size_t data = doc.find_member(0, "data");
     if (data == 0)
       return;
@@ -636,31 +653,29 @@ class basic_exporter {
   }
 
   // `key` = the node at `i`: as itself, or as its canonical JSON text.
-  void set_member(detail::span_record& s, std::string_view key, const json::document& doc, std::size_t i,
-                  bool json_text, const std::string& ptr, std::string_view id) {
+  void set_member(span_record& s, std::string_view key, const json::document& doc, std::size_t i, bool json_text,
+                  const std::string& ptr, std::string_view id) {
     if (!json_text) {
       s.attrs.add_node(key, doc, i, ptr, id, loss_);
       return;
     }
-    if (!s.attrs.set(key, string_value(detail::canonical_text(doc, i))))
+    if (!s.attrs.set(key, string_value<V>(detail::canonical_text(doc, i))))
       record_loss(loss_, id, ptr, "attribute key " + std::string(key) + " already used");
   }
 
-  static contracts::otlp_v1::span span_of(const detail::span_record& s,
-                                          std::vector<contracts::otlp_v1::key_value> attributes,
-                                          const std::string& trace_id, const std::string& parent, std::uint64_t end) {
-    namespace v1 = contracts::otlp_v1;
-    v1::span o;
-    o.trace_id = v1::trace_id(trace_id);  // ids are made here, or read from a checked traceparent
-    o.span_id = v1::span_id(s.span_id);
+  static otlp_span span_of(const span_record& s, std::vector<otlp_key_value> attributes, const std::string& trace_id,
+                           const std::string& parent, std::uint64_t end) {
+    otlp_span o;
+    o.trace_id = otlp_trace_id(trace_id);  // ids are made here, or read from a checked traceparent
+    o.span_id = otlp_span_id(s.span_id);
     if (!parent.empty())
-      o.parent_span_id = v1::span_id(parent);
+      o.parent_span_id = otlp_span_id(parent);
     if (!s.trace_state.empty())
       o.trace_state = s.trace_state;
     o.name = s.name;
     o.kind = static_cast<int>(s.kind);
-    o.start_time_unix_nano = v1::unix_nano(std::to_string(s.start));
-    o.end_time_unix_nano = v1::unix_nano(std::to_string(end));
+    o.start_time_unix_nano = otlp_unix_nano(std::to_string(s.start));
+    o.end_time_unix_nano = otlp_unix_nano(std::to_string(end));
     o.attributes = std::move(attributes);
     return o;
   }
@@ -668,24 +683,23 @@ class basic_exporter {
   // The run's spans as OTLP/JSON TracesData lines, the root first, spans_per_line to a line; each
   // line to `sink` as soon as it is made. False when the sink refused one.
   template <class Sink>
-  bool emit_run(detail::run_state& run, Sink& sink, std::uint64_t& written, std::uint64_t& lines) const {
-    namespace v1 = contracts::otlp_v1;
+  bool emit_run(run_state& run, Sink& sink, std::uint64_t& written, std::uint64_t& lines) const {
     const std::string trace_id =
         run.context ? run.context->trace_id : detail::hex_prefix("assay-otel-trace\n" + run.run_id, 16);
-    detail::span_record root;
+    span_record root;
     if (run.root) {
       root = std::move(*run.root);
     } else {  // no assay.profile.started: the root is made from the run's first event
       root.name = "assay.run";
       root.span_id = detail::hex_prefix("assay-otel-root\n" + run.run_id, 8);
-      root.attrs.set("assay.event.id", string_value(run.first_id));
-      root.attrs.set("assay.content_hash", string_value(run.first_hash));
-      root.attrs.set("assay.run.id", string_value(run.run_id));
+      root.attrs.set("assay.event.id", string_value<V>(run.first_id));
+      root.attrs.set("assay.content_hash", string_value<V>(run.first_hash));
+      root.attrs.set("assay.run.id", string_value<V>(run.run_id));
     }
     const std::uint64_t start = run.first_ns == std::numeric_limits<std::uint64_t>::max() ? 0 : run.first_ns;
     root.start = start;
-    v1::traces_data line = traces_data();
-    std::vector<v1::span>& chunk = line.resource_spans.front().scope_spans.front().spans;
+    otlp_traces_data line = traces_data();
+    std::vector<otlp_span>& chunk = line.resource_spans.front().scope_spans.front().spans;
     std::string text;
     auto flush = [&] {
       if (chunk.empty())
@@ -699,51 +713,51 @@ class basic_exporter {
       text += '\n';
       return static_cast<bool>(sink(std::string_view(text)));
     };
-    v1::span r =
+    otlp_span r =
         span_of(root, root.attrs.list(), trace_id, run.context ? run.context->parent_id : "", run.last_ns + 1000);
     if (!run.root_events.empty())
       r.events = std::move(run.root_events);
     chunk.push_back(std::move(r));
-    for (detail::span_record& s : run.spans) {
+    for (span_record& s : run.spans) {
       if (chunk.size() >= opt_.spans_per_line && !flush())
         return false;
-      auto attributes = assay::decode<std::vector<v1::key_value>>(run.texts.at(s.attributes)).value();  // written above
-      if (s.tool && run.mcp_tools.contains(*s.tool)) {  // in key order, as the rest
+      auto attributes =
+          assay::decode<std::vector<otlp_key_value>>(run.texts.at(s.attributes)).value();  // written above
+      if (s.tool && run.mcp_tools.contains(*s.tool)) {                                     // in key order, as the rest
         auto at = std::find_if(attributes.begin(), attributes.end(),
-                               [](const v1::key_value& a) { return a.key.compare("mcp.method.name") >= 0; });
+                               [](const otlp_key_value& a) { return a.key.compare("mcp.method.name") >= 0; });
         if (at == attributes.end() || at->key != "mcp.method.name")
-          attributes.insert(at, {non_empty("mcp.method.name"), string_value("tools/call")});
+          attributes.insert(at, {non_empty("mcp.method.name"), string_value<V>("tools/call")});
       }
-      v1::span o = span_of(s, std::move(attributes), s.foreign ? s.foreign->trace_id : trace_id,
-                           s.foreign ? s.foreign->parent_id : root.span_id, s.start + 1000);
+      otlp_span o = span_of(s, std::move(attributes), s.foreign ? s.foreign->trace_id : trace_id,
+                            s.foreign ? s.foreign->parent_id : root.span_id, s.start + 1000);
       if (s.foreign)
-        o.links = std::vector<v1::span_link>{{v1::trace_id(trace_id), v1::span_id(root.span_id)}};
+        o.links = std::vector<otlp_span_link>{{otlp_trace_id(trace_id), otlp_span_id(root.span_id)}};
       chunk.push_back(std::move(o));
     }
     return flush();
   }
 
   // A TracesData with its resource and scope, and no spans yet.
-  contracts::otlp_v1::traces_data traces_data() const {
-    namespace v1 = contracts::otlp_v1;
-    attribute_set res;
-    res.set("service.name", string_value(service_.name));
-    res.set("service.version", string_value(service_.version));
-    v1::scope_spans ss;
+  otlp_traces_data traces_data() const {
+    attribute_set_t res;
+    res.set("service.name", string_value<V>(service_.name));
+    res.set("service.version", string_value<V>(service_.version));
+    otlp_scope_spans ss;
     ss.scope = {std::string(scope_name), std::string(assay::version)};
     ss.schema_url = std::string(schema_url);
-    v1::resource_spans rs;
+    otlp_resource_spans rs;
     rs.resource.attributes = res.list();
     rs.scope_spans.push_back(std::move(ss));
     rs.schema_url = std::string(schema_url);
-    v1::traces_data td;
+    otlp_traces_data td;
     td.resource_spans.push_back(std::move(rs));
     return td;
   }
 
   evidence::producer_info service_;
   export_options opt_;
-  std::vector<detail::run_state> runs_;
+  std::vector<run_state> runs_;
   std::map<std::string, std::size_t> run_index_;
   std::set<std::string> run_seen_;  // runs whose root span fitted under max_spans
   std::map<std::string, std::uint64_t> unmapped_;
