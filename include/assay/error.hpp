@@ -192,11 +192,23 @@ struct error {
   std::size_t line = 0;       // 1-based; 0 when unknown
   std::size_t column = 0;     // 1-based, in code points; 0 when unknown
   std::string pointer;        // RFC 6901 pointer of the value concerned ("" = the root)
+  std::string source;         // the file the position is in, when it names one (a pack's path); else ""
 
   bool has_position() const noexcept { return offset != npos; }
 
-  // "line 3, column 14 (byte 52) at /results/runs: duplicate member name \"runs\""
+  // "line 3, column 14 (byte 52) at /results/runs: duplicate member name \"runs\""; an error in a
+  // named file takes the form compilers use, which editors and terminals jump to:
+  // "packs/bad.yaml:11:15: \"loud\" is not one of … (at /rules/0/severity)".
   std::string format() const {
+    if (!source.empty()) {
+      std::string out = source;
+      if (has_position())
+        out += ":" + std::to_string(line) + ":" + std::to_string(column);
+      out += ": " + message;
+      if (!pointer.empty())
+        out += " (at " + pointer + ")";
+      return out;
+    }
     std::string out;
     if (has_position()) {
       out += "line " + std::to_string(line) + ", column " + std::to_string(column) + " (byte " +

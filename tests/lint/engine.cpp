@@ -677,7 +677,8 @@ TEST_CASE("value_equals: numbers in messages are printed as written, never round
                              {lint::pack_source::origin::file, "demo.json"});
     REQUIRE_FALSE(p.has_value());
     REQUIRE(p.error().size() == 1);
-    return p.error().front().message;
+    const assay::error e = p.error().front();
+    return e.source + ": " + e.message;  // the file, then the reason
   };
   CHECK(refused("18446744073709551616") ==
         "demo.json: rules[0].check.value_equals: invalid type: integer `18446744073709551616` as u128, expected any "

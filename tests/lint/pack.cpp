@@ -58,7 +58,7 @@ std::vector<std::string> errors_of(const std::string& text, const lint::pack_opt
     line += "] ";
     line += e.pointer;
     line += ": ";
-    line += e.message;
+    line += e.source.empty() ? e.message : e.source + ": " + e.message;  // the file, then the reason
     out.push_back(std::move(line));
   }
   return out;
@@ -393,7 +393,8 @@ TEST_CASE("duplicate keys are refused at any depth, in members that are otherwis
   REQUIRE_FALSE(p.has_value());
   CHECK(p.error().front().code == errc::unexpected_character);
   CHECK(p.error().front().line == 2);
-  CHECK(p.error().front().message.substr(0, 11) == "demo.json: ");
+  CHECK(p.error().front().source == "demo.json");
+  CHECK(p.error().front().format().starts_with("demo.json:2:10: "));
 }
 
 TEST_CASE("errors carry the position of the member in the pack text") {
@@ -406,9 +407,9 @@ TEST_CASE("errors carry the position of the member in the pack text") {
   REQUIRE_FALSE(p.has_value());
   REQUIRE(p.error().size() == 2);
   CHECK(p.error().items[0].format() ==
-        "line 6, column 46 (byte 262) at /rules/0/check/min: demo.json: event_count.min must be > 0");
+        "demo.json:6:46: event_count.min must be > 0 (at /rules/0/check/min)");
   CHECK(p.error().items[1].format() ==
-        "line 8, column 3 (byte 273) at /extra: demo.json: unknown member \"extra\" (not allowed here)");
+        "demo.json:8:3: unknown member \"extra\" (not allowed here) (at /extra)");
 }
 
 // Found with fuzz_pack (tests/fuzz/regressions/pack-yaml-quadratic-positions.bin): every node's
@@ -427,7 +428,7 @@ TEST_CASE("a large pack reads in linear time, positions exact after many nodes")
   REQUIRE(p.error().size() == 1);
   CHECK(p.error().front().code == errc::rule_violation);
   CHECK(p.error().front().format() ==
-        "line 1, column 400243 (byte 500242) at /rules/0/check/min: demo.json: event_count.min must be > 0");
+        "demo.json:1:400243: event_count.min must be > 0 (at /rules/0/check/min)");
 }
 
 TEST_CASE("x-assay.requires_signals in both spellings; signals must be registered") {

@@ -90,7 +90,8 @@ lint::loaded_pack resolves(std::string_view ref) {
 std::string refused(std::string_view ref) {
   auto p = lint::load_pack_ref(ref);
   REQUIRE_MESSAGE(!p.has_value(), ref << " resolved");
-  return p.error().front().message;
+  const assay::error e = p.error().front();
+  return e.source.empty() ? e.message : e.source + ": " + e.message;  // a pack's file, then the reason
 }
 
 const std::string builtins = "built-in packs: cicd-starter, replay-readiness";
@@ -291,7 +292,7 @@ TEST_CASE("a folder of packs: each pack file in name order; a directory with pac
   write("broken/x.json", "{");
   auto broken = lint::load_packs(std::vector<std::string>{"broken"});
   REQUIRE_FALSE(broken.has_value());
-  CHECK(broken.error().front().message.find("x.json") != std::string::npos);
+  CHECK(broken.error().front().source.find("x.json") != std::string::npos);
   // At most 256 files.
   for (int i = 0; i <= 256; ++i) {
     std::string file = "many/p", name = "p";  // (appended, not "a" + std::string: g++ 12 -O3 -Wrestrict)

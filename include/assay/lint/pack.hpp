@@ -500,7 +500,7 @@ inline error pack_error(const pack_source& src, const pack_node& tree, error e) 
   e.offset = at.offset;
   e.line = at.line;
   e.column = at.column;
-  e.message = src.label() + ": " + e.message;
+  e.source = src.label();
   return e;
 }
 
@@ -602,7 +602,7 @@ results<loaded_pack> load_pack(std::string_view text, pack_source source = {}, c
   auto tree = (opts.reader != nullptr ? opts.reader : &json_pack_reader)(text);
   if (!tree) {
     error e = std::move(tree).error();
-    e.message = source.label() + ": " + e.message;
+    e.source = source.label();
     return errors(std::move(e));
   }
   return load_pack(*tree, std::move(source), opts);
