@@ -690,7 +690,7 @@ std::vector<std::string> our_lines(const lint::lint_result& r) {
     have.push_back(line_of(f.rule_id,
                            f.level() == lint::severity::error     ? "Error"
                            : f.level() == lint::severity::warning ? "Warn"
-                                                                : "Info",
+                                                                  : "Info",
                            f.message,
                            f.location ? std::to_string(f.location->seq) + ":" + std::to_string(f.location->line) + ":" +
                                             f.location->event_type

@@ -406,10 +406,8 @@ TEST_CASE("errors carry the position of the member in the pack text") {
   auto p = lint::load_pack(text, demo);
   REQUIRE_FALSE(p.has_value());
   REQUIRE(p.error().size() == 2);
-  CHECK(p.error().items[0].format() ==
-        "demo.json:6:46: event_count.min must be > 0 (at /rules/0/check/min)");
-  CHECK(p.error().items[1].format() ==
-        "demo.json:8:3: unknown member \"extra\" (not allowed here) (at /extra)");
+  CHECK(p.error().items[0].format() == "demo.json:6:46: event_count.min must be > 0 (at /rules/0/check/min)");
+  CHECK(p.error().items[1].format() == "demo.json:8:3: unknown member \"extra\" (not allowed here) (at /extra)");
 }
 
 // Found with fuzz_pack (tests/fuzz/regressions/pack-yaml-quadratic-positions.bin): every node's
@@ -427,8 +425,7 @@ TEST_CASE("a large pack reads in linear time, positions exact after many nodes")
   REQUIRE_FALSE(p.has_value());
   REQUIRE(p.error().size() == 1);
   CHECK(p.error().front().code == errc::rule_violation);
-  CHECK(p.error().front().format() ==
-        "demo.json:1:400243: event_count.min must be > 0 (at /rules/0/check/min)");
+  CHECK(p.error().front().format() == "demo.json:1:400243: event_count.min must be > 0 (at /rules/0/check/min)");
 }
 
 TEST_CASE("x-assay.requires_signals in both spellings; signals must be registered") {

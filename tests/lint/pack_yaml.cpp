@@ -283,12 +283,10 @@ TEST_CASE("YAML scalars: string members take the text, other members the core sc
   };
   CHECK(min_error("\"1\"") ==
         "p.yaml:15:12: event_count.min must be an integer > 0, found a string (at /rules/0/check/min)");
-  CHECK(min_error("1.0") ==
-        "p.yaml:15:12: event_count.min must be an integer > 0, found 1.0 (at /rules/0/check/min)");
+  CHECK(min_error("1.0") == "p.yaml:15:12: event_count.min must be an integer > 0, found 1.0 (at /rules/0/check/min)");
   CHECK(min_error("!!str 3") ==
         "p.yaml:15:12: event_count.min must be an integer > 0, found a string (at /rules/0/check/min)");
-  CHECK(min_error("!foo 3") ==
-        "p.yaml:15:12: unsupported YAML tag \"!foo\" (at /rules/0/check/min)");
+  CHECK(min_error("!foo 3") == "p.yaml:15:12: unsupported YAML tag \"!foo\" (at /rules/0/check/min)");
   CHECK(min_error("yes") ==
         "p.yaml:15:12: event_count.min must be an integer > 0, found a string (at /rules/0/check/min)");
   CHECK(yaml_loads(with_check("      type: event_count\n      min: 0x10\n")).checks[0].min == 16);
@@ -321,8 +319,7 @@ TEST_CASE("YAML scalars: string members take the text, other members the core sc
 TEST_CASE("YAML errors: syntax, duplicate keys at any depth, documents, encoding, budgets") {
   CHECK(yaml_error("name: [p\n") ==
         "p.yaml:2:1: YAML: did not find expected ',' or ']' (while parsing a flow sequence)");
-  CHECK(yaml_error("name: p\nkind: x\nname: q\n") ==
-        "p.yaml:3:1: duplicate key \"name\" (at /name)");
+  CHECK(yaml_error("name: p\nkind: x\nname: q\n") == "p.yaml:3:1: duplicate key \"name\" (at /name)");
   const std::string check = with_check("      type: event_count\n      min: 1\n      min: 2\n");
   CHECK(yaml_error(check) == "p.yaml:16:7: duplicate key \"min\" (at /rules/0/check/min)");
   // In a value of any JSON (a condition) and in a member the reference ignores.
@@ -335,12 +332,10 @@ TEST_CASE("YAML errors: syntax, duplicate keys at any depth, documents, encoding
   // The same key spelt two ways is the same key.
   CHECK(yaml_error("name: p\n\"name\": q\n") == "p.yaml:2:1: duplicate key \"name\" (at /name)");
 
-  CHECK(yaml_error("name: p\n---\nname: q\n") ==
-        "p.yaml:2:1: a pack is one YAML document; a second one starts here");
+  CHECK(yaml_error("name: p\n---\nname: q\n") == "p.yaml:2:1: a pack is one YAML document; a second one starts here");
   CHECK(yaml_error("") == "p.yaml: empty pack: no YAML document");
   CHECK(yaml_error("# only a comment\n") == "p.yaml: empty pack: no YAML document");
-  CHECK(yaml_error("\xEF\xBB\xBFname: p\n") ==
-        "p.yaml:1:1: a byte-order mark is not allowed at the start of a pack");
+  CHECK(yaml_error("\xEF\xBB\xBFname: p\n") == "p.yaml:1:1: a byte-order mark is not allowed at the start of a pack");
   CHECK(yaml_error("name: \xC3\x28\n") == "p.yaml: a pack must be UTF-8 text");
   CHECK(yaml_error("? [a]\n: x\n") == "p.yaml:1:3: a mapping key must be a scalar");
   CHECK(yaml_error("- 1\n") == "p.yaml:1:1: expected an object, found an array");
@@ -375,7 +370,8 @@ TEST_CASE("a large YAML pack reads in linear time, positions exact after many no
   for (int i = 0; i < 100000; ++i)
     text += "      - \xC3\xA9\n";
   text += "    check: {type: event_count, min: 0}\n";
-  CHECK(yaml_errors(text) == std::vector<std::string>{"p.yaml:100014:37: event_count.min must be > 0 (at /rules/0/check/min)"});
+  CHECK(yaml_errors(text) ==
+        std::vector<std::string>{"p.yaml:100014:37: event_count.min must be > 0 (at /rules/0/check/min)"});
 }
 
 // A mapping holds at most 10,000 members, as a JSON object does (json::limits::max_members); the
@@ -392,8 +388,7 @@ TEST_CASE("YAML mappings have the JSON reader's member limit") {
   REQUIRE_FALSE(p.has_value());
   REQUIRE(p.error().size() == 1);
   CHECK(p.error().front().code == errc::member_limit);
-  CHECK(p.error().front().format() ==
-        "p.yaml:10003:3: mapping has more than 10000 members (at /notes)");
+  CHECK(p.error().front().format() == "p.yaml:10003:3: mapping has more than 10000 members (at /notes)");
 }
 
 TEST_CASE("YAML errors name the pack, the member and its line") {
@@ -405,7 +400,8 @@ TEST_CASE("YAML errors name the pack, the member and its line") {
         std::vector<std::string>{
             "p.yaml:1:7: \"Bad_Name\" does not match the pattern ^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$ (at /name)",
             "p.yaml:9:3: unknown member \"os\" (not allowed here) (at /requires/os)",
-            "p.yaml:12:15: \"fatal\" is not one of \"error\", \"Error\", \"warning\", \"Warning\", \"warn\", \"Warn\", \"info\", \"Info\" (at /rules/0/severity)",
+            "p.yaml:12:15: \"fatal\" is not one of \"error\", \"Error\", \"warning\", \"Warning\", \"warn\", \"Warn\", "
+            "\"info\", \"Info\" (at /rules/0/severity)",
             "p.yaml:14:5: event_pairs requires start_pattern (at /rules/0/check/start_pattern)",
             "p.yaml:14:5: event_pairs requires finish_pattern (at /rules/0/check/finish_pattern)",
         });
@@ -418,9 +414,12 @@ TEST_CASE("x-assay in YAML, both spellings") {
   CHECK(nested.digest == flat.digest);
   CHECK(nested.requires_signals() == std::vector<std::string>{"tool_calls", "rng_seeds"});
   CHECK(yaml_error(pack + "x-assay: {requires_signals: [tool_calls]}\nx-assay.requires_signals: [rng_seeds]\n") ==
-        "p.yaml:17:27: x-assay.requires_signals is given twice: as a key and inside x-assay (at /x-assay.requires_signals)");
+        "p.yaml:17:27: x-assay.requires_signals is given twice: as a key and inside x-assay (at "
+        "/x-assay.requires_signals)");
   CHECK(yaml_error(pack + "x-assay: {requires_signals: [tool_calls, secrets]}\n") ==
-        "p.yaml:16:42: unknown signal \"secrets\" (registered: environment_posture, human_approvals, model_identity, policy_decisions, prompt_lineage, rng_seeds, run_inputs, sandbox_posture, tool_calls, tool_io_bodies) (at /x-assay/requires_signals/1)");
+        "p.yaml:16:42: unknown signal \"secrets\" (registered: environment_posture, human_approvals, model_identity, "
+        "policy_decisions, prompt_lineage, rng_seeds, run_inputs, sandbox_posture, tool_calls, tool_io_bodies) (at "
+        "/x-assay/requires_signals/1)");
 }
 
 // --- line breaks, control characters, alias budgets (SPEC §10, "Reading packs safely") ------------
@@ -496,10 +495,8 @@ TEST_CASE("YAML line breaks are LF, CR, CRLF, NEL, LS and PS, as the reference r
     CHECK(p.digest == want.digest);
   }
   // Positions count those breaks too: the error is on line 3 of a CR-only text.
-  CHECK(yaml_error("name: p\rkind: x\rname: q\r") ==
-        "p.yaml:3:1: duplicate key \"name\" (at /name)");
-  CHECK(yaml_error("name: p\xE2\x80\xA8kind: x\xC2\x85name: q\n") ==
-        "p.yaml:3:1: duplicate key \"name\" (at /name)");
+  CHECK(yaml_error("name: p\rkind: x\rname: q\r") == "p.yaml:3:1: duplicate key \"name\" (at /name)");
+  CHECK(yaml_error("name: p\xE2\x80\xA8kind: x\xC2\x85name: q\n") == "p.yaml:3:1: duplicate key \"name\" (at /name)");
 }
 
 TEST_CASE("control characters other than TAB, LF and CR are refused, wherever they are") {
@@ -518,8 +515,7 @@ TEST_CASE("control characters other than TAB, LF and CR are refused, wherever th
     const std::string& hex = control.second;
     CAPTURE(hex);
     std::string text = pack;
-    CHECK(yaml_error(text.insert(at, byte)) ==
-          "p.yaml:4:14: YAML: control characters are not allowed (U+" + hex + ")");
+    CHECK(yaml_error(text.insert(at, byte)) == "p.yaml:4:14: YAML: control characters are not allowed (U+" + hex + ")");
     // In a comment too, and in a quoted string.
     CHECK(yaml_error(pack + "# note " + byte + "\n") ==
           "p.yaml:16:8: YAML: control characters are not allowed (U+" + hex + ")");
@@ -590,10 +586,8 @@ TEST_CASE("a quoted or string-tagged ~ is text, a plain !!null ~ is null") {
 
 // Unknown anchors, and anchors used before they are defined (or inside themselves).
 TEST_CASE("aliases name anchors defined before them") {
-  CHECK(yaml_error("name: *a\nkind: &a x\n") ==
-        "p.yaml:1:7: alias of an unknown anchor \"a\" (at /name)");
-  CHECK(yaml_error("name: &a [*a]\n") ==
-        "p.yaml:1:11: alias of an unknown anchor \"a\" (at /name/0)");
+  CHECK(yaml_error("name: *a\nkind: &a x\n") == "p.yaml:1:7: alias of an unknown anchor \"a\" (at /name)");
+  CHECK(yaml_error("name: &a [*a]\n") == "p.yaml:1:11: alias of an unknown anchor \"a\" (at /name/0)");
   // An anchor defined again names the later node from there on.
   const lint::loaded_pack p = yaml_loads(severity_then_event_types("\n") +
                                          "x-assay:\n  requires_signals: [&s tool_calls, "

@@ -91,12 +91,14 @@ struct finding : contracts::lint_v1::finding {
   // Its severity as the engine orders them.
   lint::severity level() const noexcept { return static_cast<lint::severity>(severity.index()); }
 };
-static_assert([] {
-  for (lint::severity s : {severity::info, severity::warning, severity::error})
-    if (contracts::lint_v1::severity_level::of(s).index() != static_cast<std::size_t>(s))
-      return false;
-  return true;
-}(), "the contract's severities are in the engine's order");
+static_assert(
+    [] {
+      for (lint::severity s : {severity::info, severity::warning, severity::error})
+        if (contracts::lint_v1::severity_level::of(s).index() != static_cast<std::size_t>(s))
+          return false;
+      return true;
+    }(),
+    "the contract's severities are in the engine's order");
 
 namespace detail {
 
@@ -316,8 +318,8 @@ class basic_builtin_rules {
 
   void add(std::size_t rule, std::string message, const event_location& at) {
     const builtin_rule& r = builtin_rule_table[rule];
-    found_.emplace_back(std::string(r.id), r.level, std::move(message), at, builtin_fingerprint(r.id, at), std::string(),
-                        rule);
+    found_.emplace_back(std::string(r.id), r.level, std::move(message), at, builtin_fingerprint(r.id, at),
+                        std::string(), rule);
   }
 
   // A bindable denied-call observation: its (tool, target digest).

@@ -282,7 +282,8 @@ class basic_linter {
     for (const finding& f : all)
       out.highest = out.highest ? std::max(*out.highest, f.level()) : f.level();
     if (all.size() > options_.max_results) {
-      std::stable_sort(all.begin(), all.end(), [](const finding& a, const finding& b) { return a.level() > b.level(); });
+      std::stable_sort(all.begin(), all.end(),
+                       [](const finding& a, const finding& b) { return a.level() > b.level(); });
       out.dropped = all.size() - options_.max_results;
       all.resize(options_.max_results);
     }

@@ -224,9 +224,10 @@ using attribute_set = basic_attribute_set<>;
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::otel {
-ASSAY_EXTERN_TEMPLATE contracts::otlp_v1::primitive_value detail::number_value<void>(const json::document&, std::size_t);
+ASSAY_EXTERN_TEMPLATE contracts::otlp_v1::primitive_value detail::number_value<void>(const json::document&,
+                                                                                     std::size_t);
 ASSAY_EXTERN_TEMPLATE std::optional<contracts::otlp_v1::primitive_value> primitive_value<void>(const json::document&,
-                                                                                             std::size_t);
+                                                                                               std::size_t);
 ASSAY_EXTERN_TEMPLATE contracts::otlp_v1::any_value any_value_of<void>(contracts::otlp_v1::primitive_value);
 ASSAY_EXTERN_TEMPLATE contracts::otlp_v1::any_value string_value<void>(std::string_view);
 ASSAY_EXTERN_TEMPLATE class basic_attribute_set<void>;
