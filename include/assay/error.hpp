@@ -202,11 +202,19 @@ struct error {
   std::string format() const {
     if (!source.empty()) {
       std::string out = source;
-      if (has_position())
-        out += ":" + std::to_string(line) + ":" + std::to_string(column);
-      out += ": " + message;
-      if (!pointer.empty())
-        out += " (at " + pointer + ")";
+      if (has_position()) {  // appended piece by piece: GCC 12 -O3 warns falsely on "x" + string
+        out += ':';
+        out += std::to_string(line);
+        out += ':';
+        out += std::to_string(column);
+      }
+      out += ": ";
+      out += message;
+      if (!pointer.empty()) {
+        out += " (at ";
+        out += pointer;
+        out += ')';
+      }
       return out;
     }
     std::string out;
