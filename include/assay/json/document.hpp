@@ -1,7 +1,7 @@
 // assay/json/document.hpp — a read-only parsed document on a flat tape.
 //
 // `json::document` is what the library uses when it only needs to look at JSON, not to edit it:
-// canonicalizing a file, hashing events, linting. One strict pass (SPEC §1, duplicates included)
+// canonicalizing a file, hashing events, linting. One strict pass (docs/json.md, duplicates included)
 // fills a vector of fixed-size nodes; strings without escapes stay views into the input (which
 // must outlive the document), escaped ones are decoded into one side buffer. No allocation per
 // value, so reading and canonicalizing run at memory speed compared with the general-purpose
@@ -161,6 +161,13 @@ class document {
     std::vector<entry> scratch;
     std::vector<level> stack;
     write(w, at, scratch, stack);
+  }
+  // The RFC 8785 text of the value at node `at` (numbers in their shortest ECMAScript form).
+  std::string canonical_at(std::size_t at = 0) const {
+    std::string out;
+    string_writer w{&out};
+    write_canonical(w, at);
+    return out;
   }
 
   // Writes the object at node `obj` in RFC 8785 form with its member `name` set to `json_text`

@@ -163,11 +163,7 @@ class node_cursor {
     return true;
   }
   // The canonical text of the value at node `at`, into `out`.
-  void write_canonical_at(std::size_t at, std::string& out) const {
-    string_sink sink{&out};
-    writer<string_sink> w(sink);
-    doc_.write_canonical(w, at);
-  }
+  void write_canonical_at(std::size_t at, std::string& out) const { out = doc_.canonical_at(at); }
 
   // The document refused duplicate names when it was parsed.
   bool check_unique_name(std::string_view) const noexcept { return !failed_; }

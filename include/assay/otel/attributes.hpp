@@ -1,4 +1,4 @@
-// assay/otel/attributes.hpp — OTLP/JSON attribute values (SPEC §16) built from the nodes of a
+// assay/otel/attributes.hpp — OTLP/JSON attribute values (docs/otel.md) built from the nodes of a
 // parsed event, and the record of what could not be built.
 //
 //   assay::otel::attribute_set attrs;
@@ -64,21 +64,13 @@ using otlp = deferred_t<V, T>;
 
 namespace detail {
 
-// The canonical text of the node at `i` (numbers: their shortest ECMAScript form).
-inline std::string canonical_text(const json::document& doc, std::size_t i) {
-  std::string out;
-  json::string_writer w{&out};
-  doc.write_canonical(w, i);
-  return out;
-}
-
 // A number's AnyValue: intValue when it is written as an integer that fits 64 bits (its
 // decimal text), else doubleValue.
 template <class V = void>
 otlp<V, contracts::otlp_v1::primitive_value> number_value(const json::document& doc, std::size_t i) {
   otlp<V, contracts::otlp_v1::primitive_value> out;
   if (doc.integer_token_at(i)) {
-    const std::string text = canonical_text(doc, i);
+    const std::string text = doc.canonical_at(i);
     const bool digits = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos;
     if (digits) {
       std::int64_t n = 0;

@@ -1,5 +1,5 @@
 // assay/otel/exporter.hpp — evidence events as OpenTelemetry spans: OTLP/JSON TracesData, one
-// object per line, and the otel-export-report-v1 that says what the mapping lost (SPEC §16).
+// object per line, and the otel-export-report-v1 that says what the mapping lost (docs/otel.md).
 //
 //   assay::otel::exporter x({.name = "my-agent", .version = "1.2.0"});   // the resource
 //   for (std::string_view line : my_events) if (auto r = x.add(line); !r) ...;   // a runtime's events
@@ -31,7 +31,7 @@
 // assay.event.seq, cloudevents.event_{id,type,source,spec_version,subject}, ...; payload members
 // without a semantic convention keep their names under the type's assay.* prefix; a redaction
 // commitment in place of a member the conventions name is assay.{tool,model,...}.commitment.*.
-// Whatever has no attribute form (attributes.hpp), and sensitive members (SPEC §9) unless
+// Whatever has no attribute form (attributes.hpp), and sensitive members (docs/privacy.md) unless
 // include_sensitive, is listed in mapping_loss.dropped_attributes with its pointer and the reason.
 //
 // Ids: the run's traceId is the trace id of the first traceparent in the run, else 16 bytes of
@@ -73,7 +73,7 @@
 
 namespace assay::otel {
 
-// The semantic-conventions release the mapping is pinned to (SPEC §16), named in every schemaUrl
+// The semantic-conventions release the mapping is pinned to (docs/otel.md), named in every schemaUrl
 // and in the report. Moving to another release is this one line, once the conformance test
 // otel_semconv passes against that release's registry (it checks every attribute, type, enum
 // member, required attribute, span name and kind written against the registry's YAML model).
@@ -99,7 +99,7 @@ enum class span_kind : int { internal = 1, server = 2, client = 3, producer = 4,
 struct export_options {
   std::uint64_t max_spans = 100000;  // more: add() fails (errc::above_maximum), nothing is written
   std::size_t spans_per_line = 512;  // spans in one TracesData line (at least 1)
-  bool include_sensitive = false;    // export the payload members SPEC §9 calls sensitive
+  bool include_sensitive = false;    // export the payload members docs/privacy.md calls sensitive
 };
 
 struct export_output {
@@ -113,7 +113,7 @@ namespace detail {
 // How a payload member maps: to `key`, a semantic-conventions attribute (a string one, or one of
 // type any as the canonical JSON text of the value: json_text), or to `fallback` under assay.*
 // when the event gets no GenAI span, when its value is not of the key's type, or (as
-// fallback.commitment.*) when it is a redaction commitment (SPEC §9). Members whose key is already
+// fallback.commitment.*) when it is a redaction commitment (docs/privacy.md). Members whose key is already
 // under assay.* have no fallback. Sensitive members are exported only when asked for.
 struct member_rule {
   std::string_view member;
@@ -179,7 +179,7 @@ inline const type_rule* rule_for(std::string_view type) noexcept {
   return nullptr;
 }
 
-// Envelope members (SPEC §4) and their attribute keys; "" for those the span itself carries. The
+// Envelope members (docs/evidence.md) and their attribute keys; "" for those the span itself carries. The
 // CloudEvents attributes are written for an event that is a CloudEvent (a string id and source,
 // which that convention requires) and for string values; otherwise the member goes to `fallback`.
 struct envelope_rule {
@@ -659,7 +659,7 @@ class basic_exporter {
       s.attrs.add_node(key, doc, i, ptr, id, loss_);
       return;
     }
-    if (!s.attrs.set(key, string_value<V>(detail::canonical_text(doc, i))))
+    if (!s.attrs.set(key, string_value<V>(doc.canonical_at(i))))
       record_loss(loss_, id, ptr, "attribute key " + std::string(key) + " already used");
   }
 
