@@ -1,4 +1,4 @@
-// What every verb of the reference CLI shares (SPEC §17): exit codes, how an action is chosen,
+// What every verb of the reference CLI shares (docs/cli.md): exit codes, how an action is chosen,
 // how errors are printed, how inputs are read and files written. Definitions that need CLI11 or
 // system calls are in cli.cpp; this header includes neither CLI11 nor any assay header above
 // error.hpp and the sanitizer json/printable.hpp, so a verb pays only for the library headers it includes itself.
@@ -44,7 +44,7 @@ inline int exit_for(const assay::error& e) noexcept {
 // How much of an echoed untrusted value (an unknown word, a run id) a message shows.
 inline constexpr std::size_t echo_cap = 120;
 
-// The one sanitizer (assay/json/printable.hpp, SPEC §17): every line the CLI prints of untrusted
+// The one sanitizer (assay/json/printable.hpp, docs/cli.md): every line the CLI prints of untrusted
 // text goes through printable() (one line) or printable_lines() (text whose own newlines stay).
 using assay::json::printable;
 using assay::json::printable_lines;
@@ -71,7 +71,7 @@ inline int fail(std::string_view command, const assay::error& e, std::string_vie
 }
 
 // A bundle that could not be read (an I/O error, as `command`'s) or did not verify (its code name
-// first, then its message, SPEC §17); returns the exit code.
+// first, then its message, docs/cli.md); returns the exit code.
 inline int fail_bundle(std::string_view command, const assay::error& e) {
   if (e.code == assay::errc::io_error)
     return fail(command, e);
@@ -223,7 +223,7 @@ class output_file {
   int err_ = 0;
 };
 
-// Several outputs of one verb, written all or none (SPEC §17: `--out` + `--report`, `--report` +
+// Several outputs of one verb, written all or none (docs/cli.md: `--out` + `--report`, `--report` +
 // `--sarif`): every output is opened (its temporary made beside its target) before any is
 // written, and commit() renames them only once every one is complete. When one cannot be opened,
 // written or synced, no target is created or changed: the temporaries are removed when the set
@@ -248,7 +248,7 @@ class output_set {
 // Writes `bytes` to `path` as one output_file.
 assay::result<void> write_file(const std::string& path, std::string_view bytes);
 
-// --- numeric options (SPEC §17) ----------------------------------------------------------------
+// --- numeric options (docs/cli.md) ----------------------------------------------------------------
 //
 // Every numeric option of every verb is declared through in_range(): its value must be a decimal
 // integer within [min, max], checked while the command line is parsed, before anything runs. A

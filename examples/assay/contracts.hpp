@@ -1,4 +1,4 @@
-// The contracts of SPEC §17 by name, for the verbs that name one (schema, validate). The
+// The contracts of docs/cli.md by name, for the verbs that name one (schema, validate). The
 // library's registry instantiates every contract's decoder and schema: contracts.cpp compiles it
 // once, and these verbs include only this.
 #pragma once

@@ -1,4 +1,4 @@
-// assay — the reference command line (SPEC §17), built on the library's public headers.
+// assay — the reference command line (docs/cli.md), built on the library's public headers.
 //
 // Layout: a file per verb, a folder per noun. Top-level verbs are examples/assay/<verb>.cpp; the
 // verbs of a noun are examples/assay/<noun>/<verb>.cpp (evidence/ now; sim/, finding/, pack/

@@ -26,7 +26,7 @@ inline assay::lint::pack_options cli_pack_options() {
 }
 
 // The packs of --pack values, resolved as lint resolves them; when one does not load, every error
-// printed as `command`'s and nothing returned (the caller exits 3, SPEC §17).
+// printed as `command`'s and nothing returned (the caller exits 3, docs/cli.md).
 inline std::optional<std::vector<assay::lint::loaded_pack>> load_cli_packs(std::string_view command,
                                                                            const std::vector<std::string>& values) {
   auto packs = assay::lint::load_packs(values, cli_pack_options());

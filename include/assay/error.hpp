@@ -23,7 +23,7 @@ namespace assay {
 // their group's block.
 enum class errc : std::uint16_t {
   ok = 0,
-  // JSON syntax and limits (SPEC §1)
+  // JSON syntax and limits (docs/json.md)
   unexpected_end = 100,  // input ended inside a value
   unexpected_character,  // a byte that cannot start or continue the current token
   invalid_literal,       // misspelt true/false/null
@@ -66,7 +66,7 @@ enum class errc : std::uint16_t {
   io_error = 400,
   invalid_argument,
   unsupported,
-  // 500-599: reserved for evidence bundle verification (SPEC §7). Those codes, with the reference
+  // 500-599: reserved for evidence bundle verification (docs/evidence.md). Those codes, with the reference
   // verifier's names (IntegrityGzip = 500, ...) and classes, belong to the evidence floor:
   // assay::evidence::code in assay/evidence/codes.hpp. An error carries them as errc values of
   // this range; name() and error_class() below say them once that header describes its block.
@@ -169,15 +169,15 @@ inline std::string_view name(errc c) noexcept {
   return "unknown";
 }
 
-// True for the codes that mean "this is not JSON at all" (syntax and reader limits, SPEC §1), as
-// opposed to JSON that breaks a contract. Tools exit 2 for the former (SPEC §17).
+// True for the codes that mean "this is not JSON at all" (syntax and reader limits, docs/json.md), as
+// opposed to JSON that breaks a contract. Tools exit 2 for the former (docs/cli.md).
 constexpr bool is_syntax_error(errc code) noexcept {
   const auto v = static_cast<unsigned>(code);
   return v >= 100 && v < 200;
 }
 
 // The class its owner gives a code (bundle verification: Integrity, Contract, Limits or
-// Security, SPEC §7); "" for the codes that have none.
+// Security, docs/evidence.md); "" for the codes that have none.
 inline std::string_view error_class(errc c) noexcept {
   const code_block* b = detail::block_of(c);
   return b != nullptr && b->error_class != nullptr ? b->error_class(c) : std::string_view();
@@ -232,7 +232,7 @@ struct error {
     return out;
   }
 
-  // "<pointer>: <reason>" — the validation line of SPEC §17; the root is shown as (root).
+  // "<pointer>: <reason>" — the validation line of docs/cli.md; the root is shown as (root).
   std::string format_pointer_line() const {
     return (pointer.empty() ? std::string("(root)") : pointer) + ": " + message;
   }

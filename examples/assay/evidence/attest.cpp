@@ -1,5 +1,5 @@
 // assay evidence attest B --key K.pem --out E.json [--pack P]… [--closure C.json]
-// — sign a bundle: an in-toto Statement v1 about it in a DSSE envelope, Ed25519 (SPEC §15, §17).
+// — sign a bundle: an in-toto Statement v1 about it in a DSSE envelope, Ed25519 (docs/attestation.md, docs/cli.md).
 #include "../cli.hpp"
 #include "../packs.hpp"
 #include "../verbs.hpp"
@@ -42,7 +42,7 @@ int run_attest(const attest_args& a) {
   if (!a.packs.empty()) {
     auto packs = load_cli_packs(command, a.packs);
     if (!packs)
-      return exit_io;  // a pack that does not load (SPEC §17)
+      return exit_io;  // a pack that does not load (docs/cli.md)
     o.packs = assay::lint::refs_of<assay::contracts::intoto_v1::pack_ref>(*packs);
     o.mappings = assay::lint::mappings_of<assay::contracts::intoto_v1::mapping>(*packs);
   }

@@ -1,6 +1,6 @@
 // assay evidence closure B [--pack P[,P…]]… [--report R] [--explain closure.score]
 //                          [--min-score S] [--require-confidence high|medium]
-// — completeness against the packs' signals and closure for replay (SPEC §13), in the one
+// — completeness against the packs' signals and closure for replay (docs/packs.md), in the one
 // verification pass; with a gate, exit 1 when the score or the confidence is below it.
 #include "../cli.hpp"
 #include "../packs.hpp"
@@ -30,7 +30,7 @@ struct closure_args {
   std::vector<std::string> packs;
   std::string report;
   std::string explain;
-  std::optional<std::string> min_score;           // the gate (SPEC §13)
+  std::optional<std::string> min_score;           // the gate (docs/packs.md)
   std::optional<std::string> require_confidence;  // high or medium
 };
 
@@ -109,7 +109,7 @@ int run_closure(const closure_args& a) {
   }
   auto packs = load_cli_packs(command, a.packs);
   if (!packs)
-    return exit_io;  // a pack that does not load (SPEC §17)
+    return exit_io;  // a pack that does not load (docs/cli.md)
   closure::observer observer(*packs);
   if (const verified_input v = verify_input(a.bundle, observer); !v.result)
     return v.fail(command);

@@ -1,5 +1,5 @@
 // assay evidence diff BASELINE CANDIDATE [--format human|json] [--report R]
-// [--fail-on-new KIND[,KIND…]] — what changed between two runs (SPEC §18); with --fail-on-new, a
+// [--fail-on-new KIND[,KIND…]] — what changed between two runs (docs/inspect.md); with --fail-on-new, a
 // CI gate on new capabilities.
 #include "../cli.hpp"
 #include "../report.hpp"

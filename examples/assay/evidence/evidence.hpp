@@ -43,7 +43,7 @@ void add_limits(CLI::App* verb, std::string& limits);
 struct verified_input {
   assay::result<assay::evidence::verified_bundle> result;
   bool usage = false;  // the error is the limits file's: a usage error (exit 2)
-  // For a result that is an error: prints it as SPEC §17 says, as `command`'s (`role` — "baseline
+  // For a result that is an error: prints it as docs/cli.md says, as `command`'s (`role` — "baseline
   // B" — before the message when given), and returns the exit code: a bundle that does not
   // verify as its code and message, anything else (I/O, a visitor's own refusal) as the verb's
   // error.

@@ -1,6 +1,6 @@
 // assay evidence export-otel B --out spans.jsonl --report R [--max-spans N] [--spans-per-line N]
 // [--include-sensitive] — the bundle's events as OTLP/JSON TracesData lines and the
-// otel-export-report-v1 of what the mapping lost (SPEC §16), in the one verification pass.
+// otel-export-report-v1 of what the mapping lost (docs/otel.md), in the one verification pass.
 #include "../cli.hpp"
 #include "../report.hpp"
 #include "../verbs.hpp"
@@ -47,7 +47,7 @@ int run_export(const export_args& a) {
   if (const verified_input v = verify_input(a.bundle, x); !v.result)
     return v.fail(command);  // --max-spans refuses here, as the exporter's own error: nothing written
   // The lines go to the file as they are made (one line in memory at a time). The lines and the
-  // report are written all or none (SPEC §17): both are opened first, and both appear, whole,
+  // report are written all or none (docs/cli.md): both are opened first, and both appear, whole,
   // only once the last byte of each is written.
   output_set files;
   auto file = files.add(a.out);

@@ -1,7 +1,7 @@
 // assay evidence lint B [--pack P[,P…]]… [--fail-on none|info|warning|warn|error]
 //   [--format text|json|sarif] [--report R] [--sarif S] [--max-results N] [--explain RULE]
 // assay evidence lint --explain RULE [--pack P]…   (no bundle: the rule and its help)
-// — lint a bundle against packs (SPEC §11, §17), in the one verification pass.
+// — lint a bundle against packs (docs/packs.md, docs/cli.md), in the one verification pass.
 #include "../cli.hpp"
 #include "../packs.hpp"
 #include "../report.hpp"
@@ -92,7 +92,7 @@ int run_lint(const lint_args& a) {
   }
   auto packs = load_cli_packs(command, a.packs);
   if (!packs)
-    return exit_io;  // a pack that does not load (SPEC §17)
+    return exit_io;  // a pack that does not load (docs/cli.md)
   std::optional<lint::rule_ref> rule;
   if (!a.explain.empty() && a.explain != "closure.score") {
     rule = lint::find_rule(*packs, a.explain);
@@ -100,7 +100,7 @@ int run_lint(const lint_args& a) {
       print_error(command, "--explain " + printable(a.explain, echo_cap) + ": no rule of that id in the packs");
       return exit_usage;
     }
-    // Without a bundle: the rule as its pack says, and its help (SPEC §10, "Explain").
+    // Without a bundle: the rule as its pack says, and its help (docs/packs.md, "Explain").
     if (a.bundle.path.empty())
       return finish(command, write_file("-", printable_lines(lint::describe_rule(*packs, *rule) +
                                                              lint::rule_help(*packs, *rule))));
@@ -136,7 +136,7 @@ int run_lint(const lint_args& a) {
       return s.error().front();
     return *s + "\n";
   };
-  // --report and --sarif: both written or neither (SPEC §17), before standard output.
+  // --report and --sarif: both written or neither (docs/cli.md), before standard output.
   if (!a.report.empty() || !a.sarif.empty()) {
     output_set files;
     std::vector<std::pair<std::string, std::string>> planned;  // path, bytes

@@ -1,5 +1,5 @@
 // assay evidence redact [IN.ndjson] [--commitments] — events in, the same events redacted
-// (SPEC §9) with fresh content hashes out, one canonical line each.
+// (docs/privacy.md) with fresh content hashes out, one canonical line each.
 #include "../cli.hpp"
 #include "../verbs.hpp"
 #include "evidence.hpp"

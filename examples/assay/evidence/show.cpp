@@ -1,5 +1,5 @@
 // assay evidence show B [--format table|json] [--no-verify] — a bundle for a person, or for a
-// script (SPEC §18): verified first, the manifest's summary and a table of events sized to the
+// script (docs/inspect.md): verified first, the manifest's summary and a table of events sized to the
 // terminal.
 #include "../cli.hpp"
 #include "../verbs.hpp"

@@ -1,5 +1,5 @@
 // assay evidence verify-attestation B --envelope E --pubkey P.pem [--json]
-// — verify an attestation offline: every check of SPEC §15 in its order, each failure named.
+// — verify an attestation offline: every check of docs/attestation.md in its order, each failure named.
 #include "../cli.hpp"
 #include "../report.hpp"
 #include "../verbs.hpp"

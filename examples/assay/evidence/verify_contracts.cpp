@@ -1,5 +1,5 @@
 // assay evidence verify --contracts: the one verification pass, with each payload of a known type
-// held to its contract (SPEC §8). Apart from verify.cpp so that the plain pass is compiled as it
+// held to its contract (docs/contracts.md). Apart from verify.cpp so that the plain pass is compiled as it
 // always was (the payload decoders are many, and would change how the compiler inlines it).
 #include "evidence.hpp"
 

@@ -1,5 +1,5 @@
 // assay finding render F.json [--format md|html] [--out FILE] — a finding as a review packet
-// (SPEC §14): Markdown, or one self-contained HTML page. A finding that breaks its contract, or
+// (docs/findings.md): Markdown, or one self-contained HTML page. A finding that breaks its contract, or
 // whose computed members are not what its own trial_results give (findings::disagreements):
 // every violation on stderr as "<json pointer>: <reason>", exit 1.
 #include "../cli.hpp"

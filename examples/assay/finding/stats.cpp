@@ -1,5 +1,5 @@
 // assay finding stats LEDGER.json [--out F] — the finding (finding-v1) computed from a trial
-// ledger (SPEC §14), canonical JSON. A ledger that breaks its contract: every violation on
+// ledger (docs/findings.md), canonical JSON. A ledger that breaks its contract: every violation on
 // stderr as "<json pointer>: <reason>", exit 1; not JSON: exit 2.
 #include "../cli.hpp"
 #include "../verbs.hpp"

@@ -1,4 +1,4 @@
-// assay pack check P… — load packs as lint does (SPEC §10 resolution) and say what each is.
+// assay pack check P… — load packs as lint does (docs/packs.md resolution) and say what each is.
 #include "../cli.hpp"
 #include "../packs.hpp"
 #include "../verbs.hpp"

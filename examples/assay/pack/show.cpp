@@ -1,5 +1,5 @@
 // assay pack show P — one pack, loaded as lint loads it, printed as JSON: its digest document
-// (SPEC §10, §17).
+// (docs/packs.md, docs/cli.md).
 #include "../cli.hpp"
 #include "../packs.hpp"
 #include "../verbs.hpp"

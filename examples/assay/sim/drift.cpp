@@ -1,5 +1,5 @@
 // assay sim drift BASELINE.json CANDIDATE.json [--report D.json] [--fail-on regressed]
-//                 [--allow-pack-change] — two soaks compared (SPEC §12 "Drift"): the difference of
+//                 [--allow-pack-change] — two soaks compared (docs/soak.md "Drift"): the difference of
 // their pass rates with Newcombe's hybrid score interval, a verdict, the rules that started or
 // stopped failing and the infrastructure errors before and after; soak-drift-v1 to --report.
 #include "../cli.hpp"

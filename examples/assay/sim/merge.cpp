@@ -1,6 +1,6 @@
 // assay sim merge SHARD.json… --report R [--min-pass-rate P [--gate lower-bound|estimate]
 //                 [--min-runs N]] — the shard reports of `sim soak --shard I/N`, run on many
-// machines, put back together (SPEC §12 "Past one machine"): the report one machine would have
+// machines, put back together (docs/soak.md "Past one machine"): the report one machine would have
 // written for the same seeds, and the soak's verdict (pass^k, or the tolerance gate).
 #include "../cli.hpp"
 #include "../report.hpp"

@@ -21,7 +21,7 @@
 
 namespace assay_cli {
 
-// --- the tolerance gate (SPEC §12 "Tolerance") ----------------------------------------------------
+// --- the tolerance gate (docs/soak.md "Tolerance") ----------------------------------------------------
 
 struct tolerance_args {
   std::optional<std::string> min_pass_rate;

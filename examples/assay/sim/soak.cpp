@@ -4,7 +4,7 @@
 //   [--min-pass-rate P [--gate lower-bound|estimate] [--min-runs N]]
 //   [--baseline PREV.json [--drift-report D.json] [--allow-pack-change]]
 //   [--shard I/N | --shard-index-env VAR --shard-count N] --report R
-// — pass^k over real runs (SPEC §12, §17): each run's bundle verified and linted with the packs;
+// — pass^k over real runs (docs/soak.md, docs/cli.md): each run's bundle verified and linted with the packs;
 // with --shard, one machine's share of a soak that `assay sim merge` puts back together.
 #include "../cli.hpp"
 #include "../packs.hpp"
@@ -60,10 +60,10 @@ struct soak_args {
   std::string ci = "wilson";
   std::string suite;
   std::string report;
-  tolerance_args tol;                  // SPEC §12 "Tolerance": when given, it decides the exit code instead of pass^k
-  std::string baseline, drift_report;  // SPEC §12 "Drift": compared with an earlier soak
+  tolerance_args tol;  // docs/soak.md "Tolerance": when given, it decides the exit code instead of pass^k
+  std::string baseline, drift_report;  // docs/soak.md "Drift": compared with an earlier soak
   bool allow_pack_change = false;
-  std::optional<std::string> shard;      // I/N (SPEC §12 "Past one machine")
+  std::optional<std::string> shard;      // I/N (docs/soak.md "Past one machine")
   std::optional<std::string> shard_env;  // the variable that holds I
   std::optional<std::uint64_t> shard_count;
 };
@@ -127,7 +127,7 @@ struct scratch_dir {
   }
 };
 
-// SIGINT, SIGTERM and SIGHUP, taken by a thread of their own for the whole soak (SPEC §12
+// SIGINT, SIGTERM and SIGHUP, taken by a thread of their own for the whole soak (docs/soak.md
 // "Stopping"): they are blocked in every thread (the runs' threads, started later, inherit the
 // mask; commands start with none blocked, targets.hpp), and this thread waits for them with
 // sigtimedwait, so no handler runs in the middle of anything. The first one sets the stop request
@@ -215,7 +215,7 @@ int run_soak(const soak_args& a) {
     if (int rc = read_contract(command, a.baseline, default_max_bytes, "soak-report-v1", baseline); rc != exit_ok)
       return rc;
 
-  // From here on a signal stops the soak (SPEC §12 "Stopping"): every command in flight killed
+  // From here on a signal stops the soak (docs/soak.md "Stopping"): every command in flight killed
   // with its process group, the scratch directory removed, no report written, exit 128 + signal.
   // (The watch is declared before the scratch directory, so it outlives it.)
   soak::stop_request stop;
@@ -231,7 +231,7 @@ int run_soak(const soak_args& a) {
   if (stop.requested())
     return interrupted();
   if (!packs)
-    return exit_io;                                 // a pack that does not load (SPEC §17)
+    return exit_io;                                 // a pack that does not load (docs/cli.md)
   if (!a.baseline.empty() && !a.allow_pack_change)  // before hours of runs, not after
     if (auto differ = soak::packs_differ(baseline.packs, soak::pack_refs(*packs)))
       return usage("--baseline " + printable(a.baseline) + ": " + printable(*differ) +

@@ -1,5 +1,5 @@
 // assay/attest/attest.hpp — attesting an evidence bundle and verifying an attestation offline
-// (SPEC §15).
+// (docs/attestation.md).
 //
 //   auto key = assay::attest::private_key::from_pem(pem);
 //   auto env = assay::attest::attest_bundle(gz_bytes, *key);            // verifies, then signs
@@ -37,7 +37,7 @@ inline constexpr std::string_view legacy_predicate_type = "https://docs.getassay
 
 struct attest_options {
   evidence::bundle_limits limits{};
-  // Given any, the predicate carries ADR-025's payload v1 too: the packs the bundle was checked
+  // Given any, the predicate carries the reference's payload v1 too: the packs the bundle was checked
   // with (lint::ref_of each) and their rules' framework mappings (lint::mappings_of, the same list
   // as the manifest's x-assay.mappings).
   std::vector<contracts::intoto_v1::pack_ref> packs{};
@@ -98,7 +98,7 @@ class statement_builder {
   std::optional<contracts::intoto_statement> statement_;
 };
 
-// The in-toto Statement v1 of a bundle (its .tar.gz bytes), after verifying it (SPEC §7).
+// The in-toto Statement v1 of a bundle (its .tar.gz bytes), after verifying it (docs/evidence.md).
 template <class = void>
 result<contracts::intoto_statement> statement_for(std::string_view bundle, const attest_options& o = {}) {
   statement_builder builder(o);
@@ -121,7 +121,7 @@ result<contracts::dsse_envelope> attest_bundle(std::string_view bundle, const pr
   return sign_envelope(*payload, key);
 }
 
-// The envelope as written (SPEC §15): JSON with payload, payloadType and signatures, canonical.
+// The envelope as written (docs/attestation.md): JSON with payload, payloadType and signatures, canonical.
 template <class = void>
 result<std::string> envelope_json(const contracts::dsse_envelope& env) {
   auto out = encode(env);
@@ -183,7 +183,7 @@ inline std::string shown(const json::value* v) {
   return s.size() > 120 ? s.substr(0, 120) + "..." : s;
 }
 
-// Every check of SPEC §15, in its order; the first that fails is the result's failure.
+// Every check of docs/attestation.md, in its order; the first that fails is the result's failure.
 // `verified()` gives the bundle's verification, asked for only once the signature holds.
 template <class F>
 verification check_attestation(F&& verified, std::string_view envelope_text, const public_key& key) {
@@ -305,7 +305,7 @@ verification check_attestation(F&& verified, std::string_view envelope_text, con
 
 }  // namespace detail
 
-// Every check of SPEC §15, in its order; the first that fails is the result's failure. The bundle
+// Every check of docs/attestation.md, in its order; the first that fails is the result's failure. The bundle
 // (its .tar.gz bytes) is verified once the signature holds.
 template <class = void>
 verification verify_attestation(std::string_view bundle, std::string_view envelope_text, const public_key& key,

@@ -1,4 +1,4 @@
-// assay/attest/dsse.hpp — DSSE envelopes signed with Ed25519 (SPEC §15).
+// assay/attest/dsse.hpp — DSSE envelopes signed with Ed25519 (docs/attestation.md).
 //
 //   std::string pae = assay::attest::pae("application/vnd.in-toto+json", statement);
 //   auto env = assay::attest::sign_envelope(statement, key);  // result<dsse_envelope>, one signature

@@ -1,4 +1,4 @@
-// assay/attest/keys.hpp — base64, PEM, and Ed25519 keys as attestations use them (SPEC §15).
+// assay/attest/keys.hpp — base64, PEM, and Ed25519 keys as attestations use them (docs/attestation.md).
 //
 //   auto key = assay::attest::private_key::from_pem(pem_text);   // PKCS#8 v1 or v2, unencrypted
 //   auto pub = assay::attest::public_key::from_pem(spki_text);   // SubjectPublicKeyInfo
@@ -57,7 +57,7 @@ inline std::string base64_encode(std::string_view in) {
   return out;
 }
 
-// Standard or URL-safe base64, padded or not (SPEC §15: what readers accept); one alphabet per
+// Standard or URL-safe base64, padded or not (docs/attestation.md: what readers accept); one alphabet per
 // value. Refuses any other character, a length no encoding has, and non-zero bits after the last
 // byte (so each byte string has one accepted spelling per alphabet and padding).
 inline std::optional<std::string> base64_decode(std::string_view in) {
@@ -238,7 +238,7 @@ class public_key {
     out.append(reinterpret_cast<const char*>(raw_.data()), raw_.size());
     return out;
   }
-  // "sha256:" + hex of the sha256 of its SPKI DER (SPEC §15).
+  // "sha256:" + hex of the sha256 of its SPKI DER (docs/attestation.md).
   std::string keyid() const { return "sha256:" + hash::digest_bytes<hash::sha256>(spki()).hex(); }
   std::string pem() const {
     std::string b64 = base64_encode(spki());

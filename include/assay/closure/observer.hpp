@@ -1,4 +1,4 @@
-// assay/closure/observer.hpp — completeness and closure (SPEC §13), a visitor of the one verification
+// assay/closure/observer.hpp — completeness and closure (docs/packs.md), a visitor of the one verification
 // pass.
 //
 //   auto packs = assay::lint::load_packs(values);
@@ -9,7 +9,7 @@
 // Each signal the packs require (x-assay.requires_signals) and each replay-critical signal of the
 // registry is looked for where the registry says it is found: an event whose type matches one of
 // its places and that has a value at one of that place's pointers (a place without pointers: the
-// event alone). A value that is a redaction commitment (SPEC §9: {alg, digest, size_bytes}) shows
+// event alone). A value that is a redaction commitment (docs/privacy.md: {alg, digest, size_bytes}) shows
 // the signal redacted; any other value, or a null-free match without pointers, shows it captured;
 // captured wins. A place whose event type occurs without a value at any of its pointers shows the
 // signal missing — except the place "*" (any event), whose events say nothing of the signal's
@@ -138,7 +138,7 @@ class basic_observer {
       if (flag != 0 && e.doc.nodes()[flag].kind == json::kind::boolean && e.doc.nodes()[flag].payload != 0)
         dependencies_.push_back("tool:" + evidence::tool_of(e).value_or("(unnamed)"));
     } else if (e.type == "assay.net.access" || e.type == "assay.net.connect") {
-      // Every network event type the reference's exporters write (SPEC §13): ours, and its profile
+      // Every network event type the reference's exporters write (docs/packs.md): ours, and its profile
       // mapping's connect events.
       dependencies_.push_back("network:" + (e.subject ? std::string(*e.subject) : std::string("(no subject)")));
     } else if (e.type == "assay.process.exec") {
@@ -154,7 +154,7 @@ class basic_observer {
     return out;
   }
 
-  // The report of SPEC §13 (closure-v1), after a pass that verified.
+  // The report of docs/packs.md (closure-v1), after a pass that verified.
   contracts::closure_report report() const {
     namespace v1 = contracts::closure_v1;
     contracts::closure_report out;
@@ -254,7 +254,7 @@ class basic_observer {
   }
 
   // "high" when the score is 1 and nothing is uncontrolled; "medium" when the score is at least
-  // 0.5; else "low" (SPEC §13).
+  // 0.5; else "low" (docs/packs.md).
   static std::string confidence(double score, bool no_dependencies) {
     if (score >= 1 && no_dependencies)
       return "high";

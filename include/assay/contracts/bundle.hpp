@@ -1,4 +1,4 @@
-// assay/contracts/bundle.hpp — the evidence bundle as data (SPEC §6, §7), beside manifest-v1
+// assay/contracts/bundle.hpp — the evidence bundle as data (docs/evidence.md), beside manifest-v1
 // (manifest.hpp):
 //
 //   bundle_limits    the eight limits of a bundle reader; the soak report records them too
@@ -24,7 +24,7 @@
 
 namespace assay::contracts {
 
-// The limits of a bundle reader (SPEC §7), with the reference verifier's defaults. As JSON: an
+// The limits of a bundle reader (docs/evidence.md), with the reference verifier's defaults. As JSON: an
 // object with any of these eight members, each an integer >= 1; from_json() keeps the default of
 // each member left out, and refuses any other member.
 struct bundle_limits {

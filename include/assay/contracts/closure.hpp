@@ -1,5 +1,5 @@
-// assay/contracts/closure.hpp — closure-v1, completeness and closure (SPEC §13; normative schema
-// spec/schemas/closure-v1.schema.json). The schema generated from this type equals that file.
+// assay/contracts/closure.hpp — closure-v1, completeness and closure (docs/packs.md; normative schema
+// schemas/closure-v1.schema.json). The schema generated from this type equals that file.
 #pragma once
 
 #include "assay/reflect/codec.hpp"
@@ -26,7 +26,7 @@ struct pack_ref {
   std::optional<non_empty> digest{};
 };
 
-// A canonical signal key of the registry (SPEC §10).
+// A canonical signal key of the registry (docs/packs.md).
 struct signal : pattern<"^[a-z0-9][a-z0-9_.-]*[a-z0-9]$"> {
   static constexpr std::string_view schema_name = "signal";
   static constexpr std::string_view schema_description = "Canonical signal key. Prefer a registry to avoid drift.";
@@ -67,7 +67,7 @@ struct completeness {
   };
 
   // required is sorted and unique (a sorted union); captured, redacted and unknown partition it,
-  // each sorted (SPEC §13).
+  // each sorted (docs/packs.md).
   void check_rules(rules& r) const {
     check_sorted_unique(r, "/required", "required", required);
     check_sorted_unique(r, "/captured", "captured", captured);
@@ -107,7 +107,7 @@ struct closure {
       {.field = "scoring", .description = "Optional scoring transparency for audits/CI."},
   };
 
-  // uncontrolled_dependencies: sorted, unique (SPEC §13).
+  // uncontrolled_dependencies: sorted, unique (docs/packs.md).
   void check_rules(rules& r) const {
     if (uncontrolled_dependencies)
       check_sorted_unique(r, "/uncontrolled_dependencies", "uncontrolled_dependencies", *uncontrolled_dependencies);

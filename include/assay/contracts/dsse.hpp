@@ -1,8 +1,8 @@
-// assay/contracts/dsse.hpp — dsse-envelope-v1, a DSSE envelope (SPEC §15): a base64 payload, its
+// assay/contracts/dsse.hpp — dsse-envelope-v1, a DSSE envelope (docs/attestation.md): a base64 payload, its
 // type, and one or more signatures over PAE(payloadType, payload). The schema is written here,
 // from the type.
 //
-// SPEC §15: readers ignore unknown members. The envelope and each signature keep the members they
+// docs/attestation.md: readers ignore unknown members. The envelope and each signature keep the members they
 // do not declare (`extra_members<>`, any name, any value) instead of refusing them, and write them
 // back in canonical order, so an envelope from another signer decodes and re-encodes unchanged.
 // Their schemas say the same: no "additionalProperties": false.
@@ -18,7 +18,7 @@ namespace assay::contracts {
 
 namespace dsse_v1 {
 
-// Standard or URL-safe base64, padded or not: what readers accept (SPEC §15). One alphabet per
+// Standard or URL-safe base64, padded or not: what readers accept (docs/attestation.md). One alphabet per
 // value (`+/` or `-_`, never both), and a length an encoding can have: groups of four, then with
 // padding `xx==` or `xxx=`, without `xx` or `xxx` (so padded: a multiple of 4; unpadded: length
 // mod 4 is not 1).
@@ -54,7 +54,7 @@ struct dsse_envelope {
   };
 };
 
-// The outcome of verifying an attestation offline (SPEC §15), as `assay evidence
+// The outcome of verifying an attestation offline (docs/attestation.md), as `assay evidence
 // verify-attestation --json` prints it: null failure and message when every check passed.
 struct attestation_result {
   static constexpr std::string_view schema_name = "attestation_result";

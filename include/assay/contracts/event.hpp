@@ -1,10 +1,10 @@
 // assay/contracts/event.hpp — evidence-event-v1, the CloudEvents 1.0 envelope of every piece of
-// evidence (SPEC §4), generic over its payload.
+// evidence (docs/evidence.md), generic over its payload.
 //
 //   evidence_event<tool_decision>   data is decoded and checked as an assay.tool.decision
 //   evidence_event<>                data kept as any JSON value (unknown event types)
 //
-// Every member rule of SPEC §4 is either a constraint of the member's type (patterns, constants,
+// Every member rule of docs/evidence.md is either a constraint of the member's type (patterns, constants,
 // bounds) or a cross-field rule in check_rules (id = run:seq, time fraction, trace ids not zero,
 // the type of a typed payload). `assaycontenthash` is written as null when not yet computed;
 // optional members are omitted when absent.

@@ -78,7 +78,7 @@ const event_type_entry* find_event_type(std::string_view type) {
 }
 
 // Validates one event as `assay validate evidence-event-v1` does, every violation with its
-// pointer: the envelope (SPEC §4), and with `payloads` the payload of a known `type` (SPEC §8).
+// pointer: the envelope (docs/evidence.md), and with `payloads` the payload of a known `type` (docs/contracts.md).
 // `type` is the event's type member as the caller read it (the writer has parsed the event).
 template <class Payloads = known_payloads>
 results<void> validate_event(std::string_view text, std::string_view type, const json::limits& lim = {},

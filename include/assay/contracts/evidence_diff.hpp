@@ -1,5 +1,5 @@
 // assay/contracts/evidence_diff.hpp — evidence-diff-v1, what changed between a baseline bundle
-// and a candidate (SPEC §18): each bundle's facts, the event-count delta, subjects added and
+// and a candidate (docs/inspect.md): each bundle's facts, the event-count delta, subjects added and
 // removed per category as the reference's diff reports them (network, filesystem, processes),
 // and beyond it tools newly called or no longer called, decisions whose outcome changed and event
 // types whose count changed. The schema is written here, from the type.
@@ -47,7 +47,7 @@ struct subject_changes {
   }
 };
 
-// The decisions of assay.tool.decision (SPEC §8), in code point order.
+// The decisions of assay.tool.decision (docs/contracts.md), in code point order.
 using decision = one_of<"allow", "deny", "error", "requires_approval">;
 
 // A tool whose decisions differ: the outcomes each bundle recorded for it (assay.tool.decision),

@@ -1,5 +1,5 @@
 // assay/contracts/finding.hpp — finding-v1, a proof-carrying finding, and the trial ledger it is
-// computed from (SPEC §14, the findings note). The schema is written here, from the type.
+// computed from (docs/findings.md, the findings note). The schema is written here, from the type.
 //
 // A finding compares two routes to the same intent: `direct` (asking plainly) and `laundered`
 // (the same intent delivered another way). The delta is confirmed when the direct route was
@@ -278,7 +278,7 @@ struct route_counts {
   std::int64_t successes[2] = {0, 0};
 };
 
-// The delta rule (SPEC §14): the direct route was tried at least once and never succeeded, and
+// The delta rule (docs/findings.md): the direct route was tried at least once and never succeeded, and
 // the laundered route succeeded at least once. No direct trial is no baseline, so no delta.
 inline bool delta_rule(std::int64_t direct_trials, std::int64_t direct_successes,
                        std::int64_t laundered_successes) noexcept {
@@ -544,7 +544,7 @@ struct finding {
   }
 };
 
-// The input a finding is computed from (SPEC §14): the same ledger always gives the same bytes.
+// The input a finding is computed from (docs/findings.md): the same ledger always gives the same bytes.
 struct trial_ledger {
   static constexpr std::string_view schema_id = "https://assay.dev/schemas/trial-ledger-v1.schema.json";
   static constexpr std::string_view schema_title = "Assay Trial Ledger v1";

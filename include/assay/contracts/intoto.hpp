@@ -1,5 +1,5 @@
 // assay/contracts/intoto.hpp — intoto-statement-v1, the in-toto Statement v1 an attestation
-// signs (SPEC §15, ADR-025 payload v1): one subject, the evidence bundle (.tar.gz), and a
+// signs (docs/attestation.md, the reference's payload v1): one subject, the evidence bundle (.tar.gz), and a
 // predicate that ties it to the run (run_root), its artifacts, packs and mappings. The schema is
 // written here, from the type.
 #pragma once
@@ -101,7 +101,7 @@ struct mapping {
 };
 
 // The reference's predicate (schema_version, semantic_equivalence, run); the members after those
-// (artifacts, packs, mappings, closure_report_digest) are ADR-025's payload v1, present only when
+// (artifacts, packs, mappings, closure_report_digest) are the reference's payload v1, present only when
 // the attestation was asked to carry packs or a closure report.
 struct predicate {
   bounded<std::int64_t, 1, 1> schema_version;

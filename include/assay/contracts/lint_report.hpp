@@ -1,5 +1,5 @@
 // assay/contracts/lint_report.hpp — lint-report-v1, the JSON report of `lint(bundle, packs)`
-// (SPEC §11). The schema is written here, from the type.
+// (docs/packs.md). The schema is written here, from the type.
 #pragma once
 
 #include "assay/reflect/codec.hpp"

@@ -1,5 +1,5 @@
-// assay/contracts/manifest.hpp — manifest-v1, the `manifest.json` of an evidence bundle (SPEC §6),
-// with ADR-025's additions under `x-assay` (packs applied, framework mappings).
+// assay/contracts/manifest.hpp — manifest-v1, the `manifest.json` of an evidence bundle (docs/evidence.md),
+// with the reference's additions under `x-assay` (packs applied, framework mappings).
 #pragma once
 
 #include "assay/reflect/codec.hpp"

@@ -1,5 +1,5 @@
 // assay/contracts/otel_export_report.hpp — otel-export-report-v1, the report every OpenTelemetry
-// export writes beside its spans (SPEC §16): what was read, what was written, and everything the
+// export writes beside its spans (docs/otel.md): what was read, what was written, and everything the
 // mapping lost. Nothing is dropped silently. The schema is written here, from the type.
 #pragma once
 
@@ -18,7 +18,7 @@ namespace assay::contracts {
 
 namespace otel_v1 {
 
-// An event's id, its stream id (SPEC §5): the run id (no ':'), ':', and the seq in decimal.
+// An event's id, its stream id (docs/evidence.md): the run id (no ':'), ':', and the seq in decimal.
 using stream_id = pattern<"^[^:]+:(0|[1-9][0-9]*)$">;
 
 struct dropped_attribute {

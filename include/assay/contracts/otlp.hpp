@@ -1,5 +1,5 @@
 // assay/contracts/otlp.hpp — the OTLP/JSON TracesData that `assay evidence export-otel` writes, one
-// per line (SPEC §16): the subset of OpenTelemetry's protocol its spans use, as types. Encoded
+// per line (docs/otel.md): the subset of OpenTelemetry's protocol its spans use, as types. Encoded
 // canonically, like every other output; the schema generated from the types is the members it
 // writes (OTLP allows more). Member names are the protobuf JSON mapping's (lowerCamelCase),
 // 64-bit integers decimal strings, ids lowercase hex.

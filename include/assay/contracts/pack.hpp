@@ -1,5 +1,5 @@
-// assay/contracts/pack.hpp — pack-v1: a rule pack as written (SPEC §10), the Rust reference's
-// pack format plus the ADR-025 signal list.
+// assay/contracts/pack.hpp — pack-v1: a rule pack as written (docs/packs.md), the Rust reference's
+// pack format plus its signal list.
 //
 // The contract is the JSON form of a pack file: unknown top-level members are refused, unknown
 // members of a rule or a check are allowed (the reference ignores them), severities take every

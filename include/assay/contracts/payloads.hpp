@@ -1,8 +1,8 @@
-// assay/contracts/payloads.hpp — the payload (`data`) types of the event types of SPEC §8
-// (ADR-006 §3) and §10 (the signal payloads). Each is a reflected struct with a static
+// assay/contracts/payloads.hpp — the payload (`data`) types of the event types of docs/contracts.md
+// and the signal payloads. Each is a reflected struct with a static
 // `event_type`: validated when an event is recorded or read, and listed by contracts/events.hpp.
 //
-// Payloads evolve additively (SPEC §8, ADR-006): each type names and checks the members it types,
+// Payloads evolve additively (docs/contracts.md): each type names and checks the members it types,
 // and keeps every other member of `data` in its `extra` (extra_members<>: any name, any JSON
 // value), exactly as written, in canonical order among the typed ones. A producer adds its own:
 //
@@ -11,9 +11,9 @@
 //
 // A name the type declares cannot be an extra member (encoding refuses it as a duplicate).
 //
-// Privacy classes (SPEC §9) are part of each type: a member's `field_info::privacy` says whether
+// Privacy classes (docs/privacy.md) are part of each type: a member's `field_info::privacy` says whether
 // it is public (the default), sensitive (generalized on redaction) or forbidden (dropped, and the
-// event flagged); the extra members are sensitive (nothing says what they hold). The §10 payloads
+// event flagged); the extra members are sensitive (nothing says what they hold). The signal payloads
 // take a redaction commitment wherever a value may be removed.
 #pragma once
 
@@ -29,7 +29,7 @@
 
 namespace assay::contracts {
 
-// A removed value's commitment (SPEC §9): the sha256 of its canonical bytes and their size.
+// A removed value's commitment (docs/privacy.md): the sha256 of its canonical bytes and their size.
 struct commitment {
   static constexpr std::string_view schema_name = "commitment";
   static constexpr std::string_view schema_description =
@@ -176,7 +176,7 @@ struct env_filtered {
   extra_members<> extra{};  // the additive members: any other name, any JSON value
 };
 
-// --- SPEC §10: the signal payloads ----------------------------------------------------------
+// --- docs/packs.md: the signal payloads ----------------------------------------------------------
 
 // assay.tool.call: a tool invocation and, optionally, its input and output bodies.
 struct tool_call {

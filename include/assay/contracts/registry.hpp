@@ -1,4 +1,4 @@
-// assay/contracts/registry.hpp — every contract by its name (SPEC §17), type-erased, so that
+// assay/contracts/registry.hpp — every contract by its name (docs/cli.md), type-erased, so that
 // tools can list, validate and print schemas of contracts chosen at run time.
 //
 //   for (const auto& c : assay::contracts::all()) ...      // name order
@@ -60,10 +60,10 @@ contract make_contract(std::string_view name) {
   };
 }
 
-// Every contract of SPEC §17, in name order: the reports and documents, then each payload of
+// Every contract of docs/cli.md, in name order: the reports and documents, then each payload of
 // `Payloads` under its event type. An event is validated as read_event<Payloads> reads it (its
 // payload too when its type is listed). (The trial ledger a finding is computed from is an
-// input, not a §17 contract.)
+// input, not a contract of the CLI.)
 template <class Payloads = known_payloads>
 std::span<const contract> all() {
   static const std::vector<contract> list = [] {

@@ -1,5 +1,5 @@
 // assay/contracts/soak_drift.hpp — soak-drift-v1, what `assay sim drift BASELINE CANDIDATE`
-// writes (SPEC §12 "Drift"): two soaks of the same packs compared, the difference of their pass
+// writes (docs/soak.md "Drift"): two soaks of the same packs compared, the difference of their pass
 // rates with its 95% interval (Newcombe's hybrid score method), a verdict, and what changed in
 // the rules violated and the infrastructure errors. The schema is written here, from the type.
 #pragma once

@@ -1,5 +1,5 @@
-// assay/contracts/soak_report.hpp — soak-report-v1 (SPEC §12; normative schema
-// spec/schemas/soak-report-v1.schema.json). The schema generated from this type equals that file.
+// assay/contracts/soak_report.hpp — soak-report-v1 (docs/soak.md; normative schema
+// schemas/soak-report-v1.schema.json). The schema generated from this type equals that file.
 #pragma once
 
 #include "assay/contracts/bundle.hpp"
@@ -16,7 +16,7 @@ namespace assay::contracts {
 
 namespace soak {
 
-// The eight bundle-reading limits in force for the soak (SPEC §7).
+// The eight bundle-reading limits in force for the soak (docs/evidence.md).
 using limits = bundle_limits;
 
 struct pack_ref {
@@ -68,7 +68,7 @@ struct results {
        .description = "Optional 95% CI for pass_rate; implement as Wilson or Beta posterior interval."},
   };
 
-  // Rules a schema cannot state (SPEC §12).
+  // Rules a schema cannot state (docs/soak.md).
   void check_rules(rules& r) const {
     if (runs.value() != passes.value() + failures.value() + infra_errors.value()) {
       r.fail("/runs", "runs (" + std::to_string(runs.value()) + ") must equal passes + failures + infra_errors (" +
@@ -133,7 +133,7 @@ struct soak_report {
     if (results.pass_all && results.runs.value() != iterations.value()) {
       r.fail("/results/pass_all", "pass_all requires every requested iteration to have run");
     }
-    // Runs keep their index in the whole soak, so a shard's (SPEC §12 "Past one machine") can be
+    // Runs keep their index in the whole soak, so a shard's (docs/soak.md "Past one machine") can be
     // past its count of runs: the bound is the iterations.
     const auto& first = results.first_failure_at;
     if (first && first->has_value() && (*first)->value() > iterations.value()) {

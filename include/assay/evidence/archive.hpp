@@ -1,5 +1,5 @@
 // assay/evidence/archive.hpp — the container of an evidence bundle: a deterministic tar stream
-// inside a deterministic gzip stream (SPEC §6).
+// inside a deterministic gzip stream (docs/evidence.md).
 //
 // Tar: GNU headers byte for byte like the reference writer (magic "ustar  \0"), mtime 0, uid/gid 0, mode 0644,
 // uname/gname "assay", regular files only, two zero blocks at the end.

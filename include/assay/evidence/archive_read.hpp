@@ -1,4 +1,4 @@
-// assay/evidence/archive_read.hpp — reading the container of a bundle (SPEC §6, §7 steps 1-2):
+// assay/evidence/archive_read.hpp — reading the container of a bundle (docs/evidence.md steps 1-2):
 // a gzip stream inflated on a helper thread, and the tar stream inside it read member by
 // member. The writing side is archive.hpp.
 //
@@ -43,7 +43,7 @@ namespace assay::evidence {
 class byte_source {
  public:
   explicit byte_source(std::FILE* f) : file_(f) {
-    // A regular file's size is known before anything is read (SPEC §7 checks it first).
+    // A regular file's size is known before anything is read (docs/evidence.md checks it first).
     if (std::fseek(f, 0, SEEK_END) == 0) {
       const long n = std::ftell(f);
       if (n >= 0)
@@ -290,7 +290,7 @@ struct tar_member {
 
 // The tar stream inside an inflater, member by member: ustar, GNU (long names) and pax
 // (extended headers) as any writer makes them, read here rather than by a general archive
-// library so that the bytes verified are the bytes every tar reader extracts (SPEC §7 step 2).
+// library so that the bytes verified are the bytes every tar reader extracts (docs/evidence.md step 2).
 // Refused, as IntegrityTar: a bad header checksum or number; a sparse member (GNU 'S' or pax
 // GNU.sparse.*), whose data blocks are not the file's bytes in order; a member type no reader
 // agrees on (anything but a regular file, a link, a directory, a device or a FIFO; those are

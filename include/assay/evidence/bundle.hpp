@@ -1,5 +1,5 @@
 // assay/evidence/bundle.hpp — the bundle model the evidence floor writes and verifies with
-// (SPEC §6, §7): the reader limits, the producer, and what a verification yields, as a whole
+// (docs/evidence.md): the reader limits, the producer, and what a verification yields, as a whole
 // (verified_bundle) and event by event (verified_event, for visitors). Data only: including it
 // pulls in neither zlib nor a thread.
 //
@@ -51,7 +51,7 @@ struct bundle_manifest {
   const manifest_view& fields;
 };
 
-// One event of events.ndjson that passed every check of SPEC §7 step 4, in file order. Views
+// One event of events.ndjson that passed every check of docs/evidence.md step 4, in file order. Views
 // into the line and its document: valid during the visit only.
 struct verified_event {
   std::uint64_t seq = 0;
@@ -65,7 +65,7 @@ struct verified_event {
 };
 
 // A failure of the pass is either the bundle's — it does not verify, and the error carries the
-// reference verifier's code (codes.hpp), whether a check of SPEC §7 or a visitor holding events
+// reference verifier's code (codes.hpp), whether a check of docs/evidence.md or a visitor holding events
 // to more (payload_check's ContractInvalidEvent) found it — or not the bundle's: an I/O error, or
 // a visitor's own refusal (a limit of its own, such as the OTel exporter's max_spans; a stop),
 // which says nothing of the bundle and is reported as the caller's own error.

@@ -1,4 +1,4 @@
-// assay/evidence/codes.hpp — the codes of a bundle that fails verification (SPEC §7): the
+// assay/evidence/codes.hpp — the codes of a bundle that fails verification (docs/evidence.md): the
 // reference verifier's names and classes, and how errors of the reader and of the contracts
 // become them.
 //
@@ -138,7 +138,7 @@ inline error make_error(code c, std::string message, std::string pointer = {}) {
 
 // --- from the reader's and the contracts' errors ------------------------------------------------
 
-// The limit of SPEC §7 a reader error stands for (a value nested deeper than max_json_depth:
+// The limit of docs/evidence.md a reader error stands for (a value nested deeper than max_json_depth:
 // LimitJsonDepth); nullopt for the others.
 constexpr std::optional<code> limit_code(errc reader) noexcept {
   if (reader == errc::depth_limit)
@@ -188,7 +188,7 @@ constexpr std::size_t manifest_rule_of(std::string_view pointer) noexcept {
 
 }  // namespace detail
 
-// The verifier's error for manifest.json that did not decode (SPEC §7 step 3): not JSON (or too
+// The verifier's error for manifest.json that did not decode (docs/evidence.md step 3): not JSON (or too
 // deep) as the reader says; a schema_version that is a number other than 1,
 // ContractSchemaVersion; any other member, ContractInvalidJson with the first broken rule in
 // the order of the checks.

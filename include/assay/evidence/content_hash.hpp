@@ -1,4 +1,4 @@
-// assay/evidence/content_hash.hpp — content hash v1 of an evidence event (SPEC §4).
+// assay/evidence/content_hash.hpp — content hash v1 of an evidence event (docs/evidence.md).
 //
 //   content hash = "sha256:" hex(sha256(JCS({data, datacontenttype, specversion, subject?, type})))
 //

@@ -1,5 +1,5 @@
 // assay/evidence/event_data.hpp — members of a verified event's `data` that several wings read
-// the same way: a redaction commitment (SPEC §9) and the tool an event names.
+// the same way: a redaction commitment (docs/privacy.md) and the tool an event names.
 #pragma once
 
 #include "assay/evidence/bundle.hpp"

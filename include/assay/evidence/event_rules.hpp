@@ -1,4 +1,4 @@
-// assay/evidence/event_rules.hpp — the rules every event of a bundle obeys (SPEC §4, §7 step 4),
+// assay/evidence/event_rules.hpp — the rules every event of a bundle obeys (docs/evidence.md step 4),
 // in one place for the verifier (which reports the first broken one) and the writer (which
 // refuses to write what the verifier would reject).
 //
@@ -120,13 +120,13 @@ inline std::optional<event_violation> read_event_fields(const json::document& do
   return std::nullopt;
 }
 
-// The event's content hash (SPEC §4), from the members read_event_fields found.
+// The event's content hash (docs/evidence.md), from the members read_event_fields found.
 template <class = void>
 result<std::string> content_hash(const json::document& doc, const event_fields& f) {
   return content_hash_at_nodes(doc, f.data, f.datacontenttype, f.specversion, f.subject, f.type);
 }
 
-// The source rule (SPEC §4): a URI, with ':' and not first.
+// The source rule (docs/evidence.md): a URI, with ':' and not first.
 inline std::optional<event_violation> check_source(std::string_view source, std::uint64_t seq) {
   if (source.empty() || source.front() == ':' || source.find(':') == std::string_view::npos)
     return event_violation{code::ContractInvalidEvent, "source",
@@ -134,7 +134,7 @@ inline std::optional<event_violation> check_source(std::string_view source, std:
   return std::nullopt;
 }
 
-// The run id rule (SPEC §4): no ':' (the stream id is run:seq).
+// The run id rule (docs/evidence.md): no ':' (the stream id is run:seq).
 inline std::optional<event_violation> check_run_id(std::string_view run_id, std::uint64_t seq) {
   if (run_id.find(':') != std::string_view::npos)
     return event_violation{code::ContractInvalidEvent, "assayrunid",

@@ -1,4 +1,4 @@
-// assay/evidence/ids.hpp — identifiers of runs, events and bundles (SPEC §5).
+// assay/evidence/ids.hpp — identifiers of runs, events and bundles (docs/evidence.md).
 //
 //   stream id     run_id ":" decimal(seq)
 //   strict run id "run_" base64url_nopad(sha256(repo_root 0x00 policy_hash 0x00 command 0x00 env_hash))

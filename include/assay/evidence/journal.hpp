@@ -15,7 +15,7 @@
 // the kernel with one write(2) before append() returns, so a process that is killed loses none
 // of them; the durability policy says when they are also forced to the disk (fdatasync), which
 // is what a machine that loses power keeps. Packing reads the journal in blocks, checks every
-// line as the verifier will (SPEC §7) and that it is in canonical form, and streams the bundle
+// line as the verifier will (docs/evidence.md) and that it is in canonical form, and streams the bundle
 // into a temporary file beside the target that is synced and renamed over it: memory stays flat
 // however long the run was, and the target is whole or untouched.
 #pragma once
@@ -365,7 +365,7 @@ result<journal_summary> pack_journal(const std::string& path, const std::string&
 }  // namespace detail
 
 // The bundle of everything the journal of an unfinished run holds, written to `out` (atomically):
-// every complete line checked as the verifier checks an event (SPEC §7) and held to its
+// every complete line checked as the verifier checks an event (docs/evidence.md) and held to its
 // canonical form; a last line without its newline — a write the crash cut short — dropped and
 // counted in torn_bytes; anything else wrong refused with the journal's line number and the
 // verifier's code. The journal itself is left as it was. A recovered run has no

@@ -1,12 +1,12 @@
 // assay/evidence/payload_check.hpp — holding each payload of a bundle to its contract while it is
-// verified (SPEC §8; `assay evidence verify --contracts`).
+// verified (docs/contracts.md; `assay evidence verify --contracts`).
 //
 //   assay::evidence::payload_check contracts;
 //   auto r = assay::evidence::verify_bundle_file("run.tar.gz", {}, contracts);
 //   // r.error(): ContractInvalidEvent, "line 3 of events.ndjson: seq 2 (assay.tool.decision):
 //   //            /data/decision: "maybe" is not one of "allow", "deny", "requires_approval", "error""
 //
-// The verifier keeps the reference's checks (SPEC §7), which do not look inside `data`, so that
+// The verifier keeps the reference's checks (docs/evidence.md), which do not look inside `data`, so that
 // bundles other producers wrote verify. This visitor of the same pass adds the payload checks:
 // an event whose type is a known one (contracts/known_payloads.hpp, or the list given) has its
 // `data` decoded as that type's payload; the first violation fails the pass with

@@ -7,7 +7,7 @@
 //   auto gz = run->finish();                                // the .tar.gz bytes
 //   run->finish_to("run.tar.gz");                           // or written to a file, atomically
 //
-// The recorder fills the envelope of every event (SPEC §4): specversion, id = run_id:seq, seq,
+// The recorder fills the envelope of every event (docs/evidence.md): specversion, id = run_id:seq, seq,
 // time (RFC 3339 UTC with 0, 3, 6 or 9 fraction digits, the fewest that are exact), producer,
 // git, privacy flags and the content hash. Its options are checked when it is made (the source
 // a URI, the run id without ':', the producer named, everything valid UTF-8); each event when it
@@ -520,7 +520,7 @@ class basic_recorder {
     return std::move(*gz);
   }
 
-  // Every violation of the envelope members the caller gives (SPEC §4) and of the payload's
+  // Every violation of the envelope members the caller gives (docs/evidence.md) and of the payload's
   // contract: a listed payload type under its own type; any other payload of a known type
   // validated as that type's payload (its canonical bytes, `data`).
   template <class Payload>

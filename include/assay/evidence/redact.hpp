@@ -1,4 +1,4 @@
-// assay/evidence/redact.hpp — privacy classes applied to events (SPEC §9).
+// assay/evidence/redact.hpp — privacy classes applied to events (docs/privacy.md).
 //
 // Every member of a payload type is public, sensitive or forbidden (`field_info::privacy`, known
 // at compile time). `redact_event` applies the classes to an event before anything is hashed or
@@ -71,7 +71,7 @@ inline std::size_t find_nocase(std::string_view s, std::string_view needle) noex
   return std::string_view::npos;
 }
 
-// The markers of SPEC §9, in their order (the first that occurs wins).
+// The markers of docs/privacy.md, in their order (the first that occurs wins).
 inline constexpr std::array<std::string_view, 13> secret_markers = {
     "authorization: bearer ",
     "authorization: ",

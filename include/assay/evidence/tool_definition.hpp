@@ -1,4 +1,4 @@
-// assay/evidence/tool_definition.hpp — the P56b tool-definition digest (SPEC §8).
+// assay/evidence/tool_definition.hpp — the P56b tool-definition digest (docs/contracts.md).
 //
 // From an MCP tool definition (a `tools/list` entry, as JSON) the bounded projection
 //   {name, description? (trimmed), input_schema?, server_id? (only when server-scoped)}

@@ -1,4 +1,4 @@
-// assay/evidence/verify.hpp — verifying an evidence bundle in one streaming pass (SPEC §7), and
+// assay/evidence/verify.hpp — verifying an evidence bundle in one streaming pass (docs/evidence.md), and
 // handing what it verified to visitors.
 //
 //   auto r = assay::evidence::verify_bundle_file("run.tar.gz");
@@ -14,7 +14,7 @@
 //
 // The compressed source is inflated on a helper thread while this thread reads the tar stream
 // (archive_read.hpp), splits events.ndjson into lines, parses each strictly and hashes it:
-// memory stays at a few inflate blocks plus the longest line. Every check of SPEC §7 runs in
+// memory stays at a few inflate blocks plus the longest line. Every check of docs/evidence.md runs in
 // the specified order and fails with the reference verifier's code (codes.hpp). Messages name
 // what is wrong without echoing untrusted bytes at length.
 //
@@ -25,7 +25,7 @@
 // or is a callable taking `const verified_event&` (an on_event alone). Every visitor given sees
 // the same pass; a bundle that fails stops it, so a visitor has seen only events that verified,
 // and on_end is called only for a bundle that verified. A visitor may hold the events to more
-// than SPEC §7 does: an on_event that returns std::optional<assay::error> refuses the event with
+// than docs/evidence.md does: an on_event that returns std::optional<assay::error> refuses the event with
 // the error it returns, which fails the pass there (its message after the event's line, "line 3
 // of events.ndjson: ..."); payload_check.hpp holds each payload to its contract that way.
 #pragma once
@@ -59,7 +59,7 @@
 
 namespace assay::evidence {
 
-// Reads manifest.json as the verifier does (SPEC §7 step 3): strict JSON within the depth limit,
+// Reads manifest.json as the verifier does (docs/evidence.md step 3): strict JSON within the depth limit,
 // decoded as manifest_view; the errors are the reference's (codes.hpp, manifest_error). Its
 // integers are read as the reference reads them, as unsigned integers: written as integers
 // (schema_version 1.0 or event_count 3.0 is refused). (A template only so that the decoder is
@@ -160,7 +160,7 @@ visit_hooks hooks_for(std::tuple<V&...>& visitors) {
   return h;
 }
 
-// The per-line checks of events.ndjson (SPEC §7 step 4) and what they accumulate.
+// The per-line checks of events.ndjson (docs/evidence.md step 4) and what they accumulate.
 //
 // Two stages on two threads: the lines are gathered in batches; a worker parses each batch's
 // events and checks their content hashes (most of the work), while this thread hashes the raw
@@ -288,7 +288,7 @@ class basic_event_checker {
     if (line.size() > lim_.max_line_bytes)
       return fail_after_pending(line_too_long());  // line numbered_ + 1, not counted yet
     ++numbered_;
-    // An empty line, or one of whitespace only (SPEC §7: an empty line is ContractInvalidEvent;
+    // An empty line, or one of whitespace only (docs/evidence.md: an empty line is ContractInvalidEvent;
     // whitespace alone is no more an event than nothing is).
     if (std::all_of(line.begin(), line.end(), [](char c) { return json::lex::is_ws(static_cast<unsigned char>(c)); }))
       return fail_after_pending(make_error(code::ContractInvalidEvent, where(numbered_) + " is blank"));
@@ -488,7 +488,7 @@ class basic_event_checker {
 };
 using event_checker = basic_event_checker<>;
 
-// Member path checks of SPEC §7 step 2 (after the length and size checks).
+// Member path checks of docs/evidence.md step 2 (after the length and size checks).
 inline std::optional<error> check_path(std::string_view path) {
   if (!path.empty() && path.front() == '/') {
     return make_error(code::SecurityAbsolutePath, "archive member has an absolute path");

@@ -1,5 +1,5 @@
 // assay/findings/render.hpp — review packets: a finding as Markdown, or as one self-contained
-// HTML page (SPEC §14).
+// HTML page (docs/findings.md).
 //
 //   auto md = assay::findings::render_markdown(f);      // results<std::string>
 //   auto html = assay::findings::render_html(f);

@@ -1,4 +1,4 @@
-// assay/findings/stats.hpp — the finding computed from a trial ledger (SPEC §14).
+// assay/findings/stats.hpp — the finding computed from a trial ledger (docs/findings.md).
 //
 //   auto f = assay::findings::compute(ledger);         // results<contracts::finding>
 //   auto f = assay::findings::compute_json(text);      // the same from the ledger's JSON
@@ -65,7 +65,7 @@ inline constexpr std::string_view verdict_rule =
     "laundered route succeeded at least once (no baseline, no delta); a framing is listed in "
     "delta_confirmed_framings when the same holds among its trials.";
 
-// The bounds of a ledger (SPEC §14): labels of one kind, and cells of the technique x mutation
+// The bounds of a ledger (docs/findings.md): labels of one kind, and cells of the technique x mutation
 // matrix.
 inline constexpr std::size_t max_labels_per_kind = 4096;
 inline constexpr std::size_t max_matrix_cells = 1000000;

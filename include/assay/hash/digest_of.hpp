@@ -1,4 +1,4 @@
-// assay/hash/digest_of.hpp — digests of typed (reflected) values (SPEC §3).
+// assay/hash/digest_of.hpp — digests of typed (reflected) values (docs/hashing.md).
 //
 //   auto d = assay::hash::digest_of<assay::hash::sha256>(report);   // result<digest<sha256>>
 //

@@ -1,4 +1,4 @@
-// assay/hash/hash.hpp — hash policies, digest strings, and hashing canonical JSON (SPEC §3).
+// assay/hash/hash.hpp — hash policies, digest strings, and hashing canonical JSON (docs/hashing.md).
 //
 //   using namespace assay::hash;
 //   auto d = digest_of<sha256>(dom);            // result<digest<sha256>>: hash of the JCS bytes
@@ -54,7 +54,7 @@ digest<P> digest_bytes(std::string_view bytes) {
   return digest_bytes<P>(bytes.data(), bytes.size());
 }
 
-// The digest of the canonical (JCS) bytes of `v`, streamed into the hash (SPEC §3). Fails
+// The digest of the canonical (JCS) bytes of `v`, streamed into the hash (docs/hashing.md). Fails
 // when `v` has no canonical form (NaN/infinity: not_finite; invalid UTF-8: invalid_utf8).
 template <hash_policy P>
 result<digest<P>> digest_of(const json::value& v, const sink_options& o = default_sink_options<P>) {

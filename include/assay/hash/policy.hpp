@@ -1,4 +1,4 @@
-// assay/hash/policy.hpp — hash policies and digest strings (SPEC §3): sha256, sha512,
+// assay/hash/policy.hpp — hash policies and digest strings (docs/hashing.md): sha256, sha512,
 // blake2b_512 (Botan), xxh3_64, xxh3_128 (xxHash); digest<P> and evidence_digest<P>. hash.hpp
 // includes it with the streaming sink and the digests of JSON values.
 #pragma once
@@ -73,7 +73,7 @@ template <class P>
 inline constexpr bool policy_is_cryptographic = static_cast<bool>(P::cryptographic);
 }  // namespace detail
 
-// A policy fit for evidence integrity (SPEC §3): sha256, sha512, blake2b-512; never xxh3.
+// A policy fit for evidence integrity (docs/hashing.md): sha256, sha512, blake2b-512; never xxh3.
 template <class P>
 concept cryptographic_hash = hash_policy<P> && detail::policy_is_cryptographic<P>;
 
@@ -284,7 +284,7 @@ inline void append_hex(std::string& out, const std::uint8_t* p, std::size_t n) {
 
 namespace detail {
 
-// Lowercase hex digit value, or -1 (uppercase included: SPEC §3 compares digests exactly).
+// Lowercase hex digit value, or -1 (uppercase included: docs/hashing.md compares digests exactly).
 constexpr int lower_hex_value(char c) noexcept {
   if (c >= '0' && c <= '9')
     return c - '0';
@@ -402,7 +402,7 @@ class digest {
 
 // A digest fit for evidence integrity. It can only be formed from a cryptographic policy:
 // `evidence_digest<xxh3_64>` does not satisfy its constraint, and a digest<xxh3_…> does not
-// convert to any evidence_digest. Evidence uses the default, sha256 (SPEC §3).
+// convert to any evidence_digest. Evidence uses the default, sha256 (docs/hashing.md).
 template <cryptographic_hash P = sha256>
 class evidence_digest : public digest<P> {
  public:

@@ -4,7 +4,7 @@
 //   std::vector<assay::hash::sha256_bytes> digests(messages.size());
 //   assay::hash::sha256_each(messages.data(), messages.size(), digests.data());
 //
-// The verifier hashes one projection per event (content hash, SPEC §4): tens of thousands of
+// The verifier hashes one projection per event (content hash, docs/evidence.md): tens of thousands of
 // messages of a few hundred bytes. One message at a time, the SHA extensions of x86 processors
 // wait on themselves: each pair of rounds needs the state the pair before it left, and the
 // instruction's latency, not the processor's width, sets the pace. Two independent messages

@@ -13,7 +13,7 @@
 
 namespace assay::inspect {
 
-// Strings from a bundle are made safe by the one sanitizer, json::printable (SPEC §17): control
+// Strings from a bundle are made safe by the one sanitizer, json::printable (docs/cli.md): control
 // characters, direction marks and invalid UTF-8 escaped visibly.
 using json::printable;
 

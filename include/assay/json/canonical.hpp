@@ -1,4 +1,4 @@
-// assay/json/canonical.hpp — the RFC 8785 (JCS) writer, to any sink (SPEC §2).
+// assay/json/canonical.hpp — the RFC 8785 (JCS) writer, to any sink (docs/json.md).
 //
 // A sink is any object with `void write(const char* data, std::size_t size)`: a std::string,
 // an std::ostream, a hash state. `writer<Sink>` buffers small writes so a sink sees large

@@ -1,4 +1,4 @@
-// assay/json/lex.hpp — the lexing layer under both strict parsers (SPEC §1).
+// assay/json/lex.hpp — the lexing layer under both strict parsers (docs/json.md).
 //
 // The pull reader (reader.hpp's `cursor`) and the document's fast parser (document.hpp) read
 // the same grammar with the same rules; this header holds those rules once: UTF-8 validation

@@ -1,4 +1,4 @@
-// assay/json/printable.hpp — the one sanitizer (SPEC §17): text from a bundle, a pack, a ledger
+// assay/json/printable.hpp — the one sanitizer (docs/cli.md): text from a bundle, a pack, a ledger
 // or an envelope made safe to put on one line of a terminal, for every message and every verb.
 //
 //   std::string line = assay::json::printable(untrusted);      // one line, escaped

@@ -1,9 +1,9 @@
-// assay/json/reader.hpp — the strict I-JSON pull reader (SPEC §1).
+// assay/json/reader.hpp — the strict I-JSON pull reader (docs/json.md).
 //
 // `cursor` walks a byte buffer token by token without building anything: the DOM builder
 // (value.hpp), the document's cursor-driven parser (document.hpp) and the typed decoder
 // (reflect/codec.hpp) drive it. The lexical rules (strings, escapes, UTF-8, numbers) are
-// lex.hpp's, shared with the document's fast parser. Every rule of SPEC §1 is enforced here;
+// lex.hpp's, shared with the document's fast parser. Every rule of docs/json.md is enforced here;
 // duplicate member names are checked when the driver hands a name it read to
 // check_unique_name() (the typed decoder checks the names it knows with a bitset and only the
 // others here). skip_value() reads past a value, building nothing.

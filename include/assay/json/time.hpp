@@ -7,7 +7,7 @@
 //   json::report_time()                                      // now, or SOURCE_DATE_EPOCH when set
 //
 // Formatting writes UTC with `Z` and 0, 3, 6 or 9 fraction digits: none when the sub-second part
-// is zero, else the fewest of 3, 6, 9 that are exact (SPEC §4). Parsing accepts every RFC 3339
+// is zero, else the fewest of 3, 6, 9 that are exact (docs/evidence.md). Parsing accepts every RFC 3339
 // date-time (any number of fraction digits, `t`/`z` in either case, numeric offsets).
 #pragma once
 

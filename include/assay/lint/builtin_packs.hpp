@@ -1,8 +1,8 @@
-// assay/lint/builtin_packs.hpp — the packs that ship with the library (SPEC §10), written for it.
+// assay/lint/builtin_packs.hpp — the packs that ship with the library (docs/packs.md), written for it.
 //
 // They are JSON, so they load without a YAML library. `cicd-starter` is the pack used when none
 // is named; `replay-readiness` requires the replay-critical signals of registry v0 (closure,
-// SPEC §13) and checks that the bundle has evidence of each.
+// docs/packs.md) and checks that the bundle has evidence of each.
 #pragma once
 
 #include <span>
@@ -22,7 +22,7 @@ namespace detail {
 
 // The reference's cicd-starter rules (the same ids, severities and checks, so a bundle gets the
 // same outcomes from either tool), described here in our own words, under a version of its own:
-// one name@version never names two packs (SPEC §10).
+// one name@version never names two packs (docs/packs.md).
 inline constexpr std::string_view cicd_starter_text = R"json({
   "name": "cicd-starter",
   "version": "1.0.0+assay",

@@ -1,4 +1,4 @@
-// assay/lint/builtin_rules.hpp — the six rules every lint runs (SPEC §11), per event, and the G3
+// assay/lint/builtin_rules.hpp — the six rules every lint runs (docs/packs.md), per event, and the G3
 // authorization-context predicate.
 //
 //   builtin_rules rules;
@@ -218,7 +218,7 @@ inline bool jws_shaped(std::string_view s) {
 
 }  // namespace detail
 
-// The G3 predicate (SPEC §11): an assay.tool.decision event whose data has a usable principal,
+// The G3 predicate (docs/packs.md): an assay.tool.decision event whose data has a usable principal,
 // an allowed auth_scheme (oauth2, jwt_bearer) and a usable auth_issuer.
 inline bool g3_authorization_context(const evidence::verified_event& e) {
   if (e.type != "assay.tool.decision")

@@ -1,4 +1,4 @@
-// assay/lint/engine.hpp — lint(verified bundle, packs) (SPEC §11), a visitor of the one
+// assay/lint/engine.hpp — lint(verified bundle, packs) (docs/packs.md), a visitor of the one
 // verification pass.
 //
 //   auto packs = assay::lint::load_packs(values, assay::lint::yaml_options());
@@ -587,7 +587,7 @@ class basic_linter {
                      location_line_hash(r.rule_id, at, options_.bundle_path, s.pack->digest), s.rule);
   }
 
-  // The manifest as the reference models it (SPEC §11): its known members only, canonical JSON.
+  // The manifest as the reference models it (docs/packs.md): its known members only, canonical JSON.
   static std::string manifest_model(std::string_view bytes) {
     auto parsed = json::document::parse(bytes);
     if (!parsed)

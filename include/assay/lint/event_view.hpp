@@ -1,7 +1,7 @@
-// assay/lint/event_view.hpp — JSON Pointers into an event as lint sees it (SPEC §11), and the
+// assay/lint/event_view.hpp — JSON Pointers into an event as lint sees it (docs/packs.md), and the
 // findings' shared pieces (locations, fingerprints).
 //
-// An event is seen as the reference models it: its §4 members only (an unknown envelope member is
+// An event is seen as the reference models it: its envelope members only (an unknown envelope member is
 // invisible; an optional member written as null is absent; assaycontenthash is always there).
 // A pointer "" or "/" is the whole event, a missing leading '/' is added, "~1" and "~0" are
 // unescaped, array indices are decimal without a sign or leading zero.
@@ -78,7 +78,7 @@ class event_pointer {
     return find_from(doc, member, true);
   }
 
-  // Members of an event (SPEC §4).  // Members of an event (SPEC §4).
+  // Members of an event (docs/evidence.md).  // Members of an event (docs/evidence.md).
   static bool is_envelope_member(std::string_view name) noexcept {
     static constexpr std::string_view names[] = {"specversion",
                                                  "type",

@@ -1,5 +1,5 @@
 // assay/lint/explain.hpp — what `--explain <rule>` says of a rule from its pack alone, no bundle
-// needed (SPEC §10, "Explain"): its canonical id, severity, description, pack, check, the events it
+// needed (docs/packs.md, "Explain"): its canonical id, severity, description, pack, check, the events it
 // looks at, its article, and its help_markdown rendered for a terminal.
 //
 //   const auto* r = assay::lint::find_rule(packs, "CICD-002");   // short or canonical id

@@ -1,8 +1,8 @@
-// assay/lint/glob.hpp — the event-type globs of `event_pairs` and `event_type_exists` (SPEC §11).
+// assay/lint/glob.hpp — the event-type globs of `event_pairs` and `event_type_exists` (docs/packs.md).
 //
 //   auto g = assay::lint::glob::build("assay.*.{started,finished}");
 //   if (g.status == glob_status::malformed) ...;  // the rule reports "Invalid pattern: <p>"
-//   if (g.status == glob_status::too_large) ...;  // the pack does not load (SPEC §10)
+//   if (g.status == glob_status::too_large) ...;  // the pack does not load (docs/packs.md)
 //   g.glob->matches("assay.profile.started");     // true
 //
 // The syntax and its meaning are the reference's (its glob library, as the reference builds it:
@@ -49,7 +49,7 @@ enum class glob_status : std::uint8_t { ok, malformed, too_large };
 template <class = void>
 class basic_glob {
  public:
-  // The most automaton states a glob may compile to (SPEC §10: a bound checked at load).
+  // The most automaton states a glob may compile to (docs/packs.md: a bound checked at load).
   static constexpr std::size_t max_states = 1024;
 
   using byte_set = std::array<std::uint64_t, 4>;

@@ -1,4 +1,4 @@
-// assay/lint/literal.hpp — JSON values as lint compares them (SPEC §11): integers and
+// assay/lint/literal.hpp — JSON values as lint compares them (docs/packs.md): integers and
 // non-integers are distinct kinds, and values are printed the way the reference prints them.
 //
 // A pack's `value_equals` and a conditional clause's `equals` become a `literal` from the pack

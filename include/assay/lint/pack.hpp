@@ -1,4 +1,4 @@
-// assay/lint/pack.hpp — loading a pack (SPEC §10): validation, normalization and its digest.
+// assay/lint/pack.hpp — loading a pack (docs/packs.md): validation, normalization and its digest.
 //
 //   auto p = assay::lint::load_pack(text, {assay::lint::pack_source::origin::file, "my-pack.json"});
 //   if (!p) std::cerr << p.error().format();              // every error: pack, pointer, reason
@@ -9,7 +9,7 @@
 // assay/lint/pack_yaml.hpp (libyaml) and pass `yaml_options()` to read YAML, and JSON as YAML.
 // Finding a pack by `--pack` value (paths, built-ins, the config directory) is resolve.hpp.
 //
-// Loading runs, in order: the reader (syntax, duplicate keys), the scalar rules of SPEC §10
+// Loading runs, in order: the reader (syntax, duplicate keys), the scalar rules of docs/packs.md
 // (pack_document.hpp), the pack-v1 contract (members, types, names, severities, checks, the
 // compliance disclaimer, unique rule ids, one spelling of x-assay), then `assay_min_version`
 // against the pack format implemented here and the signals against the registry. Every error
@@ -65,7 +65,7 @@ constexpr std::optional<severity> parse_severity(std::string_view s) noexcept {
 
 // --- requires.assay_min_version ----------------------------------------------------------------------
 
-// The reference version whose pack engine this library follows (SPEC §10).
+// The reference version whose pack engine this library follows (docs/packs.md).
 inline constexpr std::string_view pack_format_version = "5.4.0";
 
 struct version {
@@ -157,7 +157,7 @@ struct check_spec {
   // and `"1"` as three values; literal.hpp).
   pack_node node{};
   // event_pairs (start, finish) and event_type_exists (pattern, in `first`): the globs compiled
-  // once, at load; nothing when malformed (lint reports the rule, SPEC §11).
+  // once, at load; nothing when malformed (lint reports the rule, docs/packs.md).
   std::optional<glob> first{}, second{};
 };
 
@@ -166,7 +166,7 @@ struct loaded_pack {
   // checks with only their type's members (none for an unsupported type), unknown rule members
   // dropped.
   contracts::pack definition;
-  std::string digest;  // "sha256:<hex>" (SPEC §10)
+  std::string digest;  // "sha256:<hex>" (docs/packs.md)
   pack_source source;
   std::vector<check_spec> checks;  // one per rule
 
@@ -239,8 +239,8 @@ std::vector<T> refs_of(std::span<const loaded_pack> packs) {
   return out;
 }
 
-// The rules of `packs` mapped to a regulatory framework (SPEC §6 `x-assay.mappings`, §15
-// `mappings[]`), for any mapping type T with members rule, framework and ref: one per rule with an
+// The rules of `packs` mapped to a regulatory framework (docs/evidence.md `x-assay.mappings`,
+// docs/attestation.md `mappings[]`), for any mapping type T with members rule, framework and ref: one per rule with an
 // `article_ref`, in pack and rule order — `rule` its canonical id, `framework` its pack's name,
 // `ref` the article_ref text. A pack listed twice (same name, version, digest) maps once.
 template <class T>
@@ -356,7 +356,7 @@ json::value or_null(const std::optional<T>& v) {
 
 }  // namespace detail
 
-// The document whose canonical bytes the digest hashes (SPEC §10): the typed pack with every
+// The document whose canonical bytes the digest hashes (docs/packs.md): the typed pack with every
 // member, absent optionals as null (in_data and required as false), severities normalized, each
 // check as {type, <its members>} ("unsupported" for an unknown type), x-assay only with signals.
 inline json::value digest_document(const contracts::pack& p) {
@@ -570,7 +570,7 @@ results<loaded_pack> load_pack(const pack_node& tree, pack_source source, const 
     const check_type t = out.checks.back().type;
     if (t == check_type::json_path_exists || t == check_type::conditional)
       out.checks.back().node = *rules->items[i].find("check");
-    // Globs compile here, once; one past the bound is a load error naming the rule (SPEC §10).
+    // Globs compile here, once; one past the bound is a load error naming the rule (docs/packs.md).
     check_spec& c = out.checks.back();
     auto compile = [&](const std::string& pattern, std::string_view member, std::optional<glob>& into) {
       auto g = glob::build(pattern);

@@ -1,5 +1,5 @@
 // assay/lint/pack_document.hpp — a pack file as a tree of YAML-like nodes, and the way its scalars
-// become JSON (SPEC §10).
+// become JSON (docs/packs.md).
 //
 // Packs are YAML 1.2 or JSON, and JSON is read as YAML. Both readers (the strict JSON reader here,
 // libyaml in pack_yaml.hpp) produce the same `pack_node` tree: scalars keep their text, whether
@@ -399,7 +399,7 @@ struct json_tree_builder {
 
 }  // namespace detail
 
-// Reads a JSON pack with the strict reader of SPEC §1 (duplicate keys refused at every depth).
+// Reads a JSON pack with the strict reader of docs/json.md (duplicate keys refused at every depth).
 inline result<pack_node> read_json_pack(std::string_view text, const json::limits& lim = {}) {
   json::cursor c(text, lim);
   pack_node root;

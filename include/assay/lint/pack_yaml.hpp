@@ -6,7 +6,7 @@
 // One YAML document, read by libyaml's event parser, the C library whose lineage the reference's
 // YAML reader comes from: so line breaks are LF, CR, CRLF, NEL, LS and PS, control characters
 // other than TAB, LF and CR are refused, and the same bytes mean the same pack in both tools
-// (SPEC §10, "Reading packs safely"). The events are built into the `pack_node` tree here, so
+// (docs/packs.md, "Reading packs safely"). The events are built into the `pack_node` tree here, so
 // that nothing is lost on the way: a key given twice in one mapping is an error, scalars keep
 // whether they were plain and their tag, and every node keeps its line and column. Aliases are
 // expanded within budgets on the nodes and the bytes of scalar text they add up to (an anchor on
@@ -336,7 +336,7 @@ inline result<pack_node> read_yaml_pack(std::string_view text, const yaml_limits
   if (!json::is_valid_utf8(text))
     return make_error(errc::invalid_utf8, "a pack must be UTF-8 text");
   if (text.substr(0, 3) == "\xEF\xBB\xBF") {
-    // Refused, as in JSON (SPEC §1).
+    // Refused, as in JSON (docs/json.md).
     error e = make_error(errc::byte_order_mark, "a byte-order mark is not allowed at the start of a pack");
     e.offset = 0;
     e.line = e.column = 1;

@@ -1,4 +1,4 @@
-// assay/lint/report.hpp — what a lint run reports (SPEC §11): the lint-report-v1 document, the
+// assay/lint/report.hpp — what a lint run reports (docs/packs.md): the lint-report-v1 document, the
 // text for people, and SARIF 2.1.0.
 //
 //   auto doc = assay::lint::make_report(result, packs, {.fail_on = severity::error, .tool_version = "1.2.3"});

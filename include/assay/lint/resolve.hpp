@@ -1,4 +1,4 @@
-// assay/lint/resolve.hpp — finding the packs a `--pack` value names (SPEC §10) and loading them.
+// assay/lint/resolve.hpp — finding the packs a `--pack` value names (docs/packs.md) and loading them.
 //
 //   auto packs = assay::lint::load_packs(values, assay::lint::yaml_options());   // the CLI's --pack values
 //
@@ -84,7 +84,7 @@ inline results<std::vector<std::string>> split_pack_refs(std::span<const std::st
   return out;
 }
 
-// The largest pack file read (SPEC §10): 4 MiB.
+// The largest pack file read (docs/packs.md): 4 MiB.
 inline constexpr std::size_t max_pack_file_bytes = std::size_t{4} << 20;
 
 // Loads a pack file (JSON, or YAML with pack_yaml.hpp's reader in `opts`). The file is read as a
@@ -236,7 +236,7 @@ results<loaded_pack> load_pack_ref(std::string_view ref, const pack_options& opt
 }
 
 // The built-in default pack (cicd-starter), loaded as built in: never through the resolution order,
-// so no file in the working directory or the config directory can stand in for it (SPEC §10).
+// so no file in the working directory or the config directory can stand in for it (docs/packs.md).
 template <class = void>
 results<loaded_pack> load_default_pack(const pack_options& opts = {}) {
   const builtin_pack* b = find_builtin_pack(default_pack_name);

@@ -1,9 +1,9 @@
-// assay/lint/signals.hpp — the signal registry (SPEC §10, registry v0).
+// assay/lint/signals.hpp — the signal registry (docs/packs.md, registry v0).
 //
 // A signal is a kind of evidence a pack can require (`x-assay.requires_signals`): the registry
 // says where evidence of each one is found, as event-type globs with JSON Pointers into the event,
 // any one place sufficing. Packs may only name registered signals; completeness and closure
-// (SPEC §13) look the signals up here. Callers extend a copy of the v0 table:
+// (docs/packs.md) look the signals up here. Callers extend a copy of the v0 table:
 //
 //   auto reg = assay::lint::signal_registry::v0();
 //   reg.add({.name = "ticket_refs", .found_in = {{"acme.ticket.linked", {"/data/ticket"}}}});
@@ -19,7 +19,7 @@
 namespace assay::lint {
 
 // One place evidence of a signal can be found: an event whose `type` matches `event_type` (a
-// glob of SPEC §11; "*" is any event) and, when `pointers` is not empty, that has a value at one
+// glob of docs/packs.md; "*" is any event) and, when `pointers` is not empty, that has a value at one
 // of them (RFC 6901, into the whole event).
 struct signal_place {
   std::string event_type;
@@ -29,13 +29,13 @@ struct signal_place {
 struct signal_definition {
   std::string name;                    // the key packs name: [a-z0-9][a-z0-9_.-]*[a-z0-9]
   std::vector<signal_place> found_in;  // any one place suffices
-  double replay_weight = 0;            // > 0: replay-critical, with this weight (SPEC §13 closure; to the millionth)
+  double replay_weight = 0;  // > 0: replay-critical, with this weight (docs/packs.md closure; to the millionth)
   std::string description{};
 };
 
 class signal_registry {
  public:
-  // Registry v0 of SPEC §10.
+  // Registry v0 of docs/packs.md.
   static const signal_registry& v0() {
     static const signal_registry reg = [] {
       signal_registry r;

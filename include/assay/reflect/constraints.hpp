@@ -517,7 +517,7 @@ struct extra_members;
 
 // --- member annotations ------------------------------------------------------------------------
 
-// The privacy class of a member (SPEC §9): what redaction does with it.
+// The privacy class of a member (docs/privacy.md): what redaction does with it.
 enum class privacy : std::uint8_t {
   public_,           // kept
   sensitive,         // generalized: home paths, secret-bearing arguments
@@ -530,7 +530,7 @@ struct field_info {
   std::string_view json_name = {};            // the JSON member name when it is not the C++ name
   std::string_view description = {};          // schema "description"
   std::string_view default_json = {};         // schema "default", as JSON text
-  assay::privacy privacy = privacy::public_;  // SPEC §9
+  assay::privacy privacy = privacy::public_;  // docs/privacy.md
 };
 
 // --- cross-field rules -------------------------------------------------------------------------

@@ -275,7 +275,7 @@ bool decode_integer(decode_context<C>& ctx, T& out) {
   return true;
 }
 
-// A floating-point member: the nearest double (SPEC §1), converted to B.
+// A floating-point member: the nearest double (docs/json.md), converted to B.
 template <class T, class C>
 bool decode_number(decode_context<C>& ctx, T& out) {
   using B = base_of_t<T>;

@@ -79,7 +79,7 @@ void encode_value(encode_context<W>& ctx, const T& v);
 
 namespace detail {
 
-// An integer member is written exactly or not at all: JSON numbers are doubles (SPEC §2), exact
+// An integer member is written exactly or not at all: JSON numbers are doubles (docs/json.md), exact
 // for integers up to 2^53 in magnitude, so a value beyond that is refused with its pointer
 // rather than written as a neighbour (2^53 + 1 would read back as 2^53). Types narrower than 64
 // bits always fit.

@@ -336,7 +336,7 @@ struct struct_info {
   }
   static constexpr std::array<std::string_view, size> json_names = make_json_names();
 
-  // The privacy class of every field (SPEC §9; public unless the field table says otherwise).
+  // The privacy class of every field (docs/privacy.md; public unless the field table says otherwise).
   static constexpr std::array<privacy, size> make_privacy() {
     std::array<privacy, size> out{};
     for (std::size_t i = 0; i < size; ++i) {

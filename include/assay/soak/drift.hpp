@@ -1,4 +1,4 @@
-// assay/soak/drift.hpp — two soaks compared (SPEC §12 "Drift"): soak-drift-v1 from a baseline
+// assay/soak/drift.hpp — two soaks compared (docs/soak.md "Drift"): soak-drift-v1 from a baseline
 // and a candidate soak-report-v1.
 //
 //   auto d = assay::soak::drift(last_week, today);     // result<contracts::soak_drift>

@@ -1,4 +1,4 @@
-// assay/soak/engine.hpp — a soak: pass^k over real runs (SPEC §12).
+// assay/soak/engine.hpp — a soak: pass^k over real runs (docs/soak.md).
 //
 //   auto packs = assay::lint::load_packs(values);                     // as lint resolves them
 //   assay::soak::bundle_file_target target("run.tar.gz");              // or a directory, a command
@@ -7,7 +7,7 @@
 //   assay::contracts::soak_report report = assay::soak::make_report(r, *packs, o, {.generated_at = now});
 //
 // Run i (1-based) gets seed `seed + i - 1` (mod 2^64); its target yields a bundle, which is
-// verified (SPEC §7) and linted with the packs in one pass. The run passes when lint's verdict
+// verified (docs/evidence.md) and linted with the packs in one pass. The run passes when lint's verdict
 // at the threshold passes, fails when a violated rule is at or above it, and is an infrastructure
 // error when no verifiable bundle came out (the target's error, or `bundle_invalid` with the
 // verifier's code). The time budget bounds a run in progress too: the pass checks the clock at
@@ -88,7 +88,7 @@ struct progress {
   std::chrono::milliseconds elapsed{0};
 };
 
-// One machine's share of a soak spread over `count` (SPEC §12 "Past one machine"): the runs i with
+// One machine's share of a soak spread over `count` (docs/soak.md "Past one machine"): the runs i with
 // (i - 1) mod count = index, each with the seed of its index in the whole soak.
 struct shard_spec {
   std::uint64_t index = 0;  // 0 <= index < count

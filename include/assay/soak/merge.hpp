@@ -1,4 +1,4 @@
-// assay/soak/merge.hpp — a soak spread over machines, put back together (SPEC §12 "Past one
+// assay/soak/merge.hpp — a soak spread over machines, put back together (docs/soak.md "Past one
 // machine").
 //
 //   // on machine I of N:  soak::options o{...}; o.shard = {I, N};  -> a shard report each

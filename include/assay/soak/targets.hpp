@@ -1,4 +1,4 @@
-// assay/soak/targets.hpp — where a soak's bundles come from (SPEC §12, §17 `sim soak`): one
+// assay/soak/targets.hpp — where a soak's bundles come from (docs/soak.md, docs/cli.md `sim soak`): one
 // bundle every run, the bundles of a directory in name order (cycling), or a command run once
 // per seed that writes a bundle.
 //

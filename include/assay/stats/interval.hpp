@@ -1,4 +1,4 @@
-// assay/stats/interval.hpp — 95% confidence intervals for a success rate (SPEC §12, §14).
+// assay/stats/interval.hpp — 95% confidence intervals for a success rate (docs/soak.md, docs/findings.md).
 //
 //   auto w = assay::stats::wilson(17, 20);     // {0.6396..., 0.9476...}
 //   auto j = assay::stats::jeffreys(17, 20);   // assay/stats/jeffreys.hpp
@@ -22,7 +22,7 @@ struct interval {
   friend bool operator==(const interval&, const interval&) = default;
 };
 
-// z of the two-sided 95% interval as SPEC §12 writes it.
+// z of the two-sided 95% interval as docs/soak.md writes it.
 inline constexpr long double z95 = 1.959963984540054L;
 
 // How far a written bound may be from the bound computed here when a document's bounds are
@@ -40,7 +40,7 @@ inline interval wilson(std::int64_t successes, std::int64_t trials) noexcept {
   if (trials <= 0)
     return {0, 1};
   using real = long double;
-  const real z = z95;  // the SPEC's decimal in long double, closer than its nearest double
+  const real z = z95;  // the published decimal in long double, closer than its nearest double
   const real n = static_cast<real>(trials);
   const real p = static_cast<real>(successes) / n;
   const real z2 = z * z;

@@ -1,5 +1,5 @@
 // assay/stats/jeffreys.hpp — the Jeffreys interval: the equal-tailed 95% interval of the Beta
-// posterior Beta(successes + 1/2, failures + 1/2) (SPEC §12's alternative to Wilson).
+// posterior Beta(successes + 1/2, failures + 1/2) (docs/soak.md's alternative to Wilson).
 //
 // The bounds are quantiles of a Beta distribution: the x where the regularized incomplete beta
 // function I_x(a, b) equals 0.025 and 0.975. They are computed here, in long double, then rounded
