@@ -41,7 +41,7 @@ events.append(event(len(events), "assay.sandbox.degraded",
 events_path = tmpfile(b"".join(json.dumps(e).encode() + b"\n" for e in events))
 bundle = tmpfile(b"")
 expect("evidence bundle writes the runtime's decisions without --unchecked-payloads",
-       ["evidence", "bundle", "--events", events_path, "--out", bundle], b"", 0, b"", b"")
+       ["evidence", "bundle", "--events", events_path, "--out", bundle], b"", 0, None, b"")
 expect("evidence verify --contracts: valid", ["evidence", "verify", "--contracts", bundle], b"", 0, err=b"")
 
 # The data of each event kept as written, in canonical bytes, on its line.
@@ -72,7 +72,7 @@ expect("tool_call_id 5 refused", ["evidence", "bundle", "--events", five, "--out
         f"number\n").encode())
 unchecked = tmpfile(b"")
 expect("--unchecked-payloads still writes it", ["evidence", "bundle", "--events", five, "--out", unchecked,
-       "--unchecked-payloads"], b"", 0, b"", b"")
+       "--unchecked-payloads"], b"", 0, None, b"")
 expect("verify --contracts refuses it", ["evidence", "verify", "--contracts", unchecked], b"", 1, b"",
        b'ContractInvalidEvent: line 1 of events.ndjson: seq 0 ("assay.tool.decision"): /data/tool_call_id: expected '
        b'a string, found a number\n')

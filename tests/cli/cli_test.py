@@ -4,6 +4,7 @@ codes (SPEC §17), and `assay jcs` over every external RFC 8785 vector.
 
 usage: cli_test.py ASSAY_BINARY SOURCE_ROOT CONFORMANCE_DIR REQUIRE(0|1)
 """
+import hashlib
 import json
 import math
 import os
@@ -97,11 +98,23 @@ expect("validate payload by its event type", ["validate", "assay.tool.decision"]
        b'{"tool":"t","decision":"allow","reason_code":"r","policy_snapshot_digest":"d"}', 1, b"",
        err_contains="all present or all absent")
 bundle = tmpfile(b"")
-expect("evidence bundle", ["evidence", "bundle", "--events", tmpfile(ndjson), "--out", bundle], b"", 0, b"", b"")
+expect("evidence bundle", ["evidence", "bundle", "--events", tmpfile(ndjson), "--out", bundle], b"", 0, None, b"")
 code, out, err = run(["evidence", "verify", bundle, "--json"])
 rep = json.loads(out) if code == 0 else {}
 check("evidence verify --json", code == 0 and rep.get("ok") is True and rep.get("event_count") == 3
       and rep.get("run_id") == "run1" and rep.get("code") is None, out + err)
+with open(bundle, "rb") as f:
+    bundle_sha = "sha256:" + hashlib.sha256(f.read()).hexdigest()
+# What bundle says it wrote: its count, run and bundle_id (the run root); verify names the file's
+# sha256 apart from it.
+again = tmpfile(b"")
+expect("evidence bundle: its summary line", ["evidence", "bundle", "--events", tmpfile(ndjson), "--out", again], b"", 0,
+       f"bundled 3 event(s) of run run1 into {again} (bundle_id {rep.get('bundle_id')})\n".encode(), b"")
+expect("evidence verify: bundle_id and the file's sha256, each named", ["evidence", "verify", bundle], b"", 0,
+       (f"verified {bundle}: 3 events, run run1, bundle_id {rep.get('bundle_id')}, file {bundle_sha}, "
+        f"{events[0]['time']} .. {events[2]['time']}\n").encode(), b"")
+expect("evidence bundle to standard output: no summary line", ["evidence", "bundle", "--events", tmpfile(ndjson),
+       "--out", "-"], b"", 0, None, b"")
 tampered = ndjson.replace(b"shell", b"shelL")
 expect("evidence bundle refuses a wrong content hash", ["evidence", "bundle", "--events", tmpfile(tampered), "--out",
        tmpfile(b"")], b"", 1, b"", err_contains="IntegrityEventHash")
@@ -114,8 +127,10 @@ expect("evidence bundle: a line that is not JSON", ["evidence", "bundle", "--eve
                      "unexpected '}', expected a member name after ','\n").encode())
 expect("evidence bundle: no events", ["evidence", "bundle", "--events", tmpfile(b"\n \n"), "--out", tmpfile(b"")],
        b"", 1, b"", err_contains="ContractInvalidEvent")
-expect("evidence bundle: events out of order", ["evidence", "bundle", "--events",
-       tmpfile(b"".join(jcs(e) + b"\n" for e in reversed(events))), "--out", tmpfile(b"")], b"", 0, b"", b"")
+sorted_out = tmpfile(b"")
+expect("evidence bundle: events out of order, sorted; the same summary line", ["evidence", "bundle", "--events",
+       tmpfile(b"".join(jcs(e) + b"\n" for e in reversed(events))), "--out", sorted_out], b"", 0,
+       f"bundled 3 event(s) of run run1 into {sorted_out} (bundle_id {rep.get('bundle_id')})\n".encode(), b"")
 # Writing is strict (SPEC §8, §4): what validate evidence-event-v1 rejects is refused, every
 # violation on its own line with its pointer; --unchecked-payloads skips the payload contracts.
 strict_events = [event(0, "assay.tool.decision", {"tool": "t", "decision": "maybe", "reason_code": "r"}),
@@ -137,7 +152,7 @@ expect("evidence bundle refuses what evidence-event-v1 rejects", ["evidence", "b
 payload_only = tmpfile(b"".join(jcs(e) + b"\n" for e in [strict_events[0], event(1, "vendor.note", {"a": 1})]))
 unchecked_bundle = tmpfile(b"")
 expect("evidence bundle --unchecked-payloads re-packs events as they are", ["evidence", "bundle", "--events",
-       payload_only, "--out", unchecked_bundle, "--unchecked-payloads"], b"", 0, b"", b"")
+       payload_only, "--out", unchecked_bundle, "--unchecked-payloads"], b"", 0, None, b"")
 expect("evidence bundle --unchecked-payloads still checks the envelope", ["evidence", "bundle", "--events",
        strict_path, "--out", tmpfile(b""), "--unchecked-payloads"], b"", 1, b"",
        (f"assay evidence bundle: too_short: {strict_path}: line 2: at /1/type: string is shorter than the minimum "
@@ -453,7 +468,7 @@ signal_events = [event(0, "assay.tool.call", {"tool": "search", "arguments": {"q
 del signal_events[3]["assaycontenthash"]  # the subject is hashed too: bundle computes it
 signal_bundle = tmpfile(b"")
 expect("closure: the signal events bundle", ["evidence", "bundle", "--events",
-       tmpfile(b"".join(jcs(e) + b"\n" for e in signal_events)), "--out", signal_bundle], b"", 0, b"", b"")
+       tmpfile(b"".join(jcs(e) + b"\n" for e in signal_events)), "--out", signal_bundle], b"", 0, None, b"")
 closure_text = (b"completeness: 2 of 4 required signal(s) captured\n"
                 b"  captured: model_identity, tool_io_bodies\n  redacted: run_inputs\n  unknown:  rng_seeds  (required, not found in the bundle)\n"
                 b"closure: score 0.5, confidence medium\n"
@@ -1122,7 +1137,7 @@ if CONF and os.path.isdir(CONF):
                         f'"profile_name" is missing')
     repacked = tmpfile(b"")
     expect("reference events: re-packed with --unchecked-payloads", ["evidence", "bundle", "--events", ref_path,
-           "--out", repacked, "--unchecked-payloads"], b"", 0, b"", b"")
+           "--out", repacked, "--unchecked-payloads"], b"", 0, None, b"")
     with tarfile.open(repacked) as t:
         check("reference events: the same bytes re-packed", t.extractfile("events.ndjson").read() == ref_events)
     expect("reference test-bundle --contracts", ["evidence", "verify", "--contracts", ref], b"", 1, b"",

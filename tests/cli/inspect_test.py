@@ -6,6 +6,7 @@ schemas/evidence-diff-v1.schema.json.
 
 usage: inspect_test.py ASSAY_BINARY SOURCE_ROOT CONFORMANCE_DIR REQUIRE(0|1)
 """
+import hashlib
 import json
 import os
 import subprocess
@@ -34,6 +35,11 @@ def runs(run_id, changed=False):
     return e
 
 
+def file_sha(bundle):
+    with open(bundle, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
 def root_of(bundle):
     code, out, err = run(["evidence", "verify", bundle, "--json"])
     return json.loads(out)["bundle_id"]
@@ -46,7 +52,7 @@ env = dict(os.environ, COLUMNS="100")
 
 # --- show -------------------------------------------------------------------------------------
 expect("show: summary and table", ["evidence", "show", base], rc=0, err=b"", env=env, out=(
-    f"bundle    {ra}\nrun       run-a\nproducer  cli-test 1.0\n"
+    f"bundle_id {ra}\nfile      sha256:{file_sha(base)}\nrun       run-a\nproducer  cli-test 1.0\n"
     "events    4, 2026-01-01T00:00:00Z .. 2026-01-01T00:00:03Z\nverified  ok\n\n"
     "SEQ  TIME                  TYPE                   SUBJECT\n"
     "  0  2026-01-01T00:00:00Z  assay.profile.started\n"
@@ -55,7 +61,7 @@ expect("show: summary and table", ["evidence", "show", base], rc=0, err=b"", env
     "  3  2026-01-01T00:00:03Z  assay.fs.access        /etc/hosts\n").encode())
 code, out, err = run(["evidence", "show", base], env=dict(os.environ, COLUMNS="40"))
 check("show: every line within a 40-column terminal", code == 0 and
-      all(len(l) <= 40 for l in out.decode().splitlines()[7:]), out)
+      all(len(l) <= 40 for l in out.decode().splitlines()[8:]), out)
 code, out, err = run(["evidence", "show", "--format", "json", base])
 doc = json.loads(out) if code == 0 else {}
 with open(base, "rb") as f:
@@ -67,7 +73,7 @@ check("show --format json: manifest, events as in the bundle, verified",
       code == 0 and list(doc) == ["manifest", "events", "verified"] and doc["manifest"] == manifest
       and doc["events"] == [json.loads(l) for l in lines] and doc["verified"] is True, out + err)
 stdin_out = run(["evidence", "show", "-"], open(base, "rb"), env=env)
-check("show: a bundle on standard input", stdin_out[0] == 0 and stdin_out[1].startswith(f"bundle    {ra}\n".encode()))
+check("show: a bundle on standard input", stdin_out[0] == 0 and stdin_out[1].startswith(f"bundle_id {ra}\nfile      sha256:{file_sha(base)}\n".encode()))
 
 # A bundle whose second event was edited after it was hashed.
 with open(base, "rb") as f, tarfile.open(fileobj=f) as t:
@@ -99,8 +105,8 @@ expect("show: no such file", ["evidence", "show", "/nonexistent/b.tar.gz"], rc=3
 expect("show: an unknown format", ["evidence", "show", "--format", "yaml", base], rc=2, out=b"")
 
 # --- diff -------------------------------------------------------------------------------------
-human = (f"baseline   run-a  4 events  2026-01-01T00:00:00Z .. 2026-01-01T00:00:03Z  {ra}\n"
-         f"candidate  run-b  5 events  2026-01-01T00:00:00Z .. 2026-01-01T00:00:04Z  {rb}\n"
+human = (f"baseline   run-a  4 events  2026-01-01T00:00:00Z .. 2026-01-01T00:00:03Z  bundle_id {ra}\n"
+         f"candidate  run-b  5 events  2026-01-01T00:00:00Z .. 2026-01-01T00:00:04Z  bundle_id {rb}\n"
          f"events: 4 {ARROW} 5 (+1)\n"
          "network: 1 added, 0 removed\n  + evil.example.net:443\n"
          "filesystem: 0 added, 1 removed\n  - /etc/hosts\n"
@@ -110,8 +116,8 @@ human = (f"baseline   run-a  4 events  2026-01-01T00:00:00Z .. 2026-01-01T00:00:
          f"  assay.fs.access: 1 {ARROW} 0 (-1)\n  assay.net.access: 1 {ARROW} 2 (+1)\n"
          f"  assay.tool.call: 0 {ARROW} 1 (+1)\n").encode()
 expect("diff: human", ["evidence", "diff", base, cand], rc=0, out=human, err=b"")
-same = (f"baseline   run-a  4 events  2026-01-01T00:00:00Z .. 2026-01-01T00:00:03Z  {ra}\n"
-        f"candidate  run-a  4 events  2026-01-01T00:00:00Z .. 2026-01-01T00:00:03Z  {ra}\n"
+same = (f"baseline   run-a  4 events  2026-01-01T00:00:00Z .. 2026-01-01T00:00:03Z  bundle_id {ra}\n"
+        f"candidate  run-a  4 events  2026-01-01T00:00:00Z .. 2026-01-01T00:00:03Z  bundle_id {ra}\n"
         f"events: 4 {ARROW} 4 (0)\nnetwork: no change\nfilesystem: no change\nprocesses: no change\n"
         "tools: no change\nevent types: no change\n").encode()
 expect("diff: a bundle against itself", ["evidence", "diff", base, base, "--fail-on-new",

@@ -79,7 +79,7 @@ for trial, (policy, fed) in enumerate([("event", 5), ("3", 7), ("50ms", 4), ("ne
     check(f"{policy}: recovered, and it verifies here with every event", code == 0 and v.get("ok") is True and
           v.get("event_count") == fed and v.get("run_id") == f"killed-{trial}", (code, out, err, v))
     check(f"{policy}: recover says what it did", out == (f"recovered {fed} event(s) from {journal} into {recovered} "
-                                                         f"(bundle {v.get('bundle_id')})\n").encode() and err == b"",
+                                                         f"(bundle_id {v.get('bundle_id')})\n").encode() and err == b"",
           (out, err))
     check(f"{policy}: the journal is left as it was", journal_lines(journal) == fed)
     if REF:

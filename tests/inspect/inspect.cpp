@@ -6,6 +6,7 @@
 
 #include "../evidence/events.hpp"
 #include "assay/contracts/show.hpp"
+#include "assay/hash/hash.hpp"
 #include "assay/inspect/diff.hpp"
 #include "assay/inspect/show.hpp"
 #include "assay/inspect/text.hpp"
@@ -116,9 +117,9 @@ TEST_CASE("diff: identical bundles change nothing") {
   CHECK(d.summary.event_count_delta == 0);
   const std::string root = root_of(b);
   CHECK(inspect::diff_text(d) ==
-        "baseline   run-1  4 events  2026-01-02T03:04:00Z .. 2026-01-02T03:04:03Z  " + root +
+        "baseline   run-1  4 events  2026-01-02T03:04:00Z .. 2026-01-02T03:04:03Z  bundle_id " + root +
             "\n"
-            "candidate  run-1  4 events  2026-01-02T03:04:00Z .. 2026-01-02T03:04:03Z  " +
+            "candidate  run-1  4 events  2026-01-02T03:04:00Z .. 2026-01-02T03:04:03Z  bundle_id " +
             root +
             "\n"
             "events: 4 \xe2\x86\x92 4 (0)\n"
@@ -149,9 +150,9 @@ TEST_CASE("diff: a new network subject, a file no longer touched, a decision fli
   CHECK(inspect::added_in(d, gate) == std::vector<std::string>{"tools", "network"});
   CHECK(inspect::added_in(d, std::vector<std::string>{"filesystem"}).empty());
   CHECK(inspect::diff_text(d) ==
-        "baseline   run-a  4 events  2026-01-02T03:04:00Z .. 2026-01-02T03:04:03Z  " + root_of(base) +
+        "baseline   run-a  4 events  2026-01-02T03:04:00Z .. 2026-01-02T03:04:03Z  bundle_id " + root_of(base) +
             "\n"
-            "candidate  run-b  6 events  2026-01-02T03:04:00Z .. 2026-01-02T03:04:05Z  " +
+            "candidate  run-b  6 events  2026-01-02T03:04:00Z .. 2026-01-02T03:04:05Z  bundle_id " +
             root_of(cand) +
             "\n"
             "events: 4 \xe2\x86\x92 6 (+2)\n"
@@ -244,7 +245,8 @@ TEST_CASE("show: the summary and a table, whole when it fits") {
   REQUIRE(s.r.has_value());
   CHECK(s.r->verified);
   CHECK(s.r->events == 4);
-  CHECK(s.out == "bundle    " + root_of(b) +
+  CHECK(s.out == "bundle_id " + root_of(b) +
+                     "\nfile      sha256:" + assay::hash::digest_bytes<assay::hash::sha256>(b).hex() +
                      "\n"
                      "run       run-1\n"
                      "producer  assay-test 1.0.0\n"
@@ -328,7 +330,9 @@ TEST_CASE("show: a bundle that fails is not shown; without verification it is, a
   CHECK_FALSE(u.r->verified);
   CHECK(u.r->events == 4);
   CHECK(u.r->unreadable == 1);
-  CHECK(u.out.starts_with("not verified (--no-verify): nothing below has been checked\nbundle    sha256:"));
+  CHECK(u.out.starts_with("not verified (--no-verify): nothing below has been checked\nbundle_id sha256:"));
+  CHECK(u.out.find("\nfile      sha256:" + assay::hash::digest_bytes<assay::hash::sha256>(b).hex() + "\n") !=
+        std::string::npos);  // the file's bytes, read to the end
   CHECK(u.out.find("events    4 read (the manifest says 4), 2026-01-02T03:04:05Z .. 2026-01-02T03:04:05Z\n"
                    "verified  no\n"
                    "unreadable events.ndjson line 5: not JSON: ") != std::string::npos);
@@ -358,7 +362,8 @@ TEST_CASE("show without verification: long lines, CRLF, other members, no manife
   const auto s = show(b, o);
   REQUIRE(s.r.has_value());
   CHECK(s.r->events == 2);
-  CHECK(s.out.find("bundle    ?\nrun       ?\nproducer  ?\nevents    2 read, 2026-01-02T03:04:05Z .. "
+  CHECK(s.out.find("bundle_id ?\nfile      sha256:" + assay::hash::digest_bytes<assay::hash::sha256>(b).hex() +
+                   "\nrun       ?\nproducer  ?\nevents    2 read, 2026-01-02T03:04:05Z .. "
                    "2026-01-02T03:04:05Z\nverified  no\n"
                    "unreadable archive member other.txt: not read (not a member of a bundle)\n"
                    "unreadable events.ndjson line 2: a line of 500 bytes, over the limit of 400\n"

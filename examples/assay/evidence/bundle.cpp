@@ -1,5 +1,5 @@
 // assay evidence bundle --events IN.ndjson --out B.tar.gz [--pack P]… — a bundle from events, one
-// JSON event per line (SPEC §6, §17); with packs, the manifest's x-assay records them and their
+// JSON event per line (docs/evidence.md, docs/cli.md); with packs, the manifest's x-assay records them and their
 // rules' framework mappings.
 #include "../cli.hpp"
 #include "../verbs.hpp"
@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -51,6 +52,15 @@ assay::evidence::bundle_options options_of(const bundle_args& a, const bundle_st
   return opt;
 }
 
+// What `evidence bundle` says when it wrote a file (nothing when the bundle went to stdout).
+int written(const bundle_args& a, std::uint64_t events, std::string_view run_id, std::string_view bundle_id) {
+  if (!is_std_stream(a.out))
+    std::printf("%s\n", printable("bundled " + std::to_string(events) + " event(s) of run " + std::string(run_id) +
+                                  " into " + a.out + " (bundle_id " + std::string(bundle_id) + ")")
+                            .c_str());
+  return exit_ok;
+}
+
 // The normal case in one pass with flat memory: events in seq order that break no rule are
 // written as they are read, the compressed body held in a spool until the head is known. The
 // exit code, or nothing when the events need write_bundle() (to be sorted, or for it to name
@@ -87,7 +97,9 @@ std::optional<int> stream_bundle(const bundle_args& a, const bundle_stamp& s, co
   if (auto e = body.replay([&](std::string_view b) { return out->write(b); }))
     return fail(command, *e);
   out->write(ends->tail);
-  return finish(command, out->commit());
+  if (auto c = out->commit(); !c)
+    return fail(command, c.error());
+  return written(a, ends->event_count, ends->run_id, ends->bundle_id);
 }
 
 int bundle(const bundle_args& a) {
@@ -107,10 +119,10 @@ int bundle(const bundle_args& a) {
     events.push_back(line.text);
   // The options in their own scope: a local that lives to every return below made g++ 12 -O3
   // warn (-Wmaybe-uninitialized, spuriously) about destroying its producer on the early exits.
-  auto gz = assay::evidence::write_bundle(events, options_of(a, s));
-  if (!gz) {
+  auto files = assay::evidence::build_bundle_files(events, options_of(a, s));
+  if (!files) {
     const std::string name = input_name(a.events);
-    const assay::errors all = gz.error();
+    const assay::errors all = files.error();
     const assay::error& first = all.front();
     // A line that is not JSON: the input is not what it should be (exit 2); else the events
     // were read and refused, each violation named by its code (exit 1).
@@ -122,7 +134,12 @@ int bundle(const bundle_args& a) {
     }
     return exit_for(first);
   }
-  return finish(command, write_file(a.out, *gz));
+  auto gz = assay::evidence::pack_bundle(*files, options_of(a, s));
+  if (!gz)
+    return fail(command, gz.error());
+  if (auto w = write_file(a.out, *gz); !w)
+    return fail(command, w.error());
+  return written(a, files->event_count, files->run_id, files->run_root);
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ int recover(const recover_args& a) {
     return fail(command, e);
   }
   std::string said = "recovered " + std::to_string(r->events) + " event(s) from " + a.journal + " into " + a.out +
-                     " (bundle " + r->bundle_id + ")";
+                     " (bundle_id " + r->bundle_id + ")";
   std::printf("%s\n", printable(said).c_str());
   if (r->torn_bytes != 0) {
     print_error(command, "the last line was cut short (" + std::to_string(r->torn_bytes) +

@@ -1,4 +1,4 @@
-// assay evidence verify B [--limits L.json] [--json] — verify a bundle (SPEC §7, §17).
+// assay evidence verify B [--limits L.json] [--json] — verify a bundle (docs/evidence.md, docs/cli.md).
 #include "../cli.hpp"
 #include "../report.hpp"
 #include "../verbs.hpp"
@@ -45,9 +45,9 @@ int verify(const verify_args& a) {
     return exit_ok;
   const auto& b = *v.result;
   const std::string line = "verified " + printable(input_name(a.bundle.path)) + ": " + std::to_string(b.event_count) +
-                           " events, run " + printable(b.run_id, echo_cap) + ", bundle " +
-                           printable(b.bundle_id, echo_cap) + ", " + printable(b.time_start, echo_cap) + " .. " +
-                           printable(b.time_end, echo_cap) + "\n";
+                           " events, run " + printable(b.run_id, echo_cap) + ", bundle_id " +
+                           printable(b.bundle_id, echo_cap) + ", file " + b.file_sha256 + ", " +
+                           printable(b.time_start, echo_cap) + " .. " + printable(b.time_end, echo_cap) + "\n";
   return finish(command, write_file("-", line));
 }
 

@@ -24,6 +24,8 @@ namespace assay::evidence {
 //                                                        without its newline or a '\r' before it)
 //   on_long_line(std::uint64_t line, std::uint64_t bytes) a line over max_line_bytes, skipped
 //   on_other(const tar_member&)                          any other member, skipped
+//   on_end(std::string_view file_sha256)                 the archive read to its end: the
+//                                                        "sha256:<hex>" of the file's bytes
 template <class R>
 result<void> read_unverified(byte_source& source, const bundle_limits& lim, R& reader) {
   if (source.size() && *source.size() > lim.max_bundle_bytes) {
@@ -111,6 +113,8 @@ result<void> read_unverified(byte_source& source, const bundle_limits& lim, R& r
   }
   if (auto e = inflate.drain())
     return *e;
+  if constexpr (requires { reader.on_end(std::string_view()); })
+    reader.on_end(inflate.source_sha256());
   return {};
 }
 

@@ -1,4 +1,4 @@
-// assay/evidence/writer.hpp — writing an evidence bundle (SPEC §6).
+// assay/evidence/writer.hpp — writing an evidence bundle (docs/evidence.md).
 //
 //   std::vector<std::string_view> lines = ...;                  // one event's JSON text each
 //   auto gz = assay::evidence::write_bundle(lines);              // the .tar.gz bytes
@@ -8,8 +8,8 @@
 // match. Events are put in seq order and must then form a stream the verifier accepts: the rules
 // of event_rules.hpp and the limits of bundle_limits (line length, depth, event count, file and
 // bundle sizes); otherwise the verifier's code, with the pointer /<input index>/<member>. Each
-// event must also be what `assay validate evidence-event-v1` accepts: the envelope of SPEC §4
-// and, for a known type, its payload's contract (SPEC §8; bundle_options::check_payloads);
+// event must also be what `assay validate evidence-event-v1` accepts: the envelope of docs/evidence.md
+// and, for a known type, its payload's contract (docs/contracts.md; bundle_options::check_payloads);
 // otherwise every violation, each with its pointer (/3/data/decision). The manifest is filled
 // from the events (producer from the first event unless given). Same inputs, same bytes.
 //
@@ -62,7 +62,7 @@ struct bundle_options {
   std::vector<mapping> mappings;
   bundle_limits limits;  // the verifier's limits: nothing is written that they would refuse
   unsigned threads = 0;  // for compression; 0 = all cores (the bytes do not depend on it)
-  // The payload of each event of a known type is held to its contract (SPEC §8). false re-packs
+  // The payload of each event of a known type is held to its contract (docs/contracts.md). false re-packs
   // other producers' events as they are (`assay evidence bundle --unchecked-payloads`); the
   // envelope is checked either way.
   bool check_payloads = true;
@@ -377,7 +377,7 @@ result<std::string> write_manifest(const stream_facts& s, const producer_info& p
 // Normalizes events (content hashes, order), checks the stream and builds both files. Each
 // element of `events` is one event's JSON text (canonical or not). Refused: the first event
 // that breaks a rule of the stream (the verifier's code), or else every violation of the
-// evidence-event-v1 contract (SPEC §4, §8), each with its pointer /<input index>/...
+// evidence-event-v1 contract (docs/evidence.md, docs/contracts.md), each with its pointer /<input index>/...
 template <class = void>
 results<bundle_files> build_bundle_files(std::span<const std::string_view> events, const bundle_options& opt = {}) {
   const bundle_limits& lim = opt.limits;
@@ -459,7 +459,7 @@ results<bundle_files> build_bundle_files(const std::vector<json::value>& events,
 
 namespace detail {
 
-// Where the gzip blocks of a bundle end (SPEC §6 leaves the cutting to the writer; these cuts
+// Where the gzip blocks of a bundle end (docs/evidence.md leaves the cutting to the writer; these cuts
 // let it compress events.ndjson while it is written): the first block is the tar stream up to
 // the first gzip_block_size bytes of events.ndjson (the manifest before them is only known at
 // the end); then events.ndjson in blocks of gzip_block_size; then the rest of the archive.
@@ -543,6 +543,8 @@ struct bundle_ends {
   std::string head;       // the gzip header and the first block (the tar up to the first MiB of events)
   std::string tail;       // the last block and the gzip trailer
   std::string bundle_id;  // the manifest's bundle_id (the run root)
+  std::string run_id;
+  std::uint64_t event_count = 0;
 };
 
 // A bundle written as its events arrive, with memory that stays flat however many there are:
@@ -663,6 +665,8 @@ class basic_bundle_stream {
     ends.head.append(gzip_header).append(head->bytes);
     ends.tail = std::move(tail->bytes) + gzip_trailer(static_cast<std::uint32_t>(crc), total);
     ends.bundle_id = facts->run_root;
+    ends.run_id = facts->run_id;
+    ends.event_count = facts->event_count;
     if (auto e = detail::check_bundle_size(ends.head.size() + body_bytes_ + ends.tail.size(), opt_.limits))
       return refuse(*e);
     return ends;

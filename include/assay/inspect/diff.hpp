@@ -1,4 +1,4 @@
-// assay/inspect/diff.hpp — what changed between two runs (SPEC §18): both bundles verified, each
+// assay/inspect/diff.hpp — what changed between two runs (docs/inspect.md): both bundles verified, each
 // in its one pass with a diff_side gathering what a diff compares; then evidence-diff-v1.
 //
 //   auto d = assay::inspect::diff_bundle_files("baseline.tar.gz", "candidate.tar.gz");
@@ -234,7 +234,7 @@ inline std::string signed_count(std::int64_t n) {
 inline std::string side_line(std::string_view role, const contracts::diff_v1::bundle_summary& s) {
   return std::string(role) + printable(s.run_id) + "  " + std::to_string(s.event_count.value()) + " event" +
          (s.event_count.value() == 1 ? "" : "s") + "  " + printable(s.time_range.start) + " .. " +
-         printable(s.time_range.end) + "  " + printable(s.run_root) + "\n";
+         printable(s.time_range.end) + "  bundle_id " + printable(s.run_root) + "\n";
 }
 
 inline void list_changes(std::string& out, std::string_view name, const std::vector<std::string>& added,

@@ -1,4 +1,4 @@
-// assay/inspect/show.hpp — a bundle for a person to look at (SPEC §18): the manifest's summary and
+// assay/inspect/show.hpp — a bundle for a person to look at (docs/inspect.md): the manifest's summary and
 // a table of its events (seq, time, type, subject) sized to the terminal, or for a script
 // {"manifest": …, "events": […], "verified": bool}.
 //
@@ -58,7 +58,8 @@ namespace detail {
 // The facts of the summary lines, from the manifest (and, verified, the pass).
 struct facts {
   std::string bundle_id, run_id, producer, time_start, time_end, manifest_json = "null";
-  std::string packs, mappings;  // x-assay (SPEC §6): the packs applied, the framework mappings
+  std::string file_sha256;      // of the bundle file's bytes (not the run root, which bundle_id is)
+  std::string packs, mappings;  // x-assay (docs/evidence.md): the packs applied, the framework mappings
   std::optional<std::uint64_t> manifest_events;
 };
 
@@ -108,7 +109,7 @@ class basic_gatherer {
       provenance(x->second);
   }
 
-  // x-assay (SPEC §6), as the producer wrote it: the packs applied ("name@version digest") and
+  // x-assay (docs/evidence.md), as the producer wrote it: the packs applied ("name@version digest") and
   // the mappings ("framework ref"), each list on one line; a member of another shape is shown "?".
   void provenance(const json::value& x) {
     auto text = [](const json::value& o, std::string_view name) {
@@ -207,6 +208,7 @@ struct unverified_rows {
   gatherer& g;
   json::limits lim;
   void on_manifest(std::string_view bytes) { g.manifest(bytes); }
+  void on_end(std::string_view file_sha256) { g.fact().file_sha256 = file_sha256; }
   void on_line(std::uint64_t line, std::string_view bytes) {
     const std::string at = "events.ndjson line " + std::to_string(line);
     if (bytes.find_first_not_of(" \t") == std::string_view::npos) {
@@ -259,7 +261,8 @@ inline std::string summary_lines(const facts& f, const show_summary& s, const ga
   auto line = [&](std::string_view name, const std::string& value) {
     out += pad(std::string(name), 10) + (value.empty() ? "?" : printable(value)) + "\n";
   };
-  line("bundle", f.bundle_id);
+  line("bundle_id", f.bundle_id);
+  line("file", f.file_sha256);
   line("run", f.run_id);
   line("producer", f.producer);
   if (!f.packs.empty())
@@ -343,6 +346,7 @@ result<show_summary> show_bundle(evidence::byte_source& source, const show_optio
       return r.error();
     g.fact().time_start = r->time_start;  // as the pass found them
     g.fact().time_end = r->time_end;
+    g.fact().file_sha256 = r->file_sha256;
   } else {
     json::limits jl;
     jl.max_depth = o.limits.max_json_depth;
