@@ -62,7 +62,7 @@ static_assert(assay::conforms_to<my_soak_report, contracts::soak_report>,
 
 // An MCP server's own record of a tool decision: plain strings where the contract has an enum
 // and constants; it may stand for assay.tool.decision because its JSON shape is the same. The
-// contract keeps additive members (SPEC §8), so the struct keeps them too (extra_members<>).
+// contract keeps additive members (docs/contracts.md), so the struct keeps them too (extra_members<>).
 struct my_tool_decision {
   std::string tool, decision, reason_code;
   std::optional<std::string> args_schema_hash, policy_digest, policy_snapshot_digest, policy_snapshot_digest_alg,

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
                                    .dropped_keys = {"AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY"},
                                    .counters = {{"dropped", 2}, {"passed", 2}}}),
         "environment filtering");
-  // What a replay needs (SPEC §13): the model that served the run and the seed it drew from.
+  // What a replay needs (docs/packs.md): the model that served the run and the seed it drew from.
   check(run.append("assay.model.invoked",
                    assay::json::parse(R"({"model":"example-model-1","provider":"example"})").value()),
         "the model");
