@@ -34,17 +34,22 @@ fi
 steps=$(ninja -C "$dir" -n 2>/dev/null | grep -c '^\[' || true)
 echo "=== building $dir: $steps step(s) to run"
 # (every tenth step printed; the pipeline's status is ninja's: tee and awk do not fail)
-if ! ninja -C "$dir" 2>&1 | tee "$dir/build-output.txt" |
+built=$SECONDS
+if ! bash scripts/timed.sh "$dir/build-cost.txt" ninja -C "$dir" 2>&1 | tee "$dir/build-output.txt" |
     awk '/^\[[0-9]+\/[0-9]+\]/ { n++; if (n % 10 == 1) { print "  " $1 " " $NF; fflush() } }'; then
   grep -E -A12 "error|FAILED" "$dir/build-output.txt" | head -n 80 || true
   echo "build failed ($variant): see $dir/build-output.txt"
-  python3 scripts/summarize.py /dev/null | sed 's/^0 passed, 0 failed$/0 passed, 1 failed/'
+  echo "0 passed, 1 failed, 0 skipped"
   exit 1
 fi
+[ "$steps" -gt 0 ] && echo "=== $dir built in $((SECONDS - built)) s; $(cat "$dir/build-cost.txt")"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export ASAN_OPTIONS="detect_leaks=1"
 status=0
+tested=$SECONDS
+echo "=== running the tests of $dir"
 meson test -C "$dir" --print-errorlogs --num-processes 2 "${test_opts[@]}" >"$dir/test-output.txt" 2>&1 || status=$?
+echo "=== the tests of $dir ran in $((SECONDS - tested)) s"
 tail -n 25 "$dir/test-output.txt"
 python3 scripts/summarize.py "$dir/meson-logs/testlog.json"
 exit $status
