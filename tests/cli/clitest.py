@@ -7,6 +7,7 @@ finish(), which prints "N passed, N failed" and exits 1 when a check failed.
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -27,6 +28,21 @@ def run(args, stdin=b"", timeout=120, **kw):
     except subprocess.TimeoutExpired as t:
         return None, t.stdout or b"", (t.stderr or b"") + b"(timed out)"
     return p.returncode, p.stdout, p.stderr
+
+
+def help_items(args, section):
+    """The first words of the items the --help of `assay args…` lists under `section` (Subcommands,
+    Options or Positionals), as printed: `-h,--help`, `--out`, `verify`."""
+    code, out, err = run(list(args) + ["--help"], env=dict(os.environ, COLUMNS="200"))
+    names, inside = [], False
+    for line in out.decode().split("\n"):
+        if line.endswith(":") and not line.startswith(" "):
+            inside = line == section + ":"
+            continue
+        m = re.match(r"^  (\S+)", line)
+        if inside and m:
+            names.append(m.group(1))
+    return names
 
 
 def check(name, cond, detail=""):

@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clitest import ASSAY, ROOT, check, finish, run  # noqa: E402
+from clitest import ASSAY, ROOT, check, finish, help_items, run  # noqa: E402
 
 SCRIPT = os.path.join(ROOT, "examples", "assay", "completion.bash")
 BASH = shutil.which("bash")
@@ -35,17 +35,8 @@ def complete(*words):
 
 
 def listed(args, section):
-    """The names the --help of `assay args…` lists under `section` (Subcommands or Options)."""
-    code, out, err = run(list(args) + ["--help"])
-    names, inside = [], False
-    for line in out.decode().split("\n"):
-        if line.endswith(":") and not line.startswith(" "):
-            inside = line == section + ":"
-            continue
-        m = re.match(r"^  (\S+)", line)
-        if inside and m:
-            names.append(m.group(1).split(",")[-1])
-    return sorted(names)
+    """The names the --help of `assay args…` lists under `section`, long forms, sorted."""
+    return sorted(name.split(",")[-1] for name in help_items(args, section))
 
 
 # Every group, and every verb of every group: the subcommands of each level.

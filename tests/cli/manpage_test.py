@@ -15,25 +15,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clitest import ASSAY, ROOT, check, finish, run  # noqa: E402
+from clitest import ASSAY, ROOT, check, finish, help_items, run  # noqa: E402
 
 PAGE = os.path.abspath(sys.argv[5])
 GENERATOR = os.path.join(ROOT, "examples", "assay", "manpage.py")
 work = tempfile.mkdtemp()
-
-
-def listed(args, section):
-    """The first words of what the --help of `assay args…` lists under `section`."""
-    code, out, err = run(list(args) + ["--help"], env=dict(os.environ, COLUMNS="200"))
-    names, inside = [], False
-    for line in out.decode().split("\n"):
-        if line.endswith(":") and not line.startswith(" "):
-            inside = line == section + ":"
-            continue
-        m = re.match(r"^  (\S+)", line)
-        if inside and m:
-            names.append(m.group(1))
-    return names
 
 
 def usage(args):
@@ -64,7 +50,7 @@ if groff:
     commands, todo = [], [[]]
     while todo:
         path = todo.pop(0)
-        for name in listed(path, "Subcommands"):
+        for name in help_items(path, "Subcommands"):
             commands.append(path + [name])
             todo.append(path + [name])
     check("the tree has its verbs", ["evidence", "verify"] in commands and ["sim", "soak"] in commands,
@@ -73,11 +59,11 @@ if groff:
     for path in commands:
         title = "assay " + " ".join(path)
         check(f"{title}: a subsection", re.search(rf"^ +{re.escape(title)}$", text, re.M) is not None)
-        if listed(path, "Subcommands"):
+        if help_items(path, "Subcommands"):
             continue  # a group: its verbs have the detail
         u = usage(path)
         check(f"{title}: its usage line", u != "" and re.sub(r"\s+", " ", u) in flat, u)
-        for opt in listed(path, "Options") + listed(path, "Positionals"):
+        for opt in help_items(path, "Options") + help_items(path, "Positionals"):
             if opt.startswith("-h,"):
                 continue
             options_seen += 1
@@ -92,7 +78,7 @@ for line in re.findall(r"^assay .*$", examples, re.M):
     words = shlex.split(line.split("<")[0])
     path = [w for w in words[1:3] if not w.startswith("-")]
     opts = [w for w in words if w.startswith("--")]
-    known = listed(path, "Options")
+    known = help_items(path, "Options")
     check(f"example {line!r}: its options exist", all(any(o in k.split(",") or k.endswith(o) for k in known)
                                                       for o in opts), repr(known))
 
