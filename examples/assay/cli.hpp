@@ -59,6 +59,14 @@ inline void print_error(std::string_view command, std::string_view message) {
     std::fprintf(stderr, "assay %.*s: %s\n", static_cast<int>(command.size()), command.data(), line.c_str());
 }
 
+// A usage error of `command` (an argument or an option's value it does not take): the message,
+// then where that command's usage is, as the parser's own errors say it; returns exit_usage.
+inline int usage_error(std::string_view command, std::string_view message) {
+  print_error(command, message);
+  std::fprintf(stderr, "run 'assay %.*s --help' for usage\n", static_cast<int>(command.size()), command.data());
+  return exit_usage;
+}
+
 // One printable line on `f` (a validation line, a code name and its message).
 inline void print_line(std::FILE* f, std::string_view text) {
   std::fprintf(f, "%s\n", printable(text).c_str());

@@ -21,8 +21,7 @@ struct digest_args {
 
 int digest(const digest_args& a) {
   if (!assay::hash::is_algorithm(a.alg)) {
-    print_error("digest", assay::hash::unknown_algorithm(printable(a.alg, echo_cap)).message);
-    return exit_usage;
+    return usage_error("digest", assay::hash::unknown_algorithm(printable(a.alg, echo_cap)).message);
   }
   auto text = input::open(a.file, a.max_bytes);
   if (!text)

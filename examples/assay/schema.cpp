@@ -20,12 +20,10 @@ int schema(const schema_args& a) {
   if (a.list)
     return finish("schema", write_file("-", contract_list()));
   if (a.name.empty()) {
-    print_error("schema", "name a contract or use --list (contracts: " + contract_names() + ")");
-    return exit_usage;
+    return usage_error("schema", "name a contract or use --list (contracts: " + contract_names() + ")");
   }
   if (!has_contract(a.name)) {
-    print_error("schema", unknown_contract(a.name));
-    return exit_usage;
+    return usage_error("schema", unknown_contract(a.name));
   }
   return finish("schema", write_file("-", contract_schema(a.name)));
 }

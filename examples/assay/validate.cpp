@@ -20,8 +20,7 @@ struct validate_args {
 
 int validate(const validate_args& a) {
   if (!has_contract(a.name)) {
-    print_error("validate", unknown_contract(a.name));
-    return exit_usage;
+    return usage_error("validate", unknown_contract(a.name));
   }
   auto text = input::open(a.file, a.max_bytes);
   if (!text)

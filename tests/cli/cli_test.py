@@ -15,7 +15,7 @@ import sys
 import tempfile
 import threading
 
-from clitest import ASSAY, ROOT, CONF, REQUIRE, run, check, expect, tmpfile, jcs, event, bundle_of, finish, schema_check
+from clitest import ASSAY, ROOT, CONF, REQUIRE, run, check, expect, tmpfile, jcs, event, bundle_of, finish, schema_check, usage_err
 
 
 # --- jcs -------------------------------------------------------------------------------------
@@ -515,8 +515,8 @@ check("evidence lint --explain RULE: the signals its pack requires, not captured
       b"  signals its pack requires, not captured: rng_seeds (unknown), run_inputs (redacted)\n" in out,
       f"{code} {out!r} {err!r}")
 expect("evidence closure --explain of a rule: a usage error", ["evidence", "closure", signal_bundle, "--explain",
-       "REPLAY-001"], b"", 2, b"", b"assay evidence closure: --explain REPLAY-001: expected closure.score "
-       b"(a rule is explained by evidence lint --explain)\n")
+       "REPLAY-001"], b"", 2, b"", usage_err("evidence closure", b"--explain REPLAY-001: expected closure.score "
+                                     b"(a rule is explained by evidence lint --explain)"))
 expect("evidence closure: a pack that is not there exits 3", ["evidence", "closure", signal_bundle, "--pack",
        "replay-readyness"], b"", 3, b"", err_contains=b'did you mean "replay-readiness"')
 # The gate (SPEC §13): exit 1 when the score or the confidence is below it, the report written
@@ -544,11 +544,11 @@ expect("closure gate: with --explain closure.score", ["evidence", "closure", sig
        b"below 0.9\n", b"")
 for bad in ["1.5", "-0.1", "nan", "inf", "", "0.5x", ".", "+0.5"]:
     expect("closure gate: --min-score " + repr(bad) + " is a usage error", ["evidence", "closure", signal_bundle,
-           "--min-score", bad], b"", 2, b"", b"assay evidence closure: --min-score " + bad.encode() +
-           b": expected a number from 0 to 1\n")
+           "--min-score", bad], b"", 2, b"", usage_err("evidence closure", b"--min-score " + bad.encode() +
+                                         b": expected a number from 0 to 1"))
 expect("closure gate: --require-confidence low is a usage error", ["evidence", "closure", signal_bundle,
        "--require-confidence", "low"], b"", 2, b"",
-       b"assay evidence closure: --require-confidence low: expected high or medium\n")
+       usage_err("evidence closure", b"--require-confidence low: expected high or medium"))
 expect("evidence closure: a bundle that does not verify", ["evidence", "closure", tmpfile(b"not a bundle")], b"", 1,
        b"", b"IntegrityGzip: the gzip stream is invalid: it does not start with the gzip magic bytes 1f 8b\n")
 
@@ -640,7 +640,7 @@ for name, extra, message in [
         ("--min-runs alone", ["--min-runs", "3"], b"--min-runs needs --min-pass-rate")]:
     code, out, err = soak(["--iterations", "1", "--target", signal_bundle] + extra)
     check(f"sim soak tolerance: usage error, {name}", code == 2 and out == b"" and
-          err == b"assay sim soak: " + message + b"\n", f"{code} {out!r} {err!r}")
+          err == usage_err("sim soak", message), f"{code} {out!r} {err!r}")
 # --- sim drift (SPEC §12 "Drift") ----------------------------------------------------------------
 # Reports written here from the soak report above (its packs, limits and policy), with results
 # chosen so that a rule starts failing, one stops, and an infra error kind appears; the expected
@@ -736,7 +736,7 @@ check("sim drift --allow-pack-change: compared, and said", code == 0
       and json.loads(open(drift_report, "rb").read())["packs_changed"] is True, f"{code} {out!r} {err!r}")
 code, out, err = drift([last_week, today, "--fail-on", "improved"])
 check("sim drift: --fail-on improved is a usage error", code == 2 and err ==
-      b"assay sim drift: --fail-on improved: expected regressed\n", err)
+      usage_err("sim drift", b"--fail-on improved: expected regressed"), err)
 code, out, err = drift([last_week, os.path.join(soak_dir, "absent.json")])
 check("sim drift: a report that is not there exits 3", code == 3 and out == b"", err)
 code, out, err = drift([last_week, closure_report])
@@ -756,7 +756,7 @@ for name, args, message in [
         # (the numeric options' bounds: soak_stop_test.py)
         ]:
     code, out, err = soak(args)
-    check(f"sim soak: usage error, {name}", code == 2 and out == b"" and err == b"assay sim soak: " + message + b"\n",
+    check(f"sim soak: usage error, {name}", code == 2 and out == b"" and err == usage_err("sim soak", message),
           f"{code} {out!r} {err!r}")
 code, out, err = soak(["--iterations", "1", "--target", signal_bundle, "--pack", "replay-readyness"])
 check("sim soak: a pack that does not load exits 3", code == 3 and b'did you mean "replay-readiness"' in err, err)
@@ -889,11 +889,11 @@ if os.path.isfile(REF_BUNDLE) and os.path.isdir(REF_PACKS):
                  "13 rules: 11 passed, 2 violated, 0 skipped; 2 finding(s); fail-on info: FAIL\n").encode())
     # Usage errors exit 2; a pack that does not load exits 3 (as the reference's lint does).
     expect_lint("lint --fail-on warnings: a usage error", ["--pack", EU, "--fail-on", "warnings"], 2, b"",
-                b"assay evidence lint: --fail-on warnings: expected none, info, warning, warn or error\n")
+                usage_err("evidence lint", b"--fail-on warnings: expected none, info, warning, warn or error"))
     expect_lint("lint --format yaml: a usage error", ["--pack", EU, "--format", "yaml"], 2, b"",
-                b"assay evidence lint: --format yaml: expected text, json or sarif\n")
+                usage_err("evidence lint", b"--format yaml: expected text, json or sarif"))
     expect_lint("lint --explain of no rule run: a usage error", ["--pack", EU, "--explain", "EU12-999"], 2, b"",
-                b"assay evidence lint: --explain EU12-999: no rule of that id in the packs\n")
+                usage_err("evidence lint", b"--explain EU12-999: no rule of that id in the packs"))
     expect_lint("lint: a pack that is not there exits 3", ["--pack", "nope.yaml"], 3, b"",
                 b'assay evidence lint: pack "nope.yaml" not found: no such file or built-in pack; '
                 b"built-in packs: cicd-starter, replay-readiness\n")
@@ -939,11 +939,11 @@ if os.path.isfile(REF_BUNDLE) and os.path.isdir(REF_PACKS):
                          "    \u2022 Record an `assay.profile.started` event first and an `assay.profile.finished` event last.\n"
                          "    \u2022 Lint again: `assay evidence lint bundle.tar.gz`\n".encode())
     expect_lint_nobundle("lint --explain of no rule, no bundle: a usage error", ["--explain", "NOPE-1"], 2, b"",
-                         b"assay evidence lint: --explain NOPE-1: no rule of that id in the packs\n")
+                         usage_err("evidence lint", b"--explain NOPE-1: no rule of that id in the packs"))
     expect_lint_nobundle("lint with neither a bundle nor --explain: a usage error", [], 2, b"",
-                         b"assay evidence lint: BUNDLE is required (only --explain <rule> works without one)\n")
+                         usage_err("evidence lint", b"BUNDLE is required (only --explain <rule> works without one)"))
     expect_lint_nobundle("lint --explain closure.score needs a bundle", ["--explain", "closure.score"], 2, b"",
-                         b"assay evidence lint: --explain closure.score needs a BUNDLE\n")
+                         usage_err("evidence lint", b"--explain closure.score needs a BUNDLE"))
     # A pack's own text cannot forge a line of the explanation or drive the terminal.
     hostile = {"name": "hostile", "version": "1", "kind": "quality", "description": "d", "author": "a", "license": "l",
                "requires": {"assay_min_version": "5.0.0"},

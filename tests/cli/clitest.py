@@ -45,6 +45,13 @@ def help_items(args, section):
     return names
 
 
+def usage_err(command, message):
+    """What a usage error of `assay COMMAND` prints: its message, then where that command's help is."""
+    c = command.encode() if isinstance(command, str) else command
+    m = message.encode() if isinstance(message, str) else message
+    return b"assay " + c + b": " + m + b"\nrun 'assay " + c + b" --help' for usage\n"
+
+
 def check(name, cond, detail=""):
     if cond:
         _counts["passed"] += 1

@@ -18,7 +18,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clitest import ASSAY, CONF, check, expect, finish, run  # noqa: E402
+from clitest import ASSAY, CONF, check, expect, finish, run, usage_err  # noqa: E402
 
 REF = os.environ.get("ASSAY_REF") or shutil.which("assay-ref")
 if not REF or not os.path.exists(REF):
@@ -182,16 +182,16 @@ code, out, err = run(["evidence", "record", bad_events, "--out", path("r.tar.gz"
 check("a refused record writes no bundle and leaves no journal", code == 1 and not os.path.exists(j) and
       not os.path.exists(path("r.tar.gz")), (code, err))
 expect("--sync needs --journal", ["evidence", "record", events, "--out", path("s.tar.gz"), "--sync", "5"], b"", 2, b"",
-       b"assay evidence record: --sync applies to a journal: give --journal J\n")
+       usage_err("evidence record", "--sync applies to a journal: give --journal J"))
 expect("--sync is checked", ["evidence", "record", events, "--out", path("s.tar.gz"), "--journal", j, "--sync",
                              "often"], b"", 2, b"",
-       b"assay evidence record: --sync often: expected event, N (every N events), Tms (every T milliseconds) or "
-       b"never\n")
+       usage_err("evidence record", "--sync often: expected event, N (every N events), Tms (every T milliseconds) "
+                                    "or never"))
 expect("--journal needs a file to pack into", ["evidence", "record", events, "--out", "-", "--journal", j], b"", 2,
-       b"", b"assay evidence record: --journal needs --out to name a file (the bundle is packed from the journal "
-            b"into it)\n")
+       b"", usage_err("evidence record", "--journal needs --out to name a file (the bundle is packed from the "
+                                         "journal into it)"))
 expect("--journal and --out the same file", ["evidence", "record", events, "--out", j, "--journal", j], b"", 2, b"",
-       b"assay evidence record: --journal and --out name the same file: the bundle would replace the journal\n")
+       usage_err("evidence record", "--journal and --out name the same file: the bundle would replace the journal"))
 check("no journal left by the usage errors", not os.path.exists(j))
 same = path("same.journal")
 shutil.copy(five_lines := path("kill0.journal"), same)

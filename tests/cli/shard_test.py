@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from clitest import ASSAY, bundle_of, check, event, finish, run, schema_check  # noqa: E402
+from clitest import ASSAY, bundle_of, check, event, finish, run, schema_check, usage_err  # noqa: E402
 
 env = dict(os.environ, SOURCE_DATE_EPOCH="1700000000")
 work = tempfile.mkdtemp()
@@ -222,12 +222,12 @@ for name, extra, message in [
         ("--drift-report without --baseline", ["--drift-report", path("d.json")], "--drift-report needs --baseline"),
         ]:
     code, out, err = sh(SOAK + extra + ["--report", path("usage.json")])
-    check("sim soak usage error: " + name, code == 2 and out == b"" and err == b"assay sim soak: " +
-          message.encode() + b"\n", f"{code} {out!r} {err!r}")
+    check("sim soak usage error: " + name, code == 2 and out == b"" and err == usage_err("sim soak", message),
+          f"{code} {out!r} {err!r}")
 code, out, err = sh(SOAK + ["--shard-index-env", "IDX", "--shard-count", "3", "--report", path("usage.json")],
                     env=dict(env, IDX="one"))
 check("--shard-index-env with a value that is not an index", code == 2 and err ==
-      b"assay sim soak: --shard-index-env IDX: its value one is not a shard index (0, 1, 2, ...)\n", err)
+      usage_err("sim soak", "--shard-index-env IDX: its value one is not a shard index (0, 1, 2, ...)"), err)
 
 # --- sim soak --baseline: the soak, then the drift from the baseline ---------------------------------
 better = ["sim", "soak", "--iterations", "14", "--seed", "3", "--fail-on", "warning", "--suite", "nightly",
@@ -249,7 +249,7 @@ code, out, err = sh(["sim", "soak", "--iterations", "2", "--pack", "cicd-starter
 check("sim soak --baseline of other packs: a usage error before any run", code == 2 and out == b"" and
       err.startswith(f"assay sim soak: --baseline {path('one.json')}: the two soaks used different packs: "
                      "in the candidate only: replay-readiness@".encode()) and
-      err.endswith(b" (--allow-pack-change compares them anyway)\n") and not os.path.exists(marker) and
+      err.endswith(b" (--allow-pack-change compares them anyway)\nrun 'assay sim soak --help' for usage\n") and not os.path.exists(marker) and
       not os.path.exists(path("never.json")), f"{code} {err!r}")
 
 finish()

@@ -90,22 +90,21 @@ std::string summary(const assay::contracts::closure_report& r) {
 int run_closure(const closure_args& a) {
   constexpr std::string_view command = "evidence closure";
   if (!a.explain.empty() && a.explain != "closure.score") {
-    print_error(command, "--explain " + printable(a.explain, echo_cap) +
-                             ": expected closure.score (a rule is explained by evidence lint --explain)");
-    return exit_usage;
+    return usage_error(command, "--explain " + printable(a.explain, echo_cap) +
+                                    ": expected closure.score (a rule is explained by evidence lint --explain)");
   }
   std::optional<double> min_score;
   if (a.min_score) {
     min_score = parse_unit_interval(*a.min_score);
     if (!min_score) {
-      print_error(command, "--min-score " + printable(*a.min_score, echo_cap) + ": expected a number from 0 to 1");
-      return exit_usage;
+      return usage_error(command,
+                         "--min-score " + printable(*a.min_score, echo_cap) + ": expected a number from 0 to 1");
     }
   }
   const std::string confidence = a.require_confidence.value_or("");
   if (a.require_confidence && confidence != "high" && confidence != "medium") {
-    print_error(command, "--require-confidence " + printable(confidence, echo_cap) + ": expected high or medium");
-    return exit_usage;
+    return usage_error(command,
+                       "--require-confidence " + printable(confidence, echo_cap) + ": expected high or medium");
   }
   auto packs = load_cli_packs(command, a.packs);
   if (!packs)

@@ -41,9 +41,8 @@ int run_diff(const diff_args& a) {
   std::vector<std::string> gate;
   for (const auto& k : a.fail_on_new) {
     if (!assay::contracts::diff_v1::category::parse(k)) {
-      print_error(command, "--fail-on-new " + printable(k, echo_cap) +
-                               ": expected network, filesystem, processes or tools (comma-separated)");
-      return exit_usage;
+      return usage_error(command, "--fail-on-new " + printable(k, echo_cap) +
+                                      ": expected network, filesystem, processes or tools (comma-separated)");
     }
     gate.push_back(k);
   }

@@ -77,18 +77,15 @@ int run_lint(const lint_args& a) {
   constexpr std::string_view command = "evidence lint";
   std::optional<lint::severity> threshold;
   if (!lint::parse_threshold(a.fail_on, threshold)) {
-    print_error(command,
-                "--fail-on " + printable(a.fail_on, echo_cap) + ": expected none, info, warning, warn or error");
-    return exit_usage;
+    return usage_error(command,
+                       "--fail-on " + printable(a.fail_on, echo_cap) + ": expected none, info, warning, warn or error");
   }
   if (a.format != "text" && a.format != "json" && a.format != "sarif") {
-    print_error(command, "--format " + printable(a.format, echo_cap) + ": expected text, json or sarif");
-    return exit_usage;
+    return usage_error(command, "--format " + printable(a.format, echo_cap) + ": expected text, json or sarif");
   }
   if (a.bundle.path.empty() && (a.explain.empty() || a.explain == "closure.score")) {
-    print_error(command, a.explain.empty() ? "BUNDLE is required (only --explain <rule> works without one)"
-                                           : "--explain closure.score needs a BUNDLE");
-    return exit_usage;
+    return usage_error(command, a.explain.empty() ? "BUNDLE is required (only --explain <rule> works without one)"
+                                                  : "--explain closure.score needs a BUNDLE");
   }
   auto packs = load_cli_packs(command, a.packs);
   if (!packs)
@@ -97,8 +94,7 @@ int run_lint(const lint_args& a) {
   if (!a.explain.empty() && a.explain != "closure.score") {
     rule = lint::find_rule(*packs, a.explain);
     if (!rule) {
-      print_error(command, "--explain " + printable(a.explain, echo_cap) + ": no rule of that id in the packs");
-      return exit_usage;
+      return usage_error(command, "--explain " + printable(a.explain, echo_cap) + ": no rule of that id in the packs");
     }
     // Without a bundle: the rule as its pack says, and its help (docs/packs.md, "Explain").
     if (a.bundle.path.empty())

@@ -72,10 +72,7 @@ std::optional<clock::time_point> time_point_of(std::string_view text) {
 
 int record(const record_args& a) {
   constexpr std::string_view command = "evidence record";
-  auto usage = [&](const std::string& what) {
-    print_error(command, what);
-    return exit_usage;
-  };
+  auto usage = [&](const std::string& what) { return usage_error(command, what); };
   assay::evidence::producer_info producer{"assay-record", std::string(assay::version), std::nullopt};
   if (!a.producer.empty()) {
     const std::size_t at = a.producer.rfind('@');

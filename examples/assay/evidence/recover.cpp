@@ -29,8 +29,7 @@ struct recover_args {
 int recover(const recover_args& a) {
   constexpr std::string_view command = "evidence recover";
   if (is_std_stream(a.journal) || is_std_stream(a.out)) {
-    print_error(command, "JOURNAL and --out name files (the bundle is written beside its target, then renamed)");
-    return exit_usage;
+    return usage_error(command, "JOURNAL and --out name files (the bundle is written beside its target, then renamed)");
   }
   bundle_stamp given;
   if (auto code = read_bundle_stamp(command, a.limits, a.packs, given))

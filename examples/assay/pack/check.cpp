@@ -27,8 +27,7 @@ int check(const pack_args& a) {
   constexpr std::string_view command = "pack check";
   auto refs = lint::split_pack_refs(a.packs);
   if (!refs) {
-    print_error(command, printable(refs.error().front().message));
-    return exit_usage;
+    return usage_error(command, printable(refs.error().front().message));
   }
   std::string out;
   bool failed = false;

@@ -36,8 +36,7 @@ struct drift_args {
 int run_drift(const drift_args& a) {
   constexpr std::string_view command = "sim drift";
   if (a.fail_on && *a.fail_on != "regressed") {
-    print_error(command, "--fail-on " + printable(*a.fail_on, echo_cap) + ": expected regressed");
-    return exit_usage;
+    return usage_error(command, "--fail-on " + printable(*a.fail_on, echo_cap) + ": expected regressed");
   }
   assay::contracts::soak_report baseline, candidate;
   if (int rc = read_contract(command, a.baseline, a.max_bytes, "soak-report-v1", baseline); rc != exit_ok)

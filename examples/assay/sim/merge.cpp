@@ -34,8 +34,7 @@ int run_merge(const merge_args& a) {
   constexpr std::string_view command = "sim merge";
   std::optional<tolerance> gate;
   if (auto bad = parse_tolerance(a.tol, gate)) {
-    print_error(command, *bad);
-    return exit_usage;
+    return usage_error(command, *bad);
   }
   std::vector<assay::contracts::soak_report> shards(a.shards.size());
   for (std::size_t k = 0; k < a.shards.size(); ++k)

@@ -186,10 +186,7 @@ const char* signal_name(int sig) {
 
 int run_soak(const soak_args& a) {
   constexpr std::string_view command = "sim soak";
-  auto usage = [&](const std::string& what) {
-    print_error(command, what);
-    return exit_usage;
-  };
+  auto usage = [&](const std::string& what) { return usage_error(command, what); };
   const int targets = !a.target.empty() + !a.target_dir.empty() + !a.exec.empty();
   if (targets != 1)
     return usage("give exactly one of --target, --target-dir and --exec");
