@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: %s\n", std::string(assay::name(v.error().code)).c_str(), v.error().message.c_str());
     return 1;
   }
-  std::printf("wrote %s (%zu bytes): run %s, %llu events, bundle %s\n", argv[1], gz->size(), v->run_id.c_str(),
+  std::printf("wrote %s (%zu bytes): run %s, %llu events, bundle_id %s\n", argv[1], gz->size(), v->run_id.c_str(),
               static_cast<unsigned long long>(v->event_count), v->bundle_id.c_str());
   return 0;
 }
