@@ -12,7 +12,8 @@
 #       Measured header-only and with separate compilation (assay/separate.hpp: the library's
 #       entry points declared extern, compiled once in assay/instantiate.hpp, which is measured
 #       once too; INSTANTIATE=0 skips it)
-#   (c) umbrella.cpp: assay/assay.hpp alone; goal <= 6 s
+#   (c) umbrella.cpp: assay/assay.hpp alone; goal <= 6 s; against a baseline compiled alternately
+#       with it: the standard and third-party headers the library includes, alone
 #   lines: headers under include/ over 900 lines (the house limit)
 #
 # Environment: CXX (default g++), REPS (runs per program, default 3). CPU time, not wall time:
@@ -133,12 +134,24 @@ run_c() {
   echo "(c) the umbrella header alone"
   local extra
   read -r -a extra < <(deps_flags)
-  : >"$tmp/c"
-  for _ in $(seq "$REPS"); do
+  # The baseline, measured in the same run: every standard and third-party header the library
+  # includes (read from include/ now, each only if it is there), without the library. The ratio
+  # says what assay's own code costs in units of what any program using these headers pays, on
+  # whatever machine this runs.
+  grep -rhoE '^#include <[^>]+>' include/assay | sort -u |
+    sed -E 's/^#include <(.*)>$/#if __has_include(<\1>)\n#include <\1>\n#endif/' >"$tmp/deps.cpp"
+  : >"$tmp/c" && : >"$tmp/c_deps"
+  for _ in $(seq "$REPS"); do  # alternated, so load on the machine falls on both alike
     measure "$tmp/c" "$CXX" "${flags[@]}" "${extra[@]}" "$src/umbrella.cpp" -o "$tmp/c.o"
+    measure "$tmp/c_deps" "$CXX" "${flags[@]}" "${extra[@]}" "$tmp/deps.cpp" -o "$tmp/c_deps.o"
   done
   line "assay/assay.hpp (bench/compile/umbrella.cpp)" "$tmp/c"
-  read -r min _ < <(stats "$tmp/c")
+  line "baseline: the headers it includes, alone ($(grep -c '^#include' "$tmp/deps.cpp"))" "$tmp/c_deps"
+  read -r min med _ < <(stats "$tmp/c")
+  read -r dmin dmed _ < <(stats "$tmp/c_deps")
+  printf '  ratio umbrella / baseline: %s (of the medians %s)\n' \
+    "$(awk -v a="$min" -v b="$dmin" 'BEGIN { printf "%.2f", a / b }')" \
+    "$(awk -v a="$med" -v b="$dmed" 'BEGIN { printf "%.2f", a / b }')"
   printf '  goal <= %s s: %s\n' "$goal_c" "$(verdict "$min" "$goal_c")"
 }
 
