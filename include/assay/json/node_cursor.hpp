@@ -162,8 +162,8 @@ class node_cursor {
     i_ = doc_.next(i_);
     return true;
   }
-  // The canonical text of the value at node `at`, into `out`.
-  void write_canonical_at(std::size_t at, std::string& out) const { out = doc_.canonical_at(at); }
+  // The canonical text of the value at node `at`.
+  std::string canonical_at(std::size_t at) const { return doc_.canonical_at(at); }
 
   // The document refused duplicate names when it was parsed.
   bool check_unique_name(std::string_view) const noexcept { return !failed_; }

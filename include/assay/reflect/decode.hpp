@@ -328,7 +328,7 @@ class decoded_items {
   decoded_items(const Cursor& c, const item_spans& spans) : owned_(spans.size()) {
     keys_.reserve(spans.size());
     for (std::size_t i = 0; i < spans.size(); ++i) {
-      c.write_canonical_at(spans[i].first, owned_[i]);
+      owned_[i] = c.canonical_at(spans[i].first);
       keys_.push_back(owned_[i]);
     }
   }
