@@ -31,30 +31,17 @@ goal_a=1.0 goal_b=8 goal_c=6 max_lines=900
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# measure OUTFILE COMMAND...: appends "cpu_seconds peak_kib" of one run of COMMAND to OUTFILE.
+# measure OUTFILE COMMAND...: appends "cpu_seconds peak_kib" of one run of COMMAND to OUTFILE
+# (scripts/timed.sh --raw); a command that fails stops the script with its output.
 measure() {
   local out=$1
   shift
-  if [ -x /usr/bin/time ]; then
-    if ! /usr/bin/time -f "%U %S %M" -o "$tmp/time" "$@" >"$tmp/log" 2>&1; then
-      cat "$tmp/log" >&2
-      echo "compile_time.sh: failed: $*" >&2
-      exit 1
-    fi
-    awk '{ printf "%.2f %d\n", $1 + $2, $3 }' "$tmp/time" >>"$out"
-  else  # no GNU time: the same figures from getrusage of the child
-    python3 - "$out" "$@" <<'EOF'
-import resource, subprocess, sys
-out, cmd = sys.argv[1], sys.argv[2:]
-r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-if r.returncode != 0:
-    sys.stderr.write(r.stdout.decode(errors="replace") + "compile_time.sh: failed: " + " ".join(cmd) + "\n")
-    sys.exit(1)
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-with open(out, "a") as f:
-    f.write("%.2f %d\n" % (u.ru_utime + u.ru_stime, u.ru_maxrss))
-EOF
+  if ! bash "$root/scripts/timed.sh" --raw "$tmp/one" "$@" >"$tmp/log" 2>&1; then
+    cat "$tmp/log" >&2
+    echo "compile_time.sh: failed: $*" >&2
+    exit 1
   fi
+  cat "$tmp/one" >>"$out"
 }
 
 # stats FILE: "min median peak_mib" over the runs in FILE.
