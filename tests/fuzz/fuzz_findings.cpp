@@ -16,6 +16,13 @@
 // render succeeds, the finding of ledger_of(finding) has the finding's bytes; when it refuses,
 // every refusal has a message.
 // Any broken property aborts.
+//
+// The checks run only on ledgers and findings of at most max_checked_cells technique x mutation
+// cells. The bounds allow 1,000,000 (a 16 KiB ledger gives a 164 MB finding), and the code that
+// builds a large matrix is the code that builds a small one; but the dozen passes below over one
+// such finding take minutes under the sanitizers, beyond libFuzzer's timeout (an 8 KiB ledger of
+// 180 x 1,000 labels took 167 s). A larger input is checked for its refusal beyond the bounds
+// only, which reads the labels and builds nothing.
 #include "fuzz_fail.hpp"
 #include "assay/contracts/finding.hpp"
 #include "assay/findings/render.hpp"
@@ -39,10 +46,25 @@ std::size_t size_of(const std::optional<assay::contracts::finding_v1::label_list
   return l ? l->size() : 0;
 }
 
+constexpr std::size_t max_checked_cells = 4096;
+
+// The labels of each kind the finding of `ledger` would have: declared, or carried by its trials.
+struct label_counts {
+  std::size_t framings, techniques, mutations;
+  std::size_t cells() const { return techniques * mutations; }
+};
+label_counts labels_of(const assay::contracts::trial_ledger& l) {
+  using assay::contracts::finding_v1::trial_result;
+  namespace d = assay::findings::detail;
+  return {size_of(d::labels_of(l.framings, l.trial_results, &trial_result::framing)),
+          size_of(d::labels_of(l.techniques, l.trial_results, &trial_result::technique_id)),
+          size_of(d::labels_of(l.mutations, l.trial_results, &trial_result::mutation_id))};
+}
+
 // A finding from the input: rendered only when it re-derives equal.
 void check_finding(std::string_view text) {
   auto f = assay::decode<assay::contracts::finding>(text);
-  if (!f)
+  if (!f || labels_of(assay::findings::ledger_of(*f)).cells() > max_checked_cells)
     return;
   auto md = assay::findings::render_markdown(*f);
   if (!md) {
@@ -65,6 +87,17 @@ void check_finding(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   check_finding(text);
+  if (auto ledger = assay::decode<assay::contracts::trial_ledger>(text)) {
+    const label_counts n = labels_of(*ledger);
+    if (n.cells() > max_checked_cells) {
+      constexpr std::size_t max_labels = assay::findings::max_labels_per_kind;
+      const bool within = n.framings <= max_labels && n.techniques <= max_labels && n.mutations <= max_labels &&
+                          n.cells() <= assay::findings::max_matrix_cells;
+      if (within != assay::findings::bound_violations(*ledger).empty())
+        fail(within ? "a ledger within the bounds was refused for them" : "a ledger beyond the bounds was not refused");
+      return 0;
+    }
+  }
   auto f = assay::findings::compute_json(text);
   if (!f) {
     for (const auto& e : f.error())
