@@ -50,6 +50,17 @@ std::string read_all(const std::string& p) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// The lines of a journal that is being written: the file less the zero bytes its recorder
+// reserved after them (checked to be zeros, and a whole number of pages).
+std::string live_lines(const std::string& p) {
+  const std::string all = read_all(p);
+  const std::size_t end = all.find_last_not_of('\0') + 1;
+  CHECK(all.find('\0') == end);
+  CHECK(all.size() % 4096 == 0);
+  CHECK(all.size() >= ev::detail::journal_file::window_bytes);
+  return all.substr(0, end);
+}
+
 void write_all(const std::string& p, std::string_view bytes) {
   std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
 }
@@ -93,11 +104,12 @@ TEST_CASE("a journaled run: the journal is events.ndjson, and finish_to packs th
     REQUIRE(memory.append(c::tool_decision::event_type, decision(i)).value() == static_cast<std::uint64_t>(i));
     REQUIRE(journaled.append(c::tool_decision::event_type, decision(i)).value() == static_cast<std::uint64_t>(i));
   }
-  // Each line is in the file when append() returns: the journal is events.ndjson so far.
+  // Each line is in the file when append() returns: the journal is events.ndjson so far, then
+  // zero bytes (the space reserved for the next lines).
   std::string lines;
   for (std::uint64_t i = 0; i < 50; ++i)
     lines += memory.line(i).value() + "\n";
-  CHECK(read_all(dir / "run.journal") == lines);
+  CHECK(live_lines(dir / "run.journal") == lines);
   CHECK_FALSE(journaled.line(0));  // in the journal, not in memory
   CHECK_FALSE(memory.line(50));    // not recorded
   CHECK(journaled.size() == 50);
@@ -157,7 +169,7 @@ TEST_CASE("recovery: a journal cut at every byte of its last two lines gives the
   auto run = ev::recorder::make(options(t, ev::journal_options{dir / "run.journal", ev::durability::never()})).value();
   for (int i = 0; i < 6; ++i)
     REQUIRE(run.append(c::tool_decision::event_type, decision(i)));
-  const std::string journal = read_all(dir / "run.journal");
+  const std::string journal = live_lines(dir / "run.journal");
   // Where each line starts.
   std::vector<std::size_t> starts{0};
   for (std::size_t i = 0; i + 1 < journal.size(); ++i)
@@ -186,6 +198,15 @@ TEST_CASE("recovery: a journal cut at every byte of its last two lines gives the
     CHECK(read_all(dir / "cut.tar.gz") == prefix_bundles[whole]);
     CHECK(verdict(dir / "cut.tar.gz") == "ok " + std::to_string(whole));
     CHECK(read_all(dir / "cut.journal") == journal.substr(0, cut));  // left as it was
+    // As a crash leaves it: the bytes copied so far, then the reserved space's zero bytes.
+    const std::string crashed = journal.substr(0, cut) + std::string(8192 - cut % 4096, '\0');
+    write_all(dir / "cut.journal", crashed);
+    const auto z = ev::recover_journal(dir / "cut.journal", dir / "cut.tar.gz");
+    REQUIRE(z);
+    CHECK(z->events == whole);
+    CHECK(z->torn_bytes == cut - whole_end);
+    CHECK(read_all(dir / "cut.tar.gz") == prefix_bundles[whole]);
+    CHECK(read_all(dir / "cut.journal") == crashed);
   }
   // finish_to (not a recovery) refuses a journal whose last line is cut.
   write_all(dir / "cut.journal", journal.substr(0, journal.size() - 1));
@@ -202,7 +223,7 @@ TEST_CASE("recovery refuses a journal that was changed, naming the line and the 
   auto run = ev::recorder::make(options(t, ev::journal_options{dir / "run.journal"})).value();
   for (int i = 0; i < 4; ++i)
     REQUIRE(run.append(c::tool_decision::event_type, decision(i)));
-  const std::string journal = read_all(dir / "run.journal");
+  const std::string journal = live_lines(dir / "run.journal");
   std::vector<std::string> lines;
   for (std::size_t at = 0; at < journal.size();) {
     const std::size_t nl = journal.find('\n', at);
@@ -260,6 +281,54 @@ TEST_CASE("recovery refuses a journal that was changed, naming the line and the 
   const auto none = ev::recover_journal(dir / "absent.journal", dir / "x.tar.gz");
   REQUIRE_FALSE(none);
   CHECK(none.error().message == "cannot open the journal " + dir / "absent.journal" + ": No such file or directory");
+}
+
+TEST_CASE("a journal longer than its window, and a line longer than one: the same bytes as in memory") {
+  scratch_dir dir("windows");
+  auto t1 = system_clock::time_point{seconds{1700000000}};
+  auto t2 = t1;
+  auto memory = ev::recorder::make(options(t1, std::nullopt)).value();
+  auto journaled =
+      ev::recorder::make(options(t2, ev::journal_options{dir / "run.journal", ev::durability::never()})).value();
+  // A payload larger than a window: its line reserves a window of its own.
+  const std::string half(ev::detail::journal_file::window_bytes / 2 + 5000, 'x');  // a string's limit is 1 MiB
+  auto big = assay::json::parse(R"({"a":")" + half + R"(","b":")" + half + R"("})").value();
+  std::uint64_t bytes = 0;
+  for (int i = 0; bytes < 3 * ev::detail::journal_file::window_bytes; ++i) {
+    if (i == 700)
+      REQUIRE(journaled.append("example.note", big).value() == memory.append("example.note", big).value());
+    else
+      REQUIRE(journaled.append(c::tool_decision::event_type, decision(i)).value() ==
+              memory.append(c::tool_decision::event_type, decision(i)).value());
+    bytes += memory.line(static_cast<std::uint64_t>(i)).value().size() + 1;
+  }
+  std::string lines;
+  for (std::uint64_t i = 0; i < memory.size(); ++i)
+    lines += memory.line(i).value() + "\n";
+  CHECK(live_lines(dir / "run.journal") == lines);
+  ev::bundle_options o;
+  o.limits.max_line_bytes = 4u << 20;
+  const std::string expected = memory.finish(o).value();
+  REQUIRE(journaled.finish_to(dir / "run.tar.gz", o));
+  CHECK(read_all(dir / "run.tar.gz") == expected);
+}
+
+TEST_CASE("a recorder destroyed before finish_to leaves its journal holding its lines alone") {
+  scratch_dir dir("left");
+  auto t = system_clock::time_point{seconds{1700000000}};
+  std::string lines;
+  {
+    auto run =
+        ev::recorder::make(options(t, ev::journal_options{dir / "run.journal", ev::durability::every(4)})).value();
+    for (int i = 0; i < 9; ++i)
+      REQUIRE(run.append(c::tool_decision::event_type, decision(i)));
+    lines = live_lines(dir / "run.journal");
+  }
+  CHECK(read_all(dir / "run.journal") == lines);  // the reserved space cut off
+  const auto r = ev::recover_journal(dir / "run.journal", dir / "run.tar.gz");
+  REQUIRE(r);
+  CHECK(r->events == 9);
+  CHECK(r->torn_bytes == 0);
 }
 
 TEST_CASE("appends from many threads: dense unique seqs, each thread's in its order, lines never interleaved") {
@@ -365,7 +434,9 @@ std::uint64_t killed_and_recovered(const scratch_dir& dir, int trial, std::mt199
   const auto r = ev::recover_journal(journal, bundle);
   REQUIRE_MESSAGE(r, r.error().format());
   CHECK(r->events > highest_acked);
-  CHECK(r->torn_bytes == 0);  // a line is one write(2): a killed process never tears one
+  // A kill while a line was being copied leaves it torn (no newline): an event whose append had
+  // not returned. Any other line is whole.
+  CHECK(r->torn_bytes < 1024);
   CHECK(verdict(bundle) == "ok " + std::to_string(r->events));
   return r->events;
 }

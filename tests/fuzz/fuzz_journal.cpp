@@ -5,8 +5,9 @@
 //   - when it refuses, it writes no bundle and says why (a message);
 //   - when it recovers, the bundle verifies, with as many events as it says; its events.ndjson
 //     is the journal up to the end of its last whole line, byte for byte (nothing reordered,
-//     nothing rewritten), and what follows is the torn line it counted; and write_bundle() of
-//     those lines — the writer that sorts and checks — writes the same bytes.
+//     nothing rewritten), and what follows, less the zero bytes at the end (the space a recorder
+//     reserves ahead of its lines), is the torn line it counted; and write_bundle() of those
+//     lines — the writer that sorts and checks — writes the same bytes.
 // Any broken property aborts.
 #include "fuzz_fail.hpp"
 #include "assay/evidence/journal.hpp"
@@ -93,7 +94,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (last_newline == std::string_view::npos)
     fail("recovered a journal without a whole line");
   const std::string_view whole = journal.substr(0, last_newline + 1);
-  if (r->torn_bytes != journal.size() - whole.size())
+  const std::size_t content = journal.find_last_not_of('\0') + 1;  // the newline is not a zero
+  if (r->torn_bytes != content - whole.size())
     fail("torn_bytes is not what follows the last newline", std::to_string(r->torn_bytes));
   const std::string bundle = read_file(out);
   const auto v = ev::verify_bundle_bytes(bundle);

@@ -164,30 +164,50 @@ result<std::string> content_hash(const json::document& doc, std::size_t at = 0) 
 // From the parts of an event whose `data` is already in canonical form (the recorder's path, on
 // its caller's hot path): the strings are written as JSON strings; a subject that is nullopt is
 // left out. The projection is written into this thread's buffer and hashed in one call of
-// sha256_each (the SHA extensions where the processor has them): no allocation per event.
+// sha256_each (the SHA extensions where the processor has them): no allocation per event. What
+// follows the data is kept per thread for the last parts seen (a run appends few types), so an
+// event of the same type as the last costs no string escaping. Returns the digest (its string
+// form is "sha256:<hex>").
 template <class = void>
-result<std::string> content_hash_of_parts(std::string_view canonical_data, std::string_view datacontenttype,
-                                          std::string_view specversion, std::optional<std::string_view> subject,
-                                          std::string_view type) {
-  thread_local std::string projection;
-  projection.clear();
-  {
-    json::string_sink sink{&projection};
-    json::writer<json::string_sink> w(sink);
-    auto r = detail::write_projection(
-        w,
-        [&](auto& out) -> result<void> {
-          out.write(canonical_data.data(), canonical_data.size());
-          return {};
-        },
-        datacontenttype, specversion, subject, type);
-    if (!r)
-      return r.error();
+result<hash::digest<hash::sha256>> content_hash_of_parts(std::string_view canonical_data,
+                                                         std::string_view datacontenttype, std::string_view specversion,
+                                                         std::optional<std::string_view> subject,
+                                                         std::string_view type) {
+  struct after_data {
+    std::string dct, spec, type, subject, text;  // text: the projection after the data
+    bool has_subject = false, valid = false;
+    std::string projection;
+  };
+  thread_local after_data last;
+  if (!last.valid || last.type != type || last.dct != datacontenttype || last.spec != specversion ||
+      last.has_subject != subject.has_value() || (subject && last.subject != *subject)) {
+    last.valid = false;
+    last.text.clear();
+    {
+      json::string_sink sink{&last.text};
+      json::writer<json::string_sink> w(sink);  // written out when destroyed
+      auto r = detail::write_projection(
+          w, [](auto&) -> result<void> { return {}; }, datacontenttype, specversion, subject, type);
+      if (!r)
+        return r.error();
+    }
+    last.text.erase(0, 8);  // {"data":
+    last.dct = datacontenttype;
+    last.spec = specversion;
+    last.type = type;
+    last.has_subject = subject.has_value();
+    last.subject = subject.value_or(std::string_view{});
+    last.valid = true;
   }
+  std::string& projection = last.projection;
+  projection.clear();
+  projection += "{\"data\":";
+  projection += canonical_data;
+  projection += last.text;
   const std::string_view message(projection);
   hash::sha256_bytes d;
   hash::sha256_each(&message, 1, &d);
-  return hash::digest<hash::sha256>(d).to_string();
+  return hash::digest<hash::sha256>(d);
 }
 
 }  // namespace assay::evidence
@@ -198,8 +218,9 @@ ASSAY_EXTERN_TEMPLATE result<std::string> content_hash<void>(const json::value&)
 ASSAY_EXTERN_TEMPLATE result<std::string> content_hash_at_nodes<void>(const json::document&, std::size_t, std::size_t,
                                                                       std::size_t, std::size_t, std::size_t);
 ASSAY_EXTERN_TEMPLATE result<std::string> content_hash<void>(const json::document&, std::size_t);
-ASSAY_EXTERN_TEMPLATE result<std::string> content_hash_of_parts<void>(std::string_view, std::string_view,
-                                                                      std::string_view, std::optional<std::string_view>,
-                                                                      std::string_view);
+ASSAY_EXTERN_TEMPLATE result<hash::digest<hash::sha256>> content_hash_of_parts<void>(std::string_view, std::string_view,
+                                                                                     std::string_view,
+                                                                                     std::optional<std::string_view>,
+                                                                                     std::string_view);
 }  // namespace assay::evidence
 #endif

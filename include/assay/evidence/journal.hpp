@@ -11,13 +11,16 @@
 //   // r->events, r->torn_bytes (a last line cut short by the crash, dropped)
 //
 // The journal holds exactly the bytes of events.ndjson: one canonical event per line, each
-// with its content hash, seqs from 0 without a gap, one run id. Each appended line is handed to
-// the kernel with one write(2) before append() returns, so a process that is killed loses none
-// of them; the durability policy says when they are also forced to the disk (fdatasync), which
-// is what a machine that loses power keeps. Packing reads the journal in blocks, checks every
-// line as the verifier will (docs/evidence.md) and that it is in canonical form, and streams the bundle
-// into a temporary file beside the target that is synced and renamed over it: memory stays flat
-// however long the run was, and the target is whole or untouched.
+// with its content hash, seqs from 0 without a gap, one run id. Each appended line is copied
+// into a shared mapping of the file before append() returns (journal_file below): it is then in
+// the kernel's page cache, so a process that is killed loses none of them; the durability
+// policy says when they are also forced to the disk (fdatasync), which is what a machine that
+// loses power keeps. While the run records, zero bytes follow the lines (space reserved ahead);
+// a journal closed by its recorder has none, and recovery ignores them. Packing reads the
+// journal in blocks, checks every line as the verifier will (docs/evidence.md) and that it is in
+// canonical form, and streams the bundle into a temporary file beside the target that is synced
+// and renamed over it: memory stays flat however long the run was, and the target is whole or
+// untouched.
 #pragma once
 
 #include "assay/error.hpp"
@@ -26,6 +29,8 @@
 #include "assay/hash/hash.hpp"
 #include "assay/separate.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -34,8 +39,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -220,6 +227,142 @@ struct owned_fd {
   }
 };
 
+// The journal a recorder writes. Each line is copied into a shared mapping of the file: the
+// bytes are in the kernel's page cache as soon as they are copied, so a process that is killed
+// loses none of them, and an append makes no system call (a write(2) per line cost more than the
+// rest of an append together). The file is reserved ahead in windows of window_bytes
+// (posix_fallocate: a full disk is an error of the append that needs the space, never a SIGBUS
+// later), so while the run records, the lines are followed by zero bytes; close() cuts them off,
+// and recovery ignores them (no line holds a zero byte: JSON escapes it). A line's newline is
+// stored after the rest of it, so a line that has its newline is whole; a kill during the copy
+// leaves a torn last line without one. The policy's syncs are fdatasync(2), which writes back the
+// pages the mapping dirtied. Where the file cannot be mapped, each line is one write(2) instead.
+// Not thread-safe: the recorder calls it under its lock.
+class journal_file {
+ public:
+  static constexpr std::size_t window_bytes = std::size_t{1} << 20;
+
+  journal_file() = default;
+  journal_file(const journal_file&) = delete;
+  journal_file& operator=(const journal_file&) = delete;
+  ~journal_file() { (void)close(); }
+
+  // Creates the file at `path`; one already there is refused (errno EEXIST).
+  int create(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    return fd_ < 0 ? errno : 0;
+  }
+  int fd() const noexcept { return fd_; }
+  // The bytes of the lines written so far.
+  std::uint64_t bytes() const noexcept { return bytes_; }
+
+  // A line of `size` bytes (its newline included) after the others: fill(dst) writes all but
+  // the newline into dst, which is then stored after them. 0, or the errno of what failed
+  // (nothing of the line is then in the journal).
+  template <class Fill>
+  int put(std::size_t size, Fill&& fill) {
+    if (unmappable_) {
+      thread_local std::string line;
+      line.resize(size);
+      fill(line.data());
+      line.back() = '\n';
+      const int e = write_all(fd_, line);
+      if (e == 0)
+        bytes_ += size;
+      else
+        (void)!::ftruncate(fd_, static_cast<off_t>(bytes_));  // a part written, cut off
+      return e;
+    }
+    if (map_ == nullptr || bytes_ + size > map_at_ + map_size_) {
+      if (const int e = remap(size); e != 0)
+        return e;
+      if (unmappable_)
+        return put(size, fill);
+    }
+    char* at = map_ + (bytes_ - map_at_);
+    fill(at);
+    std::atomic_signal_fence(std::memory_order_release);  // the newline last: a line with one is whole
+    at[size - 1] = '\n';
+    bytes_ += size;
+    return 0;
+  }
+  // The last line put, taken back (its sync failed): its bytes zeroed, as if never written.
+  void take_back(std::size_t line_size) {
+    bytes_ -= line_size;
+    if (unmappable_)
+      (void)!::ftruncate(fd_, static_cast<off_t>(bytes_));
+    else
+      std::memset(map_ + (bytes_ - map_at_), 0, line_size);
+  }
+  // Every line so far forced to the disk: 0 or the errno.
+  int sync() { return ::fdatasync(fd_) == 0 ? 0 : errno; }
+
+  // The mapping undone and the reserved space cut off, so that the file holds the lines alone;
+  // then closed. 0 or the errno of what failed.
+  int close() {
+    if (fd_ < 0)
+      return 0;
+    int e = unmap();
+    if (!unmappable_ && ::ftruncate(fd_, static_cast<off_t>(bytes_)) != 0 && e == 0)
+      e = errno;
+    ::close(std::exchange(fd_, -1));
+    return e;
+  }
+
+ private:
+  int unmap() {
+    if (map_ == nullptr)
+      return 0;
+    const int e = ::munmap(map_, map_size_) == 0 ? 0 : errno;
+    map_ = nullptr;
+    return e;
+  }
+  // A window mapped from the page that holds bytes_ on, large enough for a line of `need` bytes,
+  // its space reserved in the file first.
+  int remap(std::size_t need) {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t at = bytes_ / page * page;
+    const std::uint64_t size = std::max<std::uint64_t>(window_bytes, (bytes_ - at + need + page - 1) / page * page);
+    if (at + size > reserved_) {
+      if (const int e =
+              ::posix_fallocate(fd_, static_cast<off_t>(reserved_), static_cast<off_t>(at + size - reserved_));
+          e != 0)
+        return e;
+      reserved_ = at + size;
+    }
+    if (const int e = unmap(); e != 0)
+      return e;
+    void* m = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
+                     static_cast<off_t>(at));
+    if (m == MAP_FAILED) {
+      const int e = errno;
+      if (bytes_ == 0 && (e == ENODEV || e == EACCES || e == EINVAL)) {
+        // A file system that cannot map files: one write(2) per line, the reserved space given back.
+        unmappable_ = true;
+        return ::ftruncate(fd_, 0) == 0 ? 0 : errno;
+      }
+      return e;
+    }
+#ifdef MADV_POPULATE_WRITE
+    // The window's pages faulted in writable now, in one call, rather than one trap per page as
+    // the lines reach them (best effort: older kernels refuse it, and then the traps happen).
+    (void)::madvise(m, static_cast<std::size_t>(size), MADV_POPULATE_WRITE);
+#endif
+    map_ = static_cast<char*>(m);
+    map_at_ = at;
+    map_size_ = static_cast<std::size_t>(size);
+    return 0;
+  }
+
+  int fd_ = -1;
+  char* map_ = nullptr;
+  std::uint64_t map_at_ = 0;    // the file offset of map_[0]
+  std::size_t map_size_ = 0;    // the window's bytes
+  std::uint64_t bytes_ = 0;     // the lines written
+  std::uint64_t reserved_ = 0;  // the file's size: the lines and the space reserved after them
+  bool unmappable_ = false;
+};
+
 // The journal's line `number` (1-based) refused: where, why, and the verifier's code. The
 // error's pointer, past the event's index, names the member ("at /data/decision").
 inline error journal_line_error(const std::string& path, std::uint64_t number, const error& e) {
@@ -234,22 +377,59 @@ inline error journal_line_error(const std::string& path, std::uint64_t number, c
   return out;
 }
 
-// Packs the journal at `path` into the bundle at `out` (see the top of this file). With
-// `recovering`, a last line without its newline (a write a crash cut short) is dropped and
-// counted; else it is refused like any other fault.
+// The length of the file `fd` of `size` bytes without the zero bytes at its end (the space a
+// journal_file reserved and a crash left): 0 to `size`, or -1 with errno.
+inline std::int64_t length_without_zero_tail(int fd, std::uint64_t size) {
+  char buf[1 << 14];
+  while (size > 0) {
+    const std::uint64_t n = std::min<std::uint64_t>(size, sizeof buf);
+    const std::uint64_t from = size - n;
+    std::uint64_t got = 0;
+    while (got < n) {
+      const ::ssize_t r = ::pread(fd, buf + got, static_cast<std::size_t>(n - got), static_cast<off_t>(from + got));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0) {
+        if (r == 0)
+          errno = EIO;  // shorter than fstat said: changed while read
+        return -1;
+      }
+      got += static_cast<std::uint64_t>(r);
+    }
+    for (std::uint64_t i = n; i > 0; --i)
+      if (buf[i - 1] != '\0')
+        return static_cast<std::int64_t>(from + i);
+    size = from;
+  }
+  return 0;
+}
+
+// Packs the first `length` bytes of the journal at `path` (none: all of it, less a tail of zero
+// bytes) into the bundle at `out` (see the top of this file). With `recovering`, a last line
+// without its newline (a write a crash cut short) is dropped and counted; else it is refused
+// like any other fault.
 template <class = void>
 result<journal_summary> pack_journal(const std::string& path, const std::string& out, bool recovering,
-                                     const bundle_options& opt) {
+                                     const bundle_options& opt, std::optional<std::uint64_t> length = std::nullopt) {
   owned_fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (in.fd < 0)
     return file_error(errc::io_error, "cannot open the journal", path, errno);
   struct stat journal_stat {
   }, out_stat{};
-  if (::fstat(in.fd, &journal_stat) == 0 && ::stat(out.c_str(), &out_stat) == 0 &&
-      journal_stat.st_dev == out_stat.st_dev && journal_stat.st_ino == out_stat.st_ino) {
+  if (::fstat(in.fd, &journal_stat) != 0)
+    return file_error(errc::io_error, "cannot read the journal", path, errno);
+  if (::stat(out.c_str(), &out_stat) == 0 && journal_stat.st_dev == out_stat.st_dev &&
+      journal_stat.st_ino == out_stat.st_ino) {
     return make_error(errc::invalid_argument,
                       "the bundle " + out + " would replace the journal " + path + ": write it to another file");
   }
+  if (!length) {
+    const std::int64_t n = length_without_zero_tail(in.fd, static_cast<std::uint64_t>(journal_stat.st_size));
+    if (n < 0)
+      return file_error(errc::io_error, "cannot read the journal", path, errno);
+    length = static_cast<std::uint64_t>(n);
+  }
+  std::uint64_t unread = *length;
   auto target = replacing_file::open(out);
   if (!target)
     return target.error();
@@ -286,12 +466,13 @@ result<journal_summary> pack_journal(const std::string& path, const std::string&
     }
     return std::nullopt;
   };
-  for (;;) {
-    const ::ssize_t n = read_some(in.fd, buf.get(), 1 << 20);
+  while (unread > 0) {
+    const ::ssize_t n = read_some(in.fd, buf.get(), static_cast<std::size_t>(std::min<std::uint64_t>(unread, 1 << 20)));
     if (n < 0)
       return file_error(errc::io_error, "cannot read the journal", path, errno);
     if (n == 0)
       break;
+    unread -= static_cast<std::uint64_t>(n);
     std::string_view chunk(buf.get(), static_cast<std::size_t>(n));
     for (;;) {
       const auto nl = chunk.find('\n');
@@ -381,7 +562,8 @@ result<journal_summary> recover_journal(const std::string& journal, const std::s
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::evidence {
 ASSAY_EXTERN_TEMPLATE result<journal_summary> detail::pack_journal<void>(const std::string&, const std::string&, bool,
-                                                                         const bundle_options&);
+                                                                         const bundle_options&,
+                                                                         std::optional<std::uint64_t>);
 ASSAY_EXTERN_TEMPLATE result<journal_summary> recover_journal<void>(const std::string&, const std::string&,
                                                                     const bundle_options&);
 }  // namespace assay::evidence

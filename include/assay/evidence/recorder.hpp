@@ -45,6 +45,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -99,6 +100,15 @@ inline std::uint32_t nesting_depth(std::string_view json) noexcept {
     }
   }
   return deepest;
+}
+
+// An upper bound of the nesting depth of canonical JSON (a scalar: 0): its '{' and '[' bytes,
+// counted without regard to strings (vectorized, where nesting_depth reads byte by byte).
+inline std::uint32_t nesting_depth_bound(std::string_view json) noexcept {
+  std::size_t n = 0;
+  for (const char c : json)
+    n += static_cast<std::size_t>(c == '{' || c == '[');
+  return n > 0xffffffffu ? 0xffffffffu : static_cast<std::uint32_t>(n);
 }
 
 // `"name":` and `s` as a JSON string, appended to out; false when s is not valid UTF-8.
@@ -172,17 +182,15 @@ class basic_recorder {
     basic_recorder r(std::move(o));
     if (r.opt_.journal) {
       const std::string& path = r.opt_.journal->path;
-      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
-      if (fd < 0 && errno == EEXIST) {
+      if (const int e = r.st_->journal.file.create(path); e == EEXIST) {
         return errors(make_error(errc::io_error,
                                  "a journal already exists at " + path +
                                      ": an unfinished run's? Recover it (assay evidence recover " + path +
                                      " --out B.tar.gz) or remove it",
                                  "/journal/path"));
+      } else if (e != 0) {
+        return errors(detail::file_error(errc::io_error, "cannot create the journal", path, e));
       }
-      if (fd < 0)
-        return errors(detail::file_error(errc::io_error, "cannot create the journal", path, errno));
-      r.st_->journal.fd = fd;
       if (r.opt_.journal->sync.when != durability::mode::never)
         detail::sync_directory_of(path);  // the journal's name survives a power loss too
     }
@@ -228,8 +236,9 @@ class basic_recorder {
   template <class Payload>
   [[nodiscard]] results<std::uint64_t> append(std::string_view type, const Payload& data,
                                               const event_extras& extras = {}) {
-    errors bad = check_event<Payload>(type, extras);
-    thread_local std::string payload;  // this thread's: one allocation for all its appends
+    thread_local scratch mine;  // this thread's buffers: no allocation per append once they have grown
+    errors bad = check_event<Payload>(type, extras, mine.valid_type);
+    std::string& payload = mine.payload;
     payload.clear();
     {
       json::string_sink sink{&payload};
@@ -257,22 +266,45 @@ class basic_recorder {
     auto h = content_hash_of_parts(payload, "application/json", "1.0", extras.subject, type);
     if (!h)
       return errors(h.error());
-    const std::uint32_t depth = 1 + detail::nesting_depth(payload);
+    // In memory, how deeply the event may nest, for finish() to check against the limits.
+    const std::uint32_t depth = opt_.journal ? 0 : 1 + detail::nesting_depth_bound(payload);
+
+    const line_parts parts = parts_of(mine, *h, payload, type, extras);
 
     std::lock_guard<std::mutex> lock(st_->mu);
     if (st_->refusal)
       return errors(*st_->refusal);
     const std::uint64_t seq = st_->count;
-    thread_local std::string journal_line;
-    std::string& out = opt_.journal ? journal_line : st_->lines;
-    if (opt_.journal)
-      out.clear();
-    const std::size_t start = out.size();
-    write_line(out, seq, *h, payload, type, extras);
+    char seq_digits[24];
+    const auto seq_size = static_cast<std::size_t>(std::to_chars(seq_digits, seq_digits + 24, seq).ptr - seq_digits);
+    char time[32];
+    const std::size_t time_size = json::format_rfc3339_to(time, opt_.clock());
+    const std::size_t size = parts.size + 2 * seq_size + time_size + 1;
+    auto fill = [&](char* p) {  // the line but its newline, copied where it goes
+      auto put = [&p](std::string_view piece) {
+        std::memcpy(p, piece.data(), piece.size());
+        p += piece.size();
+      };
+      put(line_start);
+      put(std::string_view(parts.hex, sizeof parts.hex));
+      put(parts.before_seq);
+      put(std::string_view(seq_digits, seq_size));
+      put(data_member);
+      put(payload);
+      put(before_id_seq_);
+      put(std::string_view(seq_digits, seq_size));
+      put(parts.before_time);
+      put(std::string_view(time, time_size));
+      put(parts.after_time);
+    };
     if (opt_.journal) {
-      if (auto e = st_->journal.put(std::string_view(out).substr(start), opt_.journal->path, opt_.journal->sync))
+      if (auto e = st_->journal.put(size, fill, opt_.journal->path, opt_.journal->sync))
         return errors(std::move(*e));
     } else {
+      const std::size_t start = st_->lines.size();
+      st_->lines.resize(start + size);
+      fill(st_->lines.data() + start);
+      st_->lines.back() = '\n';
       st_->starts.push_back(start);
       st_->depths.push_back(depth);
     }
@@ -321,12 +353,12 @@ class basic_recorder {
       return journal_summary{st_->count, 0, std::move(b->second),
                              hash::digest_bytes<hash::sha256>(b->first).to_string()};
     }
-    if (::fdatasync(st_->journal.fd) != 0)
-      return detail::file_error(errc::io_error, "cannot sync the journal", opt_.journal->path, errno);
-    auto summary = detail::pack_journal(opt_.journal->path, path, false, o);
+    if (const int e = st_->journal.file.sync(); e != 0)
+      return detail::file_error(errc::io_error, "cannot sync the journal", opt_.journal->path, e);
+    auto summary = detail::pack_journal(opt_.journal->path, path, false, o, st_->journal.file.bytes());
     if (!summary)
       return summary;
-    ::close(std::exchange(st_->journal.fd, -1));
+    (void)st_->journal.file.close();
     ::unlink(opt_.journal->path.c_str());
     detail::sync_directory_of(opt_.journal->path);
     st_->refusal = make_error(errc::invalid_argument, "the run was finished: its bundle is " + path);
@@ -336,47 +368,40 @@ class basic_recorder {
  private:
   // What appends share, behind one lock (held by pointer: the recorder stays movable).
   struct journal_state {
-    int fd = -1;
-    std::uint64_t bytes = 0;     // what the journal holds: every line recorded
+    detail::journal_file file;
     std::uint64_t unsynced = 0;  // lines written since the last fdatasync
     std::chrono::steady_clock::time_point synced = std::chrono::steady_clock::now();
 
-    // One line to the file, and the sync the policy asks for; on failure the file is cut back
-    // to the lines before it and the error returned (the event is not recorded).
-    std::optional<error> put(std::string_view line, const std::string& path, const durability& d) {
-      int e = detail::write_all(fd, line);
-      if (e == 0) {
-        ++unsynced;
-        bool sync = false;
-        switch (d.when) {
-          case durability::mode::every_event:
-            sync = true;
-            break;
-          case durability::mode::every_n_events:
-            sync = unsynced >= d.events;
-            break;
-          case durability::mode::interval:
-            sync = std::chrono::steady_clock::now() - synced >= d.period;
-            break;
-          case durability::mode::never:
-            break;
-        }
-        if (sync) {
-          if (::fdatasync(fd) != 0) {
-            e = errno;
-          } else {
-            unsynced = 0;
-            synced = std::chrono::steady_clock::now();
-          }
-        }
+    // A line of `size` bytes to the file (journal_file::put), and the sync the policy asks for;
+    // on failure the line is taken back and the error returned (the event is not recorded).
+    template <class Fill>
+    std::optional<error> put(std::size_t size, Fill& fill, const std::string& path, const durability& d) {
+      if (const int e = file.put(size, fill); e != 0)
+        return detail::file_error(errc::io_error, "cannot write the journal", path, e);
+      ++unsynced;
+      bool sync = false;
+      switch (d.when) {
+        case durability::mode::every_event:
+          sync = true;
+          break;
+        case durability::mode::every_n_events:
+          sync = unsynced >= d.events;
+          break;
+        case durability::mode::interval:
+          sync = std::chrono::steady_clock::now() - synced >= d.period;
+          break;
+        case durability::mode::never:
+          break;
       }
-      if (e == 0) {
-        bytes += line.size();
-        return std::nullopt;
+      if (sync) {
+        if (const int e = file.sync(); e != 0) {
+          file.take_back(size);
+          return detail::file_error(errc::io_error, "cannot sync the journal", path, e);
+        }
+        unsynced = 0;
+        synced = std::chrono::steady_clock::now();
       }
-      if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0)
-        return detail::file_error(errc::io_error, "cannot write (and then cannot cut back) the journal", path, e);
-      return detail::file_error(errc::io_error, "cannot write the journal", path, e);
+      return std::nullopt;
     }
   };
   struct shared_state {
@@ -384,71 +409,102 @@ class basic_recorder {
     std::uint64_t count = 0;
     std::string lines;                  // in memory: events.ndjson so far
     std::vector<std::size_t> starts;    // in memory: where each event's line starts
-    std::vector<std::uint32_t> depths;  // in memory: how deeply each event nests
+    std::vector<std::uint32_t> depths;  // in memory: how deeply each event may nest (a bound)
     journal_state journal;
     std::optional<error> refusal;  // why no more events are taken (the run was finished)
-    ~shared_state() {
-      if (journal.fd >= 0)
-        ::close(journal.fd);  // the journal stays: a run that was not finished can be recovered
-    }
+    // Destroyed, the journal_file closes the journal, which stays: a run that was not finished
+    // can be recovered.
   };
 
   explicit basic_recorder(recorder_options o) : opt_(std::move(o)), st_(std::make_unique<shared_state>()) {
     if (opt_.run_id.empty())
       opt_.run_id = live_run_id();
     // The envelope members every event shares, written once (make() checked they are UTF-8);
-    // see write_line() for the layout.
-    detail::append_member(after_hash_, "assaygit", opt_.producer.git.value_or("unknown"));
-    after_hash_ += ",\"assaypii\":";
+    // see line_parts for the layout.
+    std::string after_hash = "\"";  // closes the hash: ","assaygit":..,"assaypii":
+    detail::append_member(after_hash, "assaygit", opt_.producer.git.value_or("unknown"));
+    after_hash += ",\"assaypii\":";
+    std::string after_pii;  // ,"assaypolicyid"?,"assayproducer",..,"assaysecrets":
     if (opt_.policy_id)
-      detail::append_member(after_pii_, "assaypolicyid", *opt_.policy_id);
-    detail::append_member(after_pii_, "assayproducer", opt_.producer.name);
-    detail::append_member(after_pii_, "assayproducerversion", opt_.producer.version);
-    detail::append_member(after_pii_, "assayrunid", opt_.run_id);
-    after_pii_ += ",\"assaysecrets\":";
-    detail::append_member(id_, "id", opt_.run_id);
-    id_.back() = ':';  // the run id's closing quote: the seq follows
-    detail::append_member(after_id_, "source", opt_.source);
-    after_id_ += ",\"specversion\":\"1.0\"";
+      detail::append_member(after_pii, "assaypolicyid", *opt_.policy_id);
+    detail::append_member(after_pii, "assayproducer", opt_.producer.name);
+    detail::append_member(after_pii, "assayproducerversion", opt_.producer.version);
+    detail::append_member(after_pii, "assayrunid", opt_.run_id);
+    after_pii += ",\"assaysecrets\":";
+    for (int k = 0; k < 4; ++k) {
+      before_seq_[k] =
+          after_hash + (k >= 2 ? "true" : "false") + after_pii + (k % 2 == 1 ? "true" : "false") + ",\"assayseq\":";
+    }
+    before_id_seq_ = ",\"datacontenttype\":\"application/json\"";
+    detail::append_member(before_id_seq_, "id", opt_.run_id);
+    before_id_seq_.back() = ':';  // the run id's closing quote: the seq follows
+    before_subject_ = "\"";       // closes the id
+    detail::append_member(before_subject_, "source", opt_.source);
+    before_subject_ += ",\"specversion\":\"1.0\"";
+    before_time_ = before_subject_ + ",\"time\":\"";
   }
 
-  // Event `seq`'s line, "\n" included, appended to `out`: the envelope's members in canonical
-  // order around the payload's canonical bytes:
-  // {"assaycontenthash":"sha256:..","assaygit":..,"assaypii":..,"assaypolicyid"?,"assayproducer",
-  //  "assayproducerversion","assayrunid","assaysecrets":..,"assayseq":..,"data":<payload>,
-  //  "datacontenttype":"application/json","id":"run:seq","source","specversion":"1.0",
-  //  "subject"?,"time","traceparent"?,"tracestate"?,"type"}
-  void write_line(std::string& out, std::uint64_t seq, std::string_view hash, std::string_view payload,
-                  std::string_view type, const event_extras& extras) const {
-    char digits[24];
-    const std::string_view seq_text(digits,
-                                    static_cast<std::size_t>(std::to_chars(digits, digits + 24, seq).ptr - digits));
-    out += "{\"assaycontenthash\":\"";
-    out += hash;
-    out += after_hash_;
-    out += extras.pii ? "true" : "false";
-    out += after_pii_;
-    out += extras.secrets ? "true" : "false";
-    out += ",\"assayseq\":";
-    out += seq_text;
-    out += ",\"data\":";
-    out += payload;
-    out += ",\"datacontenttype\":\"application/json\"";
-    out += id_;
-    out += seq_text;
-    out += '"';
-    out += after_id_;
-    if (extras.subject)
-      detail::append_member(out, "subject", *extras.subject);
-    out += ",\"time\":\"";
-    out += json::format_rfc3339(opt_.clock());
-    out += '"';
-    if (extras.traceparent)
-      detail::append_member(out, "traceparent", *extras.traceparent);
-    if (extras.tracestate)
-      detail::append_member(out, "tracestate", *extras.tracestate);
-    detail::append_member(out, "type", type);
-    out += "}\n";
+  // An event's line is these pieces, in this order (the envelope's members in canonical order
+  // around the payload's canonical bytes):
+  //   {"assaycontenthash":"sha256:   <hex>   ","assaygit":..,"assaypii":..,"assaypolicyid"?,
+  //   "assayproducer":..,"assayproducerversion":..,"assayrunid":..,"assaysecrets":..,"assayseq":
+  //   <seq>   ,"data":   <payload>   ,"datacontenttype":"application/json","id":"<run id>:
+  //   <seq>   ","source":..,"specversion":"1.0","subject"?,"time":"   <time>
+  //   ","traceparent"?,"tracestate"?,"type":..}
+  // The seq and the time are known only under the lock; everything else is made before it, and
+  // the line is copied where it goes (the journal's mapping, the in-memory lines) piece by piece.
+  static constexpr std::string_view line_start = R"({"assaycontenthash":"sha256:)";
+  static constexpr std::string_view data_member = R"(,"data":)";
+  struct line_parts {
+    char hex[64];
+    std::string_view before_seq;   // ","assaygit":.. to "assayseq":
+    std::string_view before_time;  // ","source":.. to "time":"
+    std::string_view after_time;   // ", the trace context, the type, }
+    std::size_t size;              // of the line but the seq, the time and the newline
+  };
+  // What an append needs per thread.
+  struct scratch {
+    std::string payload;      // the payload's canonical bytes
+    std::string before_time;  // when the event has a subject
+    std::string after_time;   // when it has trace context
+    std::string valid_type;   // the last type checked, when it was valid
+    std::string last_type;    // the last type written, and its line's end ","type":"<type>"}
+    std::string type_end;
+  };
+
+  line_parts parts_of(scratch& mine, const hash::digest<hash::sha256>& h, std::string_view payload,
+                      std::string_view type, const event_extras& extras) const {
+    line_parts parts;
+    hash::write_hex(parts.hex, h.bytes().data(), h.bytes().size());
+    parts.before_seq = before_seq_[(extras.pii ? 2 : 0) + (extras.secrets ? 1 : 0)];
+    if (extras.subject) {
+      mine.before_time.assign(before_subject_);
+      detail::append_member(mine.before_time, "subject", *extras.subject);
+      mine.before_time += R"(,"time":")";
+      parts.before_time = mine.before_time;
+    } else {
+      parts.before_time = before_time_;
+    }
+    if (mine.type_end.empty() || type != mine.last_type) {
+      mine.type_end.assign("\"");
+      detail::append_member(mine.type_end, "type", type);
+      mine.type_end += '}';
+      mine.last_type = type;
+    }
+    if (extras.traceparent || extras.tracestate) {
+      mine.after_time.assign("\"");
+      if (extras.traceparent)
+        detail::append_member(mine.after_time, "traceparent", *extras.traceparent);
+      if (extras.tracestate)
+        detail::append_member(mine.after_time, "tracestate", *extras.tracestate);
+      mine.after_time.append(mine.type_end, 1);
+      parts.after_time = mine.after_time;
+    } else {
+      parts.after_time = mine.type_end;
+    }
+    parts.size = line_start.size() + sizeof parts.hex + parts.before_seq.size() + data_member.size() + payload.size() +
+                 before_id_seq_.size() + parts.before_time.size() + parts.after_time.size();
+    return parts;
   }
 
   std::string_view line_locked(std::uint64_t seq) const {
@@ -464,12 +520,12 @@ class basic_recorder {
       return *e;
     run_root_builder root;
     for (std::uint64_t i = 0; i < n; ++i) {
-      if (st_->depths[i] > lim.max_json_depth) {
+      const std::string_view l = line_locked(i);
+      if (st_->depths[i] > lim.max_json_depth && detail::nesting_depth(l) > lim.max_json_depth) {
         return detail::event_error(
             code::LimitJsonDepth, i, "",
             "the event nests deeper than " + std::to_string(lim.max_json_depth.value()) + " levels");
       }
-      const std::string_view l = line_locked(i);
       if (l.size() > lim.max_line_bytes) {
         return detail::event_error(
             code::LimitLineBytes, i, "",
@@ -499,7 +555,7 @@ class basic_recorder {
     detail::owned_fd in(::open(opt_.journal->path.c_str(), O_RDONLY | O_CLOEXEC));
     if (in.fd < 0)
       return detail::file_error(errc::io_error, "cannot open the journal", opt_.journal->path, errno);
-    text.resize(st_->journal.bytes);
+    text.resize(st_->journal.file.bytes());
     std::size_t got = 0;
     while (got < text.size()) {
       const ::ssize_t n = detail::read_some(in.fd, text.data() + got, text.size() - got);
@@ -524,9 +580,14 @@ class basic_recorder {
   // contract: a listed payload type under its own type; any other payload of a known type
   // validated as that type's payload (its canonical bytes, `data`).
   template <class Payload>
-  static errors check_event(std::string_view type, const event_extras& extras) {
+  static errors check_event(std::string_view type, const event_extras& extras, std::string& valid_type) {
     errors bad;
-    detail::check_member<non_empty>(bad, "/type", type);
+    if (type.empty() || type != valid_type) {
+      const std::size_t before = bad.size();
+      detail::check_member<non_empty>(bad, "/type", type);
+      if (bad.size() == before)
+        valid_type = type;
+    }
     if (extras.subject)
       detail::check_member(bad, "/subject", *extras.subject);
     if (extras.traceparent) {
@@ -551,10 +612,10 @@ class basic_recorder {
   static constexpr std::size_t content_hash_size = 71;  // sha256:<64 hex>
 
   recorder_options opt_;
-  std::string after_hash_ = "\"";  // closes the hash: ","assaygit":..,"assaypii":
-  std::string after_pii_;          // ,"assaypolicyid"?,"assayproducer",..,"assaysecrets":
-  std::string id_;                 // ,"id":"<run id>:
-  std::string after_id_;           // ,"source":..,"specversion":"1.0"
+  std::string before_seq_[4];   // by pii * 2 + secrets
+  std::string before_id_seq_;   // ,"datacontenttype":"application/json","id":"<run id>:
+  std::string before_subject_;  // ","source":..,"specversion":"1.0"
+  std::string before_time_;     // the same, then ,"time":"
   std::unique_ptr<shared_state> st_;
 };
 using recorder = basic_recorder<>;

@@ -17,6 +17,7 @@
 #include <compare>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -164,32 +165,47 @@ constexpr std::optional<std::strong_ordering> compare_date_times(std::string_vie
 // "YYYY-MM-DDThh:mm:ss[.fff|.ffffff|.fffffffff]Z" for `seconds` since the epoch and `nanos`
 // (0..999,999,999) past it. Years outside 0000..9999 are clamped to four digits' range by the
 // caller's clock; they cannot occur for a system_clock time point of this era.
-inline std::string format_rfc3339(std::int64_t seconds, std::uint32_t nanos = 0) {
-  std::int64_t days = seconds / 86400;
-  std::int64_t rem = seconds % 86400;
-  if (rem < 0) {
-    rem += 86400;
-    --days;
-  }
-  const detail::civil_date d = detail::civil_from_days(days);
-  char buf[32];
+// The text into `buf` (at most 30 bytes); returns its length.
+// The second's part is kept per thread: times of the same second (a recorder's events, most)
+// format only their fraction.
+inline std::size_t format_rfc3339_to(char (&buf)[32], std::int64_t seconds, std::uint32_t nanos = 0) noexcept {
   auto put = [&](std::size_t at, std::uint64_t v, std::size_t width) {
     for (std::size_t i = width; i-- > 0;) {
       buf[at + i] = static_cast<char>('0' + v % 10);
       v /= 10;
     }
   };
-  put(0, static_cast<std::uint64_t>(d.year < 0 ? 0 : d.year), 4);
-  buf[4] = '-';
-  put(5, d.month, 2);
-  buf[7] = '-';
-  put(8, d.day, 2);
-  buf[10] = 'T';
-  put(11, static_cast<std::uint64_t>(rem / 3600), 2);
-  buf[13] = ':';
-  put(14, static_cast<std::uint64_t>(rem / 60 % 60), 2);
-  buf[16] = ':';
-  put(17, static_cast<std::uint64_t>(rem % 60), 2);
+  struct second_text {
+    std::int64_t seconds;
+    bool valid;
+    char text[19];
+  };
+  thread_local second_text last{0, false, {}};
+  if (!last.valid || last.seconds != seconds) {
+    std::int64_t days = seconds / 86400;
+    std::int64_t rem = seconds % 86400;
+    if (rem < 0) {
+      rem += 86400;
+      --days;
+    }
+    const detail::civil_date d = detail::civil_from_days(days);
+    put(0, static_cast<std::uint64_t>(d.year < 0 ? 0 : d.year), 4);
+    buf[4] = '-';
+    put(5, d.month, 2);
+    buf[7] = '-';
+    put(8, d.day, 2);
+    buf[10] = 'T';
+    put(11, static_cast<std::uint64_t>(rem / 3600), 2);
+    buf[13] = ':';
+    put(14, static_cast<std::uint64_t>(rem / 60 % 60), 2);
+    buf[16] = ':';
+    put(17, static_cast<std::uint64_t>(rem % 60), 2);
+    std::memcpy(last.text, buf, 19);
+    last.seconds = seconds;
+    last.valid = true;
+  } else {
+    std::memcpy(buf, last.text, 19);
+  }
   std::size_t n = 19;
   if (nanos != 0) {
     buf[n++] = '.';
@@ -205,10 +221,10 @@ inline std::string format_rfc3339(std::int64_t seconds, std::uint32_t nanos = 0)
     }
   }
   buf[n++] = 'Z';
-  return std::string(buf, n);
+  return n;
 }
 
-inline std::string format_rfc3339(std::chrono::system_clock::time_point tp) {
+inline std::size_t format_rfc3339_to(char (&buf)[32], std::chrono::system_clock::time_point tp) noexcept {
   const auto ns_total = std::chrono::duration_cast<std::chrono::nanoseconds>(tp.time_since_epoch()).count();
   std::int64_t secs = ns_total / 1000000000;
   std::int64_t ns = ns_total % 1000000000;
@@ -216,7 +232,17 @@ inline std::string format_rfc3339(std::chrono::system_clock::time_point tp) {
     ns += 1000000000;
     --secs;
   }
-  return format_rfc3339(secs, static_cast<std::uint32_t>(ns));
+  return format_rfc3339_to(buf, secs, static_cast<std::uint32_t>(ns));
+}
+
+inline std::string format_rfc3339(std::int64_t seconds, std::uint32_t nanos = 0) {
+  char buf[32];
+  return std::string(buf, format_rfc3339_to(buf, seconds, nanos));
+}
+
+inline std::string format_rfc3339(std::chrono::system_clock::time_point tp) {
+  char buf[32];
+  return std::string(buf, format_rfc3339_to(buf, tp));
 }
 
 // SOURCE_DATE_EPOCH (reproducible-builds.org): a decimal count of seconds since the epoch.
