@@ -252,7 +252,6 @@ class journal_file {
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     return fd_ < 0 ? errno : 0;
   }
-  int fd() const noexcept { return fd_; }
   // The bytes of the lines written so far.
   std::uint64_t bytes() const noexcept { return bytes_; }
 
