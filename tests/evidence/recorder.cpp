@@ -249,6 +249,54 @@ void validate_also_rejects(std::string_view type, const assay::json::value& data
 
 }  // namespace
 
+TEST_CASE("what a thread's last append left behind never lets a later one through unchecked") {
+  // append() keeps, per thread, the last type it took and the texts made of it (the projection's
+  // end, the line's end): a different type, a subject, trace context or another recorder must
+  // each get their own, and a wrong type after a right one is still refused.
+  auto t = system_clock::time_point{seconds{1700000000}};
+  auto run =
+      ev::recorder::make({.source = "urn:x", .run_id = "r", .clock = [&] { return t += milliseconds{1}; }}).value();
+  auto other = ev::recorder::make({.source = "urn:y", .run_id = "q"}).value();
+  const c::tool_decision allow{.tool = "t", .decision = "allow", .reason_code = "ok"};
+  const auto one = assay::json::parse(R"({"a":1})").value();
+  REQUIRE(run.append(c::tool_decision::event_type, allow).has_value());
+  auto wrong = run.append(c::fs_access::event_type, allow);
+  REQUIRE_FALSE(wrong.has_value());
+  check_errors(wrong.error(),
+               {{errc::rule_violation, R"(a assay.tool.decision payload needs type "assay.tool.decision")", "/type"}});
+  REQUIRE(run.append(c::tool_decision::event_type, allow).has_value());
+  REQUIRE(other.append(c::tool_decision::event_type, allow).has_value());
+  REQUIRE(run.append("vendor.a", one, {.subject = "s1"}).has_value());
+  REQUIRE(run.append("vendor.a", one).has_value());
+  REQUIRE(run.append("vendor.b", one, {.subject = "s2"}).has_value());
+  auto empty = run.append("", one);
+  REQUIRE_FALSE(empty.has_value());
+  check_errors(empty.error(), {{errc::too_short, "string is shorter than the minimum length 1", "/type"}});
+  REQUIRE(run.append("vendor.b", one, {.traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"})
+              .has_value());
+  REQUIRE(run.append(c::tool_decision::event_type, allow, {.subject = "s3"}).has_value());
+  const char* types[] = {"assay.tool.decision", "assay.tool.decision", "vendor.a", "vendor.a", "vendor.b", "vendor.b",
+                         "assay.tool.decision"};
+  const char* subjects[] = {nullptr, nullptr, "s1", nullptr, "s2", nullptr, "s3"};
+  REQUIRE(run.size() == 7);
+  for (std::uint64_t i = 0; i < 7; ++i) {
+    const auto e = run.event(i).value();
+    CAPTURE(i);
+    CHECK(e.find("type")->as_string() == types[i]);
+    CHECK(e.find("assayseq")->as_number() == static_cast<double>(i));
+    const auto* subject = e.find("subject");
+    CHECK((subject == nullptr) == (subjects[i] == nullptr));
+    if (subject != nullptr && subjects[i] != nullptr)
+      CHECK(subject->as_string() == subjects[i]);
+    CHECK(e.find("assaycontenthash")->as_string() == ev::content_hash(e).value());
+    CHECK(assay::json::to_canonical(e).value() == run.line(i).value());
+  }
+  CHECK(run.event(5).value().find("traceparent")->as_string() ==
+        "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+  CHECK(other.event(0).value().find("source")->as_string() == "urn:y");
+  CHECK(ev::verify_bundle_bytes(run.finish().value()).has_value());
+}
+
 TEST_CASE("append refuses what evidence-event-v1 rejects: every violation, with its pointer") {
   auto run = ev::recorder::make({.source = "urn:x", .run_id = "r"}).value();
   const c::tool_decision allow{.tool = "t", .decision = "allow", .reason_code = "ok"};

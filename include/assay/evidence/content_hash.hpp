@@ -161,52 +161,36 @@ result<std::string> content_hash(const json::document& doc, std::size_t at = 0) 
   return content_hash_at_nodes(doc, m[0], m[1], m[2], m[3], m[4]);
 }
 
-// From the parts of an event whose `data` is already in canonical form (the recorder's path, on
-// its caller's hot path): the strings are written as JSON strings; a subject that is nullopt is
-// left out. The projection is written into this thread's buffer and hashed in one call of
-// sha256_each (the SHA extensions where the processor has them): no allocation per event. What
-// follows the data is kept per thread for the last parts seen (a run appends few types), so an
-// event of the same type as the last costs no string escaping. Returns the digest (its string
-// form is "sha256:<hex>").
+// The projection's bytes before its data.
+inline constexpr std::string_view projection_before_data = "{\"data\":";
+
+// The projection's bytes after its data, for an event whose other covered members are these:
+// ,"datacontenttype":..,"specversion":..,"subject"?,"type":..} (a subject that is nullopt is left
+// out). With content_hash_of_projection, the recorder's path: an event's data is canonical
+// already, and a run appends few types, so it keeps these bytes for the type it appended last.
 template <class = void>
-result<hash::digest<hash::sha256>> content_hash_of_parts(std::string_view canonical_data,
-                                                         std::string_view datacontenttype, std::string_view specversion,
-                                                         std::optional<std::string_view> subject,
-                                                         std::string_view type) {
-  struct after_data {
-    std::string dct, spec, type, subject, text;  // text: the projection after the data
-    bool has_subject = false, valid = false;
-    std::string projection;
-  };
-  thread_local after_data last;
-  if (!last.valid || last.type != type || last.dct != datacontenttype || last.spec != specversion ||
-      last.has_subject != subject.has_value() || (subject && last.subject != *subject)) {
-    last.valid = false;
-    last.text.clear();
-    {
-      json::string_sink sink{&last.text};
-      json::writer<json::string_sink> w(sink);  // written out when destroyed
-      auto r = detail::write_projection(
-          w, [](auto&) -> result<void> { return {}; }, datacontenttype, specversion, subject, type);
-      if (!r)
-        return r.error();
-    }
-    last.text.erase(0, 8);  // {"data":
-    last.dct = datacontenttype;
-    last.spec = specversion;
-    last.type = type;
-    last.has_subject = subject.has_value();
-    last.subject = subject.value_or(std::string_view{});
-    last.valid = true;
+result<std::string> projection_after_data(std::string_view datacontenttype, std::string_view specversion,
+                                          std::optional<std::string_view> subject, std::string_view type) {
+  std::string text;
+  {
+    json::string_sink sink{&text};
+    json::writer<json::string_sink> w(sink);  // written out when destroyed
+    auto r = detail::write_projection(
+        w, [](auto&) -> result<void> { return {}; }, datacontenttype, specversion, subject, type);
+    if (!r)
+      return r.error();
   }
-  std::string& projection = last.projection;
-  projection.clear();
-  projection += "{\"data\":";
-  projection += canonical_data;
-  projection += last.text;
-  const std::string_view message(projection);
+  text.erase(0, projection_before_data.size());
+  return text;
+}
+
+// The content hash of a projection the caller wrote: projection_before_data, the data's
+// canonical bytes, projection_after_data. Hashed in one call of sha256_each (the SHA extensions
+// where the processor has them). Its string form is "sha256:<hex>".
+template <class = void>
+hash::digest<hash::sha256> content_hash_of_projection(std::string_view projection) {
   hash::sha256_bytes d;
-  hash::sha256_each(&message, 1, &d);
+  hash::sha256_each(&projection, 1, &d);
   return hash::digest<hash::sha256>(d);
 }
 
@@ -218,9 +202,9 @@ ASSAY_EXTERN_TEMPLATE result<std::string> content_hash<void>(const json::value&)
 ASSAY_EXTERN_TEMPLATE result<std::string> content_hash_at_nodes<void>(const json::document&, std::size_t, std::size_t,
                                                                       std::size_t, std::size_t, std::size_t);
 ASSAY_EXTERN_TEMPLATE result<std::string> content_hash<void>(const json::document&, std::size_t);
-ASSAY_EXTERN_TEMPLATE result<hash::digest<hash::sha256>> content_hash_of_parts<void>(std::string_view, std::string_view,
-                                                                                     std::string_view,
-                                                                                     std::optional<std::string_view>,
-                                                                                     std::string_view);
+ASSAY_EXTERN_TEMPLATE result<std::string> projection_after_data<void>(std::string_view, std::string_view,
+                                                                      std::optional<std::string_view>,
+                                                                      std::string_view);
+ASSAY_EXTERN_TEMPLATE hash::digest<hash::sha256> content_hash_of_projection<void>(std::string_view);
 }  // namespace assay::evidence
 #endif

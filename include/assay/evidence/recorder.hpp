@@ -237,11 +237,14 @@ class basic_recorder {
   [[nodiscard]] results<std::uint64_t> append(std::string_view type, const Payload& data,
                                               const event_extras& extras = {}) {
     thread_local scratch mine;  // this thread's buffers: no allocation per append once they have grown
-    errors bad = check_event<Payload>(type, extras, mine.valid_type);
-    std::string& payload = mine.payload;
-    payload.clear();
+    const bool known_type = !mine.type.empty() && type == mine.type;  // as the last append's: checked
+    errors bad = check_event<Payload>(type, extras, known_type);
+    // The payload is written into the projection the content hash covers, after its start; once
+    // hashed, the projection's first byte becomes the comma that makes it the line's ,"data":<payload>.
+    std::string& projection = mine.projection;
+    projection.assign(projection_before_data);
     {
-      json::string_sink sink{&payload};
+      json::string_sink sink{&projection};
       if constexpr (std::is_same_v<Payload, json::value>) {
         if (auto r = json::to_sink(sink, data); !r) {
           detail::add_under(bad, errors(r.error()), "/data");
@@ -253,6 +256,8 @@ class basic_recorder {
         return bad;
       }
     }
+    const std::size_t data_size = projection.size();  // of {"data":<payload>
+    const std::string_view payload = std::string_view(projection).substr(projection_before_data.size());
     if constexpr (!contracts::listed_payload<Payload, contracts::known_payloads>) {
       // Not the listed type itself (which its encoding checked): held to the contract of a
       // known type all the same.
@@ -263,13 +268,25 @@ class basic_recorder {
     }
     if (!bad.empty())
       return bad;
-    auto h = content_hash_of_parts(payload, "application/json", "1.0", extras.subject, type);
-    if (!h)
-      return errors(h.error());
+    if (!known_type) {
+      if (auto e = mine.take_type(type))
+        return errors(std::move(*e));
+    }
     // In memory, how deeply the event may nest, for finish() to check against the limits.
     const std::uint32_t depth = opt_.journal ? 0 : 1 + detail::nesting_depth_bound(payload);
+    if (extras.subject) {
+      auto t = projection_after_data(datacontenttype, specversion, extras.subject, type);
+      if (!t)
+        return errors(t.error());
+      projection += *t;
+    } else {
+      projection += mine.after_data;
+    }
+    const auto h = content_hash_of_projection(projection);
+    projection.resize(data_size);
+    projection.front() = ',';
 
-    const line_parts parts = parts_of(mine, *h, payload, type, extras);
+    const line_parts parts = parts_of(mine, h, projection, extras);
 
     std::lock_guard<std::mutex> lock(st_->mu);
     if (st_->refusal)
@@ -289,8 +306,7 @@ class basic_recorder {
       put(std::string_view(parts.hex, sizeof parts.hex));
       put(parts.before_seq);
       put(std::string_view(seq_digits, seq_size));
-      put(data_member);
-      put(payload);
+      put(projection);
       put(before_id_seq_);
       put(std::string_view(seq_digits, seq_size));
       put(parts.before_time);
@@ -454,7 +470,6 @@ class basic_recorder {
   // The seq and the time are known only under the lock; everything else is made before it, and
   // the line is copied where it goes (the journal's mapping, the in-memory lines) piece by piece.
   static constexpr std::string_view line_start = R"({"assaycontenthash":"sha256:)";
-  static constexpr std::string_view data_member = R"(,"data":)";
   struct line_parts {
     char hex[64];
     std::string_view before_seq;   // ","assaygit":.. to "assayseq":
@@ -462,18 +477,35 @@ class basic_recorder {
     std::string_view after_time;   // ", the trace context, the type, }
     std::size_t size;              // of the line but the seq, the time and the newline
   };
+  static constexpr std::string_view datacontenttype = "application/json";
+  static constexpr std::string_view specversion = "1.0";
   // What an append needs per thread.
   struct scratch {
-    std::string payload;      // the payload's canonical bytes
+    std::string projection;   // what the content hash covers, then the line's ,"data":<payload>
     std::string before_time;  // when the event has a subject
     std::string after_time;   // when it has trace context
-    std::string valid_type;   // the last type checked, when it was valid
-    std::string last_type;    // the last type written, and its line's end ","type":"<type>"}
-    std::string type_end;
+    // The type of the last event appended (checked, and the payload's type if it has one), and
+    // what it makes: the projection after the data (without subject), the line's end.
+    std::string type;
+    std::string after_data;
+    std::string type_end;  // ","type":"<type>"}
+
+    std::optional<error> take_type(std::string_view t) {
+      type.clear();
+      auto a = projection_after_data(datacontenttype, specversion, std::nullopt, t);
+      if (!a)
+        return a.error();
+      after_data = std::move(*a);
+      type_end.assign("\"");
+      detail::append_member(type_end, "type", t);
+      type_end += '}';
+      type = t;
+      return std::nullopt;
+    }
   };
 
-  line_parts parts_of(scratch& mine, const hash::digest<hash::sha256>& h, std::string_view payload,
-                      std::string_view type, const event_extras& extras) const {
+  line_parts parts_of(scratch& mine, const hash::digest<hash::sha256>& h, std::string_view data,
+                      const event_extras& extras) const {
     line_parts parts;
     hash::write_hex(parts.hex, h.bytes().data(), h.bytes().size());
     parts.before_seq = before_seq_[(extras.pii ? 2 : 0) + (extras.secrets ? 1 : 0)];
@@ -484,12 +516,6 @@ class basic_recorder {
       parts.before_time = mine.before_time;
     } else {
       parts.before_time = before_time_;
-    }
-    if (mine.type_end.empty() || type != mine.last_type) {
-      mine.type_end.assign("\"");
-      detail::append_member(mine.type_end, "type", type);
-      mine.type_end += '}';
-      mine.last_type = type;
     }
     if (extras.traceparent || extras.tracestate) {
       mine.after_time.assign("\"");
@@ -502,8 +528,8 @@ class basic_recorder {
     } else {
       parts.after_time = mine.type_end;
     }
-    parts.size = line_start.size() + sizeof parts.hex + parts.before_seq.size() + data_member.size() + payload.size() +
-                 before_id_seq_.size() + parts.before_time.size() + parts.after_time.size();
+    parts.size = line_start.size() + sizeof parts.hex + parts.before_seq.size() + data.size() + before_id_seq_.size() +
+                 parts.before_time.size() + parts.after_time.size();
     return parts;
   }
 
@@ -578,16 +604,13 @@ class basic_recorder {
 
   // Every violation of the envelope members the caller gives (docs/evidence.md) and of the payload's
   // contract: a listed payload type under its own type; any other payload of a known type
-  // validated as that type's payload (its canonical bytes, `data`).
+  // validated as that type's payload (its canonical bytes, `data`). A type this thread appended
+  // last (`known_type`) passed already.
   template <class Payload>
-  static errors check_event(std::string_view type, const event_extras& extras, std::string& valid_type) {
+  static errors check_event(std::string_view type, const event_extras& extras, bool known_type) {
     errors bad;
-    if (type.empty() || type != valid_type) {
-      const std::size_t before = bad.size();
+    if (!known_type)
       detail::check_member<non_empty>(bad, "/type", type);
-      if (bad.size() == before)
-        valid_type = type;
-    }
     if (extras.subject)
       detail::check_member(bad, "/subject", *extras.subject);
     if (extras.traceparent) {
@@ -601,7 +624,7 @@ class basic_recorder {
     if (extras.tracestate)
       detail::check_member(bad, "/tracestate", *extras.tracestate);
     if constexpr (requires { Payload::event_type; }) {
-      if (type != Payload::event_type)
+      if (!known_type && type != Payload::event_type)
         bad.items.push_back(make_error(errc::rule_violation,
                                        contracts::event_v1::payload_type_violation(Payload::event_type), "/type"));
     }

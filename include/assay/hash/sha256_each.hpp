@@ -56,6 +56,8 @@ alignas(16) inline constexpr std::uint32_t round_constants[64] = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
+#if defined(ASSAY_SHA256_LANES)
+
 // One message in a lane: its state, the blocks still to compress from where they are, then its
 // padded end from `tail`.
 struct lane {
@@ -74,10 +76,10 @@ struct lane {
     blocks = m.size() / 64;
     const std::size_t rest = m.size() % 64;
     tail_blocks = rest + 9 <= 64 ? 1 : 2;
-    std::memset(tail, 0, sizeof tail);
     if (rest != 0)
       std::memcpy(tail, m.data() + 64 * blocks, rest);
     tail[rest] = 0x80;
+    std::memset(tail + rest + 1, 0, 64 * tail_blocks - 9 - rest);  // (of a variable size: no rep stos)
     const std::uint64_t bits = static_cast<std::uint64_t>(m.size()) * 8;
     for (std::size_t k = 0; k < 8; ++k)
       tail[64 * tail_blocks - 1 - k] = static_cast<std::uint8_t>(bits >> (8 * k));
@@ -103,15 +105,11 @@ struct lane {
   }
   void digest(sha256_bytes& out) const noexcept {
     for (std::size_t k = 0; k < 8; ++k) {
-      out[4 * k] = static_cast<std::uint8_t>(state[k] >> 24);
-      out[4 * k + 1] = static_cast<std::uint8_t>(state[k] >> 16);
-      out[4 * k + 2] = static_cast<std::uint8_t>(state[k] >> 8);
-      out[4 * k + 3] = static_cast<std::uint8_t>(state[k]);
+      const std::uint32_t big_endian = __builtin_bswap32(state[k]);
+      std::memcpy(out.data() + 4 * k, &big_endian, 4);
     }
   }
 };
-
-#if defined(ASSAY_SHA256_LANES)
 
 // Whether this processor has the SHA extensions and the SSSE3 and SSE4.1 shuffles the rounds use.
 inline bool available() noexcept {

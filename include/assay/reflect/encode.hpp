@@ -343,8 +343,8 @@ void encode_struct(encode_context<W>& ctx, const T& obj) {
         ctx.leave();
       }
     };
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      ((write_extras_before(info::json_names[info::order[K]], false),
+    [&]<std::size_t... K>(std::index_sequence<K...>) {  // (no call while no extra is left: the usual case)
+      ((e < extras.size() ? write_extras_before(info::json_names[info::order[K]], false) : void(),
         encode_member<T, info::order[K]>(ctx, obj, first)),
        ...);
     }
