@@ -284,33 +284,39 @@ TEST_CASE("recovery refuses a journal that was changed, naming the line and the 
 }
 
 TEST_CASE("a journal longer than its window, and a line longer than one: the same bytes as in memory") {
-  scratch_dir dir("windows");
-  auto t1 = system_clock::time_point{seconds{1700000000}};
-  auto t2 = t1;
-  auto memory = ev::recorder::make(options(t1, std::nullopt)).value();
-  auto journaled =
-      ev::recorder::make(options(t2, ev::journal_options{dir / "run.journal", ev::durability::never()})).value();
-  // A payload larger than a window: its line reserves a window of its own.
-  const std::string half(ev::detail::journal_file::window_bytes / 2 + 5000, 'x');  // a string's limit is 1 MiB
-  auto big = assay::json::parse(R"({"a":")" + half + R"(","b":")" + half + R"("})").value();
-  std::uint64_t bytes = 0;
-  for (int i = 0; bytes < 3 * ev::detail::journal_file::window_bytes; ++i) {
-    if (i == 700)
-      REQUIRE(journaled.append("example.note", big).value() == memory.append("example.note", big).value());
-    else
-      REQUIRE(journaled.append(c::tool_decision::event_type, decision(i)).value() ==
-              memory.append(c::tool_decision::event_type, decision(i)).value());
-    bytes += memory.line(static_cast<std::uint64_t>(i)).value().size() + 1;
+  // Without syncs, and synced every 64 events: then each sync writes back the pages of the window
+  // that the lines since the last one dirtied, and a window's lines are synced before the next
+  // window is mapped (journal_file::sync, remap).
+  for (const auto& [name, policy] :
+       {std::pair{"never", ev::durability::never()}, std::pair{"every-64", ev::durability::every(64)}}) {
+    CAPTURE(name);
+    scratch_dir dir(std::string("windows-") + name);
+    auto t1 = system_clock::time_point{seconds{1700000000}};
+    auto t2 = t1;
+    auto memory = ev::recorder::make(options(t1, std::nullopt)).value();
+    auto journaled = ev::recorder::make(options(t2, ev::journal_options{dir / "run.journal", policy})).value();
+    // A payload larger than a window: its line reserves a window of its own.
+    const std::string half(ev::detail::journal_file::window_bytes / 2 + 5000, 'x');  // a string's limit is 1 MiB
+    auto big = assay::json::parse(R"({"a":")" + half + R"(","b":")" + half + R"("})").value();
+    std::uint64_t bytes = 0;
+    for (int i = 0; bytes < 3 * ev::detail::journal_file::window_bytes; ++i) {
+      if (i == 700)
+        REQUIRE(journaled.append("example.note", big).value() == memory.append("example.note", big).value());
+      else
+        REQUIRE(journaled.append(c::tool_decision::event_type, decision(i)).value() ==
+                memory.append(c::tool_decision::event_type, decision(i)).value());
+      bytes += memory.line(static_cast<std::uint64_t>(i)).value().size() + 1;
+    }
+    std::string lines;
+    for (std::uint64_t i = 0; i < memory.size(); ++i)
+      lines += memory.line(i).value() + "\n";
+    CHECK(live_lines(dir / "run.journal") == lines);
+    ev::bundle_options o;
+    o.limits.max_line_bytes = 4u << 20;
+    const std::string expected = memory.finish(o).value();
+    REQUIRE(journaled.finish_to(dir / "run.tar.gz", o));
+    CHECK(read_all(dir / "run.tar.gz") == expected);
   }
-  std::string lines;
-  for (std::uint64_t i = 0; i < memory.size(); ++i)
-    lines += memory.line(i).value() + "\n";
-  CHECK(live_lines(dir / "run.journal") == lines);
-  ev::bundle_options o;
-  o.limits.max_line_bytes = 4u << 20;
-  const std::string expected = memory.finish(o).value();
-  REQUIRE(journaled.finish_to(dir / "run.tar.gz", o));
-  CHECK(read_all(dir / "run.tar.gz") == expected);
 }
 
 TEST_CASE("a recorder destroyed before finish_to leaves its journal holding its lines alone") {

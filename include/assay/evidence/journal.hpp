@@ -235,8 +235,8 @@ struct owned_fd {
 // later), so while the run records, the lines are followed by zero bytes; close() cuts them off,
 // and recovery ignores them (no line holds a zero byte: JSON escapes it). A line's newline is
 // stored after the rest of it, so a line that has its newline is whole; a kill during the copy
-// leaves a torn last line without one. The policy's syncs are fdatasync(2), which writes back the
-// pages the mapping dirtied. Where the file cannot be mapped, each line is one write(2) instead.
+// leaves a torn last line without one. The policy's syncs write back the pages the lines dirtied
+// (sync() below). Where the file cannot be mapped, each line is one write(2) instead.
 // Not thread-safe: the recorder calls it under its lock.
 class journal_file {
  public:
@@ -247,8 +247,11 @@ class journal_file {
   journal_file& operator=(const journal_file&) = delete;
   ~journal_file() { (void)close(); }
 
-  // Creates the file at `path`; one already there is refused (errno EEXIST).
-  int create(const std::string& path) {
+  // Creates the file at `path`; one already there is refused (errno EEXIST). `syncs`: the
+  // recorder's durability policy calls sync(); a window's lines are then synced before it is
+  // unmapped, so that sync() finds the lines not synced yet in the window mapped.
+  int create(const std::string& path, bool syncs) {
+    syncs_ = syncs;
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     return fd_ < 0 ? errno : 0;
   }
@@ -293,8 +296,24 @@ class journal_file {
     else
       std::memset(map_ + (bytes_ - map_at_), 0, line_size);
   }
-  // Every line so far forced to the disk: 0 or the errno.
-  int sync() { return ::fdatasync(fd_) == 0 ? 0 : errno; }
+  // Every line so far forced to the disk: 0 or the errno. When the lines not synced yet are all
+  // in the current window, msync(MS_SYNC) of their pages (on Linux, fdatasync(2) of that range,
+  // the metadata needed to read them included): the window's reserved pages that hold no line
+  // yet are neither written back nor made read-only, so writing a line there later costs no page
+  // fault. Otherwise (lines in a window since unmapped, or no mapping) fdatasync of the file.
+  int sync() {
+    int e = 0;
+    if (map_ != nullptr && synced_ >= map_at_) {
+      const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+      const std::uint64_t from = (synced_ - map_at_) / page * page;
+      e = ::msync(map_ + from, static_cast<std::size_t>(bytes_ - map_at_ - from), MS_SYNC) == 0 ? 0 : errno;
+    } else {
+      e = ::fdatasync(fd_) == 0 ? 0 : errno;
+    }
+    if (e == 0)
+      synced_ = bytes_;
+    return e;
+  }
 
   // The mapping undone and the reserved space cut off, so that the file holds the lines alone;
   // then closed. 0 or the errno of what failed.
@@ -323,11 +342,17 @@ class journal_file {
     const std::uint64_t at = bytes_ / page * page;
     const std::uint64_t size = std::max<std::uint64_t>(window_bytes, (bytes_ - at + need + page - 1) / page * page);
     if (at + size > reserved_) {
-      if (const int e =
-              ::posix_fallocate(fd_, static_cast<off_t>(reserved_), static_cast<off_t>(at + size - reserved_));
-          e != 0)
+      int e = 0;
+      do {  // (a signal that interrupts the allocation is not a full disk)
+        e = ::posix_fallocate(fd_, static_cast<off_t>(reserved_), static_cast<off_t>(at + size - reserved_));
+      } while (e == EINTR);
+      if (e != 0)
         return e;
       reserved_ = at + size;
+    }
+    if (syncs_ && map_ != nullptr && synced_ < bytes_) {
+      if (const int e = sync(); e != 0)
+        return e;
     }
     if (const int e = unmap(); e != 0)
       return e;
@@ -359,6 +384,8 @@ class journal_file {
   std::size_t map_size_ = 0;    // the window's bytes
   std::uint64_t bytes_ = 0;     // the lines written
   std::uint64_t reserved_ = 0;  // the file's size: the lines and the space reserved after them
+  std::uint64_t synced_ = 0;    // the lines' bytes on the disk at the last sync
+  bool syncs_ = false;
   bool unmappable_ = false;
 };
 

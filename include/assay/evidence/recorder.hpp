@@ -182,7 +182,8 @@ class basic_recorder {
     basic_recorder r(std::move(o));
     if (r.opt_.journal) {
       const std::string& path = r.opt_.journal->path;
-      if (const int e = r.st_->journal.file.create(path); e == EEXIST) {
+      const bool syncs = r.opt_.journal->sync.when != durability::mode::never;
+      if (const int e = r.st_->journal.file.create(path, syncs); e == EEXIST) {
         return errors(make_error(errc::io_error,
                                  "a journal already exists at " + path +
                                      ": an unfinished run's? Recover it (assay evidence recover " + path +
@@ -191,7 +192,7 @@ class basic_recorder {
       } else if (e != 0) {
         return errors(detail::file_error(errc::io_error, "cannot create the journal", path, e));
       }
-      if (r.opt_.journal->sync.when != durability::mode::never)
+      if (syncs)
         detail::sync_directory_of(path);  // the journal's name survives a power loss too
     }
     return r;
