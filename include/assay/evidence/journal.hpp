@@ -14,13 +14,13 @@
 // with its content hash, seqs from 0 without a gap, one run id. Each appended line is copied
 // into a shared mapping of the file before append() returns (journal_file below): it is then in
 // the kernel's page cache, so a process that is killed loses none of them; the durability
-// policy says when they are also forced to the disk (fdatasync), which is what a machine that
-// loses power keeps. While the run records, zero bytes follow the lines (space reserved ahead);
-// a journal closed by its recorder has none, and recovery ignores them. Packing reads the
-// journal in blocks, checks every line as the verifier will (docs/evidence.md) and that it is in
-// canonical form, and streams the bundle into a temporary file beside the target that is synced
-// and renamed over it: memory stays flat however long the run was, and the target is whole or
-// untouched.
+// policy says when they are also forced to the disk (journal_file::sync), which is what a
+// machine that loses power keeps. While the run records, zero bytes follow the lines (space
+// reserved ahead); a journal closed by its recorder has none, and recovery ignores them.
+// Packing reads the journal in blocks, checks every line as the verifier will
+// (docs/evidence.md) and that it is in canonical form, and streams the bundle into a temporary
+// file beside the target that is synced and renamed over it: memory stays flat however long
+// the run was, and the target is whole or untouched.
 #pragma once
 
 #include "assay/error.hpp"
@@ -48,7 +48,7 @@
 
 namespace assay::evidence {
 
-// When a journal's lines are forced to the disk (fdatasync). Every line reaches the kernel before
+// When a journal's lines are forced to the disk (journal_file::sync). Every line reaches the kernel before
 // append() returns whatever the policy: a killed process loses nothing; the policy bounds what a
 // machine that loses power can lose.
 struct durability {
