@@ -287,8 +287,11 @@ TEST_CASE("a journal longer than its window, and a line longer than one: the sam
   // Without syncs, and synced every 64 events: then each sync writes back the pages of the window
   // that the lines since the last one dirtied, and a window's lines are synced before the next
   // window is mapped (journal_file::sync, remap).
-  for (const auto& [name, policy] :
-       {std::pair{"never", ev::durability::never()}, std::pair{"every-64", ev::durability::every(64)}}) {
+  const std::pair<const char*, ev::durability> policies[] = {{"never", ev::durability::never()},
+                                                             {"every-64", ev::durability::every(64)}};
+  for (const auto& named : policies) {
+    const std::string name = named.first;  // (not a structured binding: CAPTURE cannot take one)
+    const ev::durability policy = named.second;
     CAPTURE(name);
     scratch_dir dir(std::string("windows-") + name);
     auto t1 = system_clock::time_point{seconds{1700000000}};
