@@ -93,6 +93,12 @@ printf '%s\n' '{"type":"assay.model.invoked","data":{"model":"example-model-1","
   "$assay" evidence record --out "$work/harness.tar.gz" --run-id harness-run-1 --producer sh-harness@1.0.0
 "$assay" evidence verify "$work/harness.tar.gz"
 
+say "Safe by default: what a payload's privacy classes call sensitive is generalized before it is hashed"
+printf '%s\n' '{"type":"assay.tool.decision","data":{"tool":"read_file","decision":"deny","reason_code":"E_PATH","reason":"outside the sandbox: /home/alice/.aws/credentials (token=abc123)"}}' |
+  "$assay" evidence record --out "$work/private.tar.gz" --run-id private-run-1 --profile demo@1.0
+tar -xzOf "$work/private.tar.gz" events.ndjson | grep -o '"reason":"[^"]*"'
+echo "(--keep-sensitive keeps such values as written; --profile wrote assay.profile.started and .finished around the run)"
+
 say "A harness killed mid-run (SIGKILL): the journal it was recording into is recovered into a bundle"
 mkfifo "$work/harness.fifo"
 "$assay" evidence record "$work/harness.fifo" --out "$work/crashed.tar.gz" --journal "$work/crashed.journal" \

@@ -9,7 +9,25 @@
 #include <sstream>
 #include <string>
 
+#include <stdlib.h>
+
 namespace assay_test {
+
+// A fresh directory (mkdtemp), removed with everything in it when the test ends.
+struct temp_dir {
+  std::string path;
+  temp_dir() {
+    std::string t = (std::filesystem::temp_directory_path() / "assay-test-XXXXXX").string();
+    REQUIRE(::mkdtemp(t.data()) != nullptr);
+    path = t;
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  ~temp_dir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
 
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

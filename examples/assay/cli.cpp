@@ -146,28 +146,7 @@ assay::result<int> open_input(const std::string& path, const std::string& name, 
   return fd;
 }
 
-// read(2), again when a signal interrupted it: the bytes read, 0 at the end, -1 with errno.
-ssize_t read_some(int fd, char* buf, std::size_t n) {
-  for (;;) {
-    const ssize_t got = ::read(fd, buf, n);
-    if (got >= 0 || errno != EINTR)
-      return got;
-  }
-}
-
-// Writes all of `bytes` to `fd`; errno is kept on failure.
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return true;
-}
+using assay::evidence::file_io::read_some;
 
 }  // namespace
 
@@ -242,7 +221,8 @@ assay::result<input> input::open(const std::string& path, std::uint64_t max_byte
 }
 
 assay::result<void> read_lines(const std::string& path, std::uint64_t max_bytes, std::string_view limit_option,
-                               const std::function<void(std::string_view, std::size_t, std::size_t)>& each) {
+                               const std::function<bool(std::string_view, std::size_t, std::size_t)>& each,
+                               unterminated_line* last) {
   const std::string name = input_name(path);
   struct stat st {};
   const auto opened = open_input(path, name, st);
@@ -254,33 +234,42 @@ assay::result<void> read_lines(const std::string& path, std::uint64_t max_bytes,
   std::size_t pending_offset = 0;  // where they start in the input
   std::size_t number = 0;          // lines seen
   std::uint64_t total = 0;
+  bool go_on = true;
   auto take = [&](std::string_view line, std::size_t offset) {
     ++number;
     if (!line.empty() && line.back() == '\r')
       line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") != std::string_view::npos)
-      each(line, number, offset);
+    if (go_on && line.find_first_not_of(" \t") != std::string_view::npos)
+      go_on = each(line, number, offset);
   };
   std::string chunk(64u << 10, '\0');
-  for (;;) {
+  while (go_on) {
     const ssize_t n = read_some(fd, chunk.data(), chunk.size());
     if (n < 0)
       return io_error("cannot read " + name + ": " + reason(errno));
     if (n == 0)
       break;
+    // The lines within the limit are taken even when the chunk passes it.
+    const bool over = total + static_cast<std::uint64_t>(n) > max_bytes;
+    const auto within = over ? static_cast<std::size_t>(max_bytes - total) : static_cast<std::size_t>(n);
     total += static_cast<std::uint64_t>(n);
-    if (total > max_bytes)
-      return too_large(name, max_bytes, limit_option);
     const std::size_t fresh = pending.size();  // a long line is searched once, not once per chunk
-    pending.append(chunk.data(), static_cast<std::size_t>(n));
+    pending.append(chunk.data(), within);
     std::size_t at = 0;
-    for (std::size_t nl; (nl = pending.find('\n', std::max(at, fresh))) != std::string::npos; at = nl + 1)
+    for (std::size_t nl; go_on && (nl = pending.find('\n', std::max(at, fresh))) != std::string::npos; at = nl + 1)
       take(std::string_view(pending).substr(at, nl - at), pending_offset + at);
+    if (over)
+      return too_large(name, max_bytes, limit_option);
     pending.erase(0, at);
     pending_offset += at;
   }
-  if (!pending.empty())
-    take(pending, pending_offset);
+  if (go_on && !pending.empty()) {
+    if (last != nullptr && pending.find_first_not_of(" \t\r") != std::string::npos) {
+      *last = unterminated_line{number + 1, pending.size()};
+    } else {
+      take(pending, pending_offset);
+    }
+  }
   return {};
 }
 
@@ -289,130 +278,40 @@ assay::result<output_file> output_file::open(const std::string& path) {
   out.path_ = path;
   if (is_std_stream(path))
     return out;
-  const auto cannot = [&path](int err) { return io_error("cannot write " + path + ": " + reason(err)); };
-  // Through a symbolic link to the file it names (the link stays).
-  out.target_ = path;
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    if (char* real = ::realpath(path.c_str(), nullptr)) {
-      out.target_ = real;
-      std::free(real);
-    }
-  }
-  const std::string& target = out.target_;
-  const bool exists = ::stat(target.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode))
-    return cannot(EISDIR);
-  if (exists && !S_ISREG(st.st_mode)) {  // a device, a FIFO: nothing to replace
-    out.fd_ = ::open(target.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-    if (out.fd_ < 0)
-      return cannot(errno);
-    return out;
-  }
-  const std::size_t slash = target.rfind('/');
-  out.dir_ = slash == std::string::npos ? std::string(".") : slash == 0 ? std::string("/") : target.substr(0, slash);
-  out.temp_ = (slash == std::string::npos ? std::string() : target.substr(0, slash + 1)) + "." +
-              target.substr(slash == std::string::npos ? 0 : slash + 1) + ".tmp-XXXXXX";
-  out.fd_ = ::mkostemp(out.temp_.data(), O_CLOEXEC);
-  if (out.fd_ < 0)
-    return cannot(errno);
-  out.replace_ = true;
-  // The new file gets the old one's permissions, or those a new file gets.
-  mode_t perms = st.st_mode & 07777;
-  if (!exists) {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    perms = 0666 & ~mask;
-  }
-  if (::fchmod(out.fd_, perms) != 0)
-    out.err_ = errno;
+  auto f = assay::evidence::atomic_file::open(path);
+  if (!f)
+    return f.error();
+  out.file_.emplace(std::move(*f));
   return out;
 }
 
-output_file::output_file(output_file&& o) noexcept
-    : path_(std::move(o.path_)),
-      target_(std::move(o.target_)),
-      temp_(std::move(o.temp_)),
-      dir_(std::move(o.dir_)),
-      fd_(o.fd_),
-      replace_(o.replace_),
-      done_(o.done_),
-      prepared_(o.prepared_),
-      err_(o.err_) {
-  o.fd_ = -1;
-  o.replace_ = false;
-  o.done_ = true;
-}
-
-output_file::~output_file() {
-  if (fd_ >= 0)
-    ::close(fd_);
-  if (replace_ && !done_)
-    ::unlink(temp_.c_str());
-}
-
 bool output_file::write(std::string_view bytes) {
-  if (err_ != 0 || done_)
+  if (file_)
+    return file_->write(bytes);
+  if (err_ != 0 || prepared_)
     return false;
-  if (fd_ < 0) {
-    if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size())
-      err_ = errno != 0 ? errno : EIO;
-  } else if (!write_all(fd_, bytes)) {
-    err_ = errno;
-  }
+  if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size())
+    err_ = errno != 0 ? errno : EIO;
   return err_ == 0;
 }
 
 assay::result<void> output_file::prepare() {
-  const auto cannot = [this](int err) { return io_error("cannot write " + path_ + ": " + reason(err)); };
-  if (prepared_)
-    return err_ == 0 ? assay::result<void>() : cannot(err_);
-  prepared_ = true;
-  if (fd_ < 0 && !replace_ && target_.empty()) {  // standard output
-    done_ = true;
+  if (file_)
+    return file_->prepare();
+  if (!prepared_) {
+    prepared_ = true;
     if (err_ == 0 && std::fflush(stdout) != 0)
       err_ = errno;
-    if (err_ != 0)
-      return io_error("cannot write to standard output: " + reason(err_));
-    return {};
   }
-  if (!replace_) {  // a device or FIFO, written in place
-    done_ = true;
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0 && err_ == 0)
-      err_ = errno;
-    return err_ == 0 ? assay::result<void>() : cannot(err_);
-  }
-  if (err_ == 0 && ::fsync(fd_) != 0)
-    err_ = errno;
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0 && err_ == 0)
-    err_ = errno;
   if (err_ != 0)
-    return cannot(err_);  // the destructor removes the temporary
+    return io_error("cannot write to standard output: " + reason(err_));
   return {};
 }
 
 assay::result<void> output_file::publish() {
-  if (!prepared_)
-    if (auto p = prepare(); !p)
-      return p;
-  if (done_)  // standard output, a device: nothing to rename
-    return {};
-  if (err_ == 0 && ::rename(temp_.c_str(), target_.c_str()) != 0)
-    err_ = errno;
-  if (err_ != 0)
-    return io_error("cannot write " + path_ + ": " + reason(err_));  // the destructor removes the temporary
-  done_ = true;
-  // The rename itself made durable (best effort: some file systems cannot sync a directory).
-  const int dfd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return {};
+  if (file_)
+    return file_->publish();
+  return prepare();
 }
 
 assay::result<void> output_file::commit() {

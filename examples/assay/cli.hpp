@@ -5,6 +5,7 @@
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/evidence/atomic_file.hpp"
 #include "assay/json/printable.hpp"
 
 #include <charconv>
@@ -151,9 +152,15 @@ inline std::string input_name(const std::string& path) {
 // 1-based number and its byte offset in the whole input — as soon as the line is complete, so a
 // producer that writes one event at a time has each taken when it is written. Memory holds one
 // line; no more than `max_bytes` are read (more is refused, errc::size_limit). A directory is
-// refused.
+// refused. `each` returns false to stop the reading. With `last`, a last line without its newline
+// (the producer stopped while writing it) is not taken but described there.
+struct unterminated_line {
+  std::size_t number = 0;  // 1-based
+  std::size_t bytes = 0;
+};
 assay::result<void> read_lines(const std::string& path, std::uint64_t max_bytes, std::string_view limit_option,
-                               const std::function<void(std::string_view, std::size_t, std::size_t)>& each);
+                               const std::function<bool(std::string_view, std::size_t, std::size_t)>& each,
+                               unterminated_line* last = nullptr);
 
 // The bytes of an input, opened once. A regular file is mapped (its size is checked before
 // anything is read); standard input ("" or "-"), a pipe, a FIFO or a device is read, never past
@@ -202,17 +209,14 @@ class input {
 
 // --- output ----------------------------------------------------------------------------------
 
-// An output written in pieces to `path` ("-": standard output). A regular file is replaced
-// atomically: the pieces go to a temporary file beside it, which commit() syncs and renames over
-// it; on any failure, or when the object is destroyed without a commit, the temporary is removed
-// and the target left as it was. A device or FIFO is written in place. Errors name the path and
-// the reason ("No space left on device"); after one, writes do nothing and commit() returns it.
+// An output written in pieces to `path` ("-": standard output, through stdio): a file through the
+// library's one writer, assay::evidence::atomic_file (a temporary beside the target renamed over
+// it on commit; the mode kept or 0666 less the umask; links written through; a FIFO or device in
+// place). Errors name the path and the reason ("No space left on device"); after one, writes do
+// nothing and commit() returns it.
 class output_file {
  public:
   static assay::result<output_file> open(const std::string& path);
-  output_file(output_file&& o) noexcept;
-  output_file& operator=(output_file&&) = delete;
-  ~output_file();
 
   bool write(std::string_view bytes);  // false once anything failed
   assay::result<void> commit();        // prepare(), then publish()
@@ -225,9 +229,9 @@ class output_file {
 
  private:
   output_file() = default;
-  std::string path_, target_, temp_, dir_;
-  int fd_ = -1;  // -1: standard output
-  bool replace_ = false, done_ = false, prepared_ = false;
+  std::string path_;
+  std::optional<assay::evidence::atomic_file> file_;  // none: standard output
+  bool prepared_ = false;
   int err_ = 0;
 };
 

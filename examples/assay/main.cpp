@@ -18,6 +18,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <csignal>
+
 #include <algorithm>
 #include <cstdio>
 #include <new>
@@ -79,6 +81,10 @@ bool command_words_known(CLI::App& app, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file size limit (ulimit -f) is then the error of the write that meets it (EFBIG), which
+  // every verb reports and survives — a journal kept, a temporary removed — not a signal that
+  // kills the process mid-write.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"assay — verifiable AI-agent evidence"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "assay " + std::string(assay::version));
@@ -118,6 +124,10 @@ int main(int argc, char** argv) {
   auto* pack = add_group(app, "pack", "Packs: check and show");
   assay_cli::add_pack_check(*pack, d);
   assay_cli::add_pack_show(*pack, d);
+
+  auto* mcp = add_group(app, "mcp", "The MCP gate: wrap (a stdio server behind it), check (a gate policy)");
+  assay_cli::add_mcp_wrap(*mcp, d);
+  assay_cli::add_mcp_check(*mcp, d);
 
   if (!command_words_known(app, argc, argv))
     return assay_cli::exit_usage;

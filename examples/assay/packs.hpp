@@ -38,4 +38,20 @@ inline std::optional<std::vector<assay::lint::loaded_pack>> load_cli_packs(std::
   return std::move(*packs);
 }
 
+// The packs of --pack values for a stamp (a bundle's x-assay, an attestation's predicate): loaded
+// as load_cli_packs loads them, then held to the check lint and soak hold them to
+// (lint::check_packs_together), so nothing is stamped with packs lint refuses; its error printed
+// as lint prints it, as `command`'s, and nothing returned (the caller exits 3, as lint does).
+inline std::optional<std::vector<assay::lint::loaded_pack>> load_stamp_packs(std::string_view command,
+                                                                             const std::vector<std::string>& values) {
+  auto packs = load_cli_packs(command, values);
+  if (!packs)
+    return std::nullopt;
+  if (auto together = assay::lint::check_packs_together(*packs); !together) {
+    print_error(command, printable(together.error().message));
+    return std::nullopt;
+  }
+  return packs;
+}
+
 }  // namespace assay_cli

@@ -40,4 +40,8 @@ void add_finding_render(CLI::App& finding, dispatcher& d);
 void add_pack_check(CLI::App& pack, dispatcher& d);
 void add_pack_show(CLI::App& pack, dispatcher& d);
 
+// `assay mcp ...`: mcp/<verb>.cpp.
+void add_mcp_wrap(CLI::App& mcp, dispatcher& d);
+void add_mcp_check(CLI::App& mcp, dispatcher& d);
+
 }  // namespace assay_cli

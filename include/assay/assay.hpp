@@ -35,10 +35,12 @@
 #include "assay/reflect/decode.hpp"
 #include "assay/reflect/decode_node.hpp"
 #include "assay/reflect/diagnostics.hpp"
+#include "assay/reflect/ecma_pattern.hpp"
 #include "assay/reflect/encode.hpp"
 #include "assay/reflect/fields.hpp"
 #include "assay/reflect/metadata.hpp"
 #include "assay/reflect/pattern.hpp"
+#include "assay/reflect/pattern_unicode.hpp"
 #include "assay/reflect/regex.hpp"
 #include "assay/reflect/schema.hpp"
 #include "assay/reflect/untyped.hpp"
@@ -66,6 +68,7 @@
 #include "assay/contracts/known_payloads.hpp"
 #include "assay/contracts/lint_report.hpp"
 #include "assay/contracts/manifest.hpp"
+#include "assay/contracts/mcp_policy.hpp"
 #include "assay/contracts/otel_export_report.hpp"
 #include "assay/contracts/otlp.hpp"
 #include "assay/contracts/pack.hpp"
@@ -88,9 +91,11 @@
 #include "assay/evidence/ids.hpp"
 #include "assay/evidence/payload_check.hpp"
 #include "assay/evidence/read_unverified.hpp"
+#include "assay/evidence/atomic_file.hpp"
 #include "assay/evidence/journal.hpp"
 #include "assay/evidence/recorder.hpp"
 #include "assay/evidence/redact.hpp"
+#include "assay/evidence/spill.hpp"
 #include "assay/evidence/tool_definition.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
@@ -113,6 +118,11 @@
 #include "assay/lint/pack_document.hpp"
 #if __has_include(<yaml.h>)
 #include "assay/lint/pack_yaml.hpp"
+// mcp/: the MCP gate's policy and the gate (the policy is YAML: libyaml; the argument schemas below)
+#include "assay/mcp/check.hpp"
+#include "assay/mcp/gate.hpp"
+#include "assay/mcp/policy.hpp"
+#include "assay/mcp/session_log.hpp"
 #endif
 #include "assay/lint/report.hpp"
 #include "assay/lint/resolve.hpp"
@@ -120,6 +130,7 @@
 
 #include "assay/otel/attributes.hpp"
 #include "assay/otel/exporter.hpp"
+#include "assay/otel/mapping.hpp"
 #include "assay/soak/drift.hpp"
 #include "assay/soak/merge.hpp"
 #include "assay/soak/engine.hpp"
@@ -132,3 +143,8 @@
 // findings/: the finding computed from a trial ledger, and its review packets.
 #include "assay/findings/render.hpp"
 #include "assay/findings/stats.hpp"
+
+// mcp/: the tool-call boundary: JSON Schema of tool arguments.
+#include "assay/mcp/meta_schemas.hpp"
+#include "assay/mcp/schema.hpp"
+#include "assay/mcp/schema_options.hpp"

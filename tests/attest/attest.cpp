@@ -534,3 +534,35 @@ TEST_CASE("verify-attestation's result in its contract form, to the byte, and it
   CHECK(schema.find(R"("required":["failure","keyid","message","ok","signature_verified","subject_matched"])") !=
         std::string::npos);
 }
+
+TEST_CASE("attest: packs that contradict the bundle's own stamp are refused; agreeing ones signed") {
+  const std::string digest = "sha256:" + std::string(64, 'a'), other = "sha256:" + std::string(64, 'b');
+  const std::string stamped =
+      assay_test::bundle(assay_test::lines_of({assay_test::make_event(0, "run-1")}), [&](json::value& m) {
+        m.set("x-assay", json::parse(R"({"packs_applied":[{"name":"p","version":"1.0.0","digest":")" + digest +
+                                     R"(","kind":"compliance"}],"mappings":[{"rule":"p@1.0.0:OWN-003",)"
+                                     R"("framework":"p","ref":"Annex IV"}]})")
+                             .value());
+      });
+  const attest::attest_options agree{.packs = {{"p", "1.0.0", digest}},
+                                     .mappings = {{"p@1.0.0:OWN-003", "p", "Annex IV"}}};
+  CHECK(attest::statement_for(stamped, agree).has_value());
+  CHECK(attest::statement_for(stamped).has_value());  // no packs given: nothing to contradict
+  attest::attest_options contradict{.packs = {{"p", "1.0.0", other}},
+                                    .mappings = {{"p@1.0.0:OWN-003", "p", "Annex V"}}};
+  auto refused = attest::statement_for(stamped, contradict);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().code == assay::errc::invalid_argument);
+  CHECK(refused.error().message ==
+        "the packs given contradict the bundle's own stamp (its manifest's x-assay): packs: given only p@1.0.0 (" +
+            other + "); stamped only p@1.0.0 (" + digest +
+            "); mappings: given only p@1.0.0:OWN-003 -> p Annex V; stamped only p@1.0.0:OWN-003 -> p Annex IV");
+  // As a visitor: the pass verifies, the statement is refused, and why is said.
+  attest::statement_builder builder(contradict);
+  REQUIRE(assay::evidence::verify_bundle_bytes(stamped, {}, builder).has_value());
+  CHECK_FALSE(builder.statement().has_value());
+  REQUIRE(builder.refused().has_value());
+  CHECK(builder.refused()->message == refused.error().message);
+  // A bundle without a stamp agrees with any packs.
+  CHECK(attest::statement_for(small_bundle(), contradict).has_value());
+}

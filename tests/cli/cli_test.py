@@ -45,6 +45,7 @@ SPEC17 = ["soak-report-v1", "closure-v1", "evidence-event-v1", "manifest-v1",
           "assay.profile.started", "assay.profile.finished", "assay.tool.decision", "assay.sandbox.degraded",
           "assay.fs.access", "assay.env.filtered", "assay.tool.call", "assay.model.invoked", "assay.run.input",
           "assay.run.seed", "assay.prompt.lineage", "assay.approval.recorded", "assay.net.access",
+          "assay.mcp.tools_listed", "assay.mcp.refused",
           "pack-v1", "lint-report-v1", "finding-v1", "dsse-envelope-v1", "intoto-statement-v1", "otel-export-report-v1",
           "evidence-diff-v1", "soak-drift-v1"]
 expect("schema --list: every SPEC §17 name, nothing else", ["schema", "--list"], b"", 0,
@@ -436,13 +437,13 @@ expect("a verb's usage error points to that verb's help", ["evidence", "verify"]
 expect("a top-level verb's usage error points to its help", ["digest", "--alg"], b"", 2, b"",
        err_contains=b"run 'assay digest --help' for usage\n")
 expect("nothing near", ["frobnicate"], b"", 2, b"",
-       b"assay: unknown command 'frobnicate' (commands: digest, evidence, finding, jcs, pack, schema, sim, validate)\n")
+       b"assay: unknown command 'frobnicate' (commands: digest, evidence, finding, jcs, mcp, pack, schema, sim, validate)\n")
 
 # Untrusted bytes in messages: control bytes and invalid UTF-8 escaped, echoes capped, one line each.
 expect("escaped path", ["jcs", b"/nonexistent/\x1b[2J\r\xff.json"], b"", 3, b"",
        b"assay jcs: cannot open /nonexistent/\\x1b[2J\\x0d\\xff.json: No such file or directory\n")
 expect("escaped and capped unknown command", ["\x1b]0;pwned\x07" + "x" * 300], b"", 2, b"",
-       ("assay: unknown command '\\x1b]0;pwned\\x07" + "x" * (120 - 10) + "\u2026' (commands: digest, evidence, finding, jcs, pack, "
+       ("assay: unknown command '\\x1b]0;pwned\\x07" + "x" * (120 - 10) + "\u2026' (commands: digest, evidence, finding, jcs, mcp, pack, "
         "schema, sim, validate)\n").encode())
 expect("one line per error", ["schema", "a\nb\u202ec"], b"", 2, b"",
        err_contains=b'unknown contract "a\\x0ab\\u202ec" (contracts: ')

@@ -4,6 +4,7 @@ the same bundle with the same code and message, and a file that is not limits a 
 
 Run as `limits_test.py ASSAY SOURCE_ROOT CONFORMANCE_DIR REQUIRE`.
 """
+import json
 import os
 import subprocess
 
@@ -40,6 +41,7 @@ verbs = {
     "evidence closure": lambda: ["evidence", "closure", bundle],
     "evidence export-otel": lambda: ["evidence", "export-otel", bundle, "--out", out, "--report", rep],
     "evidence attest": lambda: ["evidence", "attest", bundle, "--key", key, "--out", out],
+    "evidence show": lambda: ["evidence", "show", bundle],
 }
 for name, args in verbs.items():
     out, rep = outputs()
@@ -68,4 +70,20 @@ expect("evidence verify-attestation --limits: limits that refuse it", va + ["--l
        err=b"BundleInvalid: LimitTotalEvents: events.ndjson has more than the limit of 2 events\n")
 expect("evidence verify-attestation --limits: not limits", va + ["--limits", wrong], rc=2, out=b"",
        err=f"assay evidence verify-attestation: {wrong}: {not_limits}".encode())
+# sim soak: every run's bundle held to --limits, the report recording them.
+for name, limits, rc, max_events in (("admit", roomy, 0, 3), ("refuse", tight, 1, 2)):
+    out, rep = outputs()
+    code, o, e = run(["sim", "soak", "--iterations", "1", "--target", bundle, "--fail-on", "error", "--report", rep,
+                      "--limits", limits])
+    report = json.load(open(rep, encoding="utf-8")) if os.path.exists(rep) else {}
+    check(f"sim soak --limits: limits that {name} the bundle (exit {rc})",
+          code == rc and report.get("limits", {}).get("max_events") == max_events, f"rc={code} {e!r}")
+    check(f"sim soak --limits: the run {'passes' if rc == 0 else 'fails'} under limits that {name} it",
+          report.get("results", {}).get("passes") == (1 if rc == 0 else 0), report.get("results"))
+out, rep = outputs()
+expect("sim soak --limits: not limits", ["sim", "soak", "--iterations", "1", "--target", bundle, "--report", rep,
+                                         "--limits", wrong], rc=2, out=b"",
+       err=f"assay sim soak: {wrong}: {not_limits}".encode())
+check("sim soak --limits: no report for bad limits", not os.path.exists(rep))
+
 finish()

@@ -127,7 +127,8 @@ check("every problem of every line, each with its line and pointer, exit 1, noth
               "line 2, column 1 (byte 22) at /type: required member \"type\" is missing",
               "line 3: at /data/decision: required member \"decision\" is missing",
               "line 3: at /data/reason_code: required member \"reason_code\" is missing",
-              "line 4: at /time: the time is before 1970 or has more than 9 fraction digits",
+              "line 4: at /time: the time is before 1970, after 2262-04-11T23:47:16Z (the last an event time can hold here) "
+              "or has more than 9 fraction digits",
               "line 5: at /traceparent: \"nope\" does not match the pattern ^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
           ]), err.decode())
 code, out, err = run(["evidence", "record", tmpfile(b'{"type":"x.a"}\nnot json\n'), "--out", target])

@@ -183,17 +183,22 @@ bad_events = path("bad.ndjson")
 with open(bad_events, "wb") as f:
     f.write(lines_of(1)[0] + b'{"type":""}\n')
 code, out, err = run(["evidence", "record", bad_events, "--out", path("r.tar.gz"), "--journal", j])
-check("a refused record writes no bundle and leaves no journal", code == 1 and not os.path.exists(j) and
-      not os.path.exists(path("r.tar.gz")), (code, err))
+check("a refused record writes no bundle and keeps its journal with the events taken, and says so",
+      code == 1 and not os.path.exists(path("r.tar.gz")) and err.decode().endswith(
+          f"assay evidence record: the journal {j} keeps the 1 event(s) recorded: assay evidence recover {j} "
+          "--out B.tar.gz\n"), (code, err))
+code, out, err = run(["evidence", "recover", j, "--out", path("refused-recovered.tar.gz")])
+check("... which recovers the event taken", code == 0 and b"recovered 1 event(s)" in out, (code, err))
+os.remove(j)
 expect("--sync needs --journal", ["evidence", "record", events, "--out", path("s.tar.gz"), "--sync", "5"], b"", 2, b"",
        usage_err("evidence record", "--sync applies to a journal: give --journal J"))
 expect("--sync is checked", ["evidence", "record", events, "--out", path("s.tar.gz"), "--journal", j, "--sync",
                              "often"], b"", 2, b"",
        usage_err("evidence record", "--sync often: expected event, N (every N events), Tms (every T milliseconds) "
                                     "or never"))
-expect("--journal needs a file to pack into", ["evidence", "record", events, "--out", "-", "--journal", j], b"", 2,
-       b"", usage_err("evidence record", "--journal needs --out to name a file (the bundle is packed from the "
-                                         "journal into it)"))
+code, out, err = run(["evidence", "record", events, "--out", "-", "--run-id", "same", "--journal", j], env=env)
+check("--journal with --out -: the bundle on standard output, the journal removed",
+      code == 0 and out == open(plain, "rb").read() and not os.path.exists(j), (code, err))
 expect("--journal and --out the same file", ["evidence", "record", events, "--out", j, "--journal", j], b"", 2, b"",
        usage_err("evidence record", "--journal and --out name the same file: the bundle would replace the journal"))
 check("no journal left by the usage errors", not os.path.exists(j))
@@ -229,7 +234,8 @@ check("recover --limits: a file that holds no limits is a usage error", code == 
 code, out, err = run(["evidence", "record", events, "--out", path("r.tar.gz"), "--journal", j, "--limits", small])
 check("record --limits: a run past the limit keeps its journal, and says why", code == 1 and os.path.exists(j) and
       not os.path.exists(path("r.tar.gz")) and
-      err == f"assay evidence record: {j}: line 4: more than the limit of 3 events\n".encode(), (code, err))
+      err == f"assay evidence record: {j}: line 4: more than the limit of 3 events\nassay evidence record: the journal "
+             f"{j} keeps the 6 event(s) recorded: assay evidence recover {j} --out B.tar.gz\n".encode(), (code, err))
 code, out, err = run(["evidence", "recover", j, "--out", path("r.tar.gz"), "--limits", large])
 check("... and that journal is recovered with larger limits", code == 0 and b"recovered 6 event(s)" in out, err)
 os.remove(j)

@@ -142,9 +142,10 @@ check("assay verifies the stamped bundle", code == 0, err)
 code, out, err = run(["evidence", "show", stamped])
 xa = manifest.get("x-assay", {})
 want_lines = ("packs     " + str(len(xa.get("packs_applied", []))) + ": " + ", ".join(
-    f"{a['name']}@{a['version']} {a['digest']}" for a in xa.get("packs_applied", [])) + "\nmappings  " +
+    f"{a['name']}@{a['version']} {a['digest']}" for a in xa.get("packs_applied", [])) +
+    " (claimed, not verified)\nmappings  " +
     str(len(xa.get("mappings", []))) + ": " + ", ".join(f"{m['framework']} {m['ref']}" for m in xa.get("mappings", [])) +
-    "\n").encode()
+    " (claimed, not verified)\n").encode()
 check("evidence show: the packs applied and the mappings, after the producer", code == 0 and
       want_lines in out and out.index(b"producer  ") < out.index(b"packs     ") < out.index(b"events    "), out)
 code, out, err = run(["evidence", "show", plain])
@@ -156,9 +157,16 @@ run(["evidence", "bundle", "--events", shuffled_file, "--out", again] + args)
 check("events out of order (the writer that sorts): the same bundle, byte for byte", os.path.exists(again)
       and open(again, "rb").read() == open(stamped, "rb").read())
 twice = path("twice.tar.gz")
-run(["evidence", "bundle", "--events", events_file, "--out", twice, "--pack", f"{own_pack},{own_pack}"])
+# A compliance pack twice is refused as lint refuses it (one check: lint::check_packs_together).
+code, out, err = run(["evidence", "bundle", "--events", events_file, "--out", twice, "--pack", f"{own_pack},{own_pack}"])
+check("a compliance pack given twice is refused with lint's error (exit 3)", code == 3 and not os.path.exists(twice)
+      and err == (f'assay evidence bundle: rule "own-controls@2.0.0:OWN-001" is defined by two packs ({own_pack} and '
+                  f"{own_pack}); a compliance pack's rule ids must be unique\n").encode(), f"rc={code} {err!r}")
+quality_pack = write("own-quality.yaml", open(own_pack, encoding="utf-8").read().replace("kind: compliance",
+                                                                                          "kind: quality"))
+run(["evidence", "bundle", "--events", events_file, "--out", twice, "--pack", f"{quality_pack},{quality_pack}"])
 tm = json.loads(bundle_members(twice)["manifest.json"]) if os.path.exists(twice) else {}
-check("a pack given twice is applied and mapped once", len(tm.get("x-assay", {}).get("packs_applied", [])) == 1
+check("a quality pack given twice is applied and mapped once", len(tm.get("x-assay", {}).get("packs_applied", [])) == 1
       and len(tm["x-assay"]["mappings"]) == 2, tm)
 nomap = path("nomap.tar.gz")
 run(["evidence", "bundle", "--events", events_file, "--out", nomap, "--pack", "cicd-starter"])

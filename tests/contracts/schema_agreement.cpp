@@ -1236,6 +1236,37 @@ std::vector<sample> run_seed_corpus() {
       });
 }
 
+std::vector<sample> mcp_tools_listed_corpus() {
+  const std::string full = R"({"server_id":"files","tools":[{"name":"read","tool_definition_digest":"sha256:)" +
+                           std::string(64, 'a') + R"("},{"name":"list"}]})";
+  return with_common(
+      full, true,
+      {
+          ok("no tools", R"({"server_id":"s","tools":[]})"),
+          ok("one tool without a digest", R"({"server_id":"s","tools":[{"name":"a"}]})"),
+          bad("server_id missing", edited(full, {{"/server_id", std::nullopt}}), errc::missing_member),
+          bad("tools missing", edited(full, {{"/tools", std::nullopt}}), errc::missing_member),
+          bad("a tool without a name", edited(full, {{"/tools/1/name", std::nullopt}}), errc::missing_member),
+          bad("a digest without its prefix", edited(full, {{"/tools/0/tool_definition_digest", R"("abc")"}}),
+              errc::pattern_mismatch),
+          bad("a tool's unknown member", edited(full, {{"/tools/1/x", "1"}}), errc::unknown_member),
+      });
+}
+
+std::vector<sample> mcp_refused_corpus() {
+  const std::string full = R"({"code":-32600,"line_bytes":3,"line_sha256":")" + std::string(64, 'b') +
+                           R"(","reason":"a JSON array: MCP has no batches"})";
+  return with_common(
+      full, true,
+      {
+          bad("reason missing", edited(full, {{"/reason", std::nullopt}}), errc::missing_member),
+          bad("code a string", edited(full, {{"/code", R"("-32600")"}}), errc::type_mismatch),
+          bad("line_bytes -1", edited(full, {{"/line_bytes", "-1"}}), errc::below_minimum),
+          bad("line_sha256 prefixed", edited(full, {{"/line_sha256", R"("sha256:)" + std::string(64, 'b') + "\""}}),
+              errc::pattern_mismatch),
+      });
+}
+
 std::vector<sample> prompt_lineage_corpus() {
   const std::string& full = docs::prompt_lineage_full;
   return with_common(
@@ -2214,6 +2245,8 @@ std::map<std::string, std::vector<sample> (*)()> corpora() {
       {"assay.approval.recorded", &approval_recorded_corpus},
       {"assay.env.filtered", &env_filtered_corpus},
       {"assay.fs.access", &fs_access_corpus},
+      {"assay.mcp.refused", &mcp_refused_corpus},
+      {"assay.mcp.tools_listed", &mcp_tools_listed_corpus},
       {"assay.model.invoked", &model_invoked_corpus},
       {"assay.net.access", &net_access_corpus},
       {"assay.profile.finished", &profile_finished_corpus},

@@ -163,7 +163,7 @@ TEST_CASE("every payload's schema keeps additive members: \"additionalProperties
     CHECK(assay::json::to_canonical(*file.find("additionalProperties")).value() == "true");
     ++payloads;
   }
-  CHECK(payloads == 13);
+  CHECK(payloads == 15);
   // The members of the reference's runtime decisions that its packs read are typed.
   const auto d = assay::contracts::find("assay.tool.decision")->schema();
   for (const char* m : {"tool_call_id", "mandate_id", "principal", "auth_scheme", "auth_issuer", "reason"}) {

@@ -594,3 +594,148 @@ TEST_CASE("a file system that cannot map the journal: one write(2) per line, the
   CHECK(WEXITSTATUS(status) == 0);
 }
 #endif
+
+TEST_CASE("finish_to packs the journal its recorder wrote and removes only that file, whatever the path names") {
+  scratch_dir dir("replaced");
+  auto ta = system_clock::time_point{seconds{1700000000}};
+  auto tb = ta;
+  const std::string j = dir / "run.journal";
+  auto a = ev::recorder::make(options(ta, ev::journal_options{j, ev::durability::never()})).value();
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(a.append(c::tool_decision::event_type, decision(i)));
+  // Run A's journal is removed from under it; run B makes a new one of the same name.
+  REQUIRE(::unlink(j.c_str()) == 0);
+  auto bo = options(tb, ev::journal_options{j, ev::durability::never()});
+  bo.run_id = "run-b";
+  auto b = ev::recorder::make(bo).value();
+  for (int i = 0; i < 5; ++i)
+    REQUIRE(b.append(c::tool_decision::event_type, decision(i)));
+  const auto sa = a.finish_to(dir / "a.tar.gz");
+  REQUIRE(sa);
+  CHECK(sa->events == 3);
+  CHECK(verdict(dir / "a.tar.gz") == "ok 3");
+  auto va = ev::verify_bundle_file(dir / "a.tar.gz");
+  REQUIRE(va);
+  CHECK(va->run_id == "run-j");
+  CHECK(fs::exists(j));  // B's journal, untouched
+  const auto sb = b.finish_to(dir / "b.tar.gz");
+  REQUIRE(sb);
+  CHECK(sb->events == 5);
+  CHECK(verdict(dir / "b.tar.gz") == "ok 5");
+  CHECK_FALSE(fs::exists(j));
+}
+
+TEST_CASE("recovery: zero bytes between whole lines are a hole; the lines before it recovered, the rest reported") {
+  scratch_dir dir("hole");
+  auto t = system_clock::time_point{seconds{1700000000}};
+  auto run = ev::recorder::make(options(t, ev::journal_options{dir / "run.journal", ev::durability::never()})).value();
+  for (int i = 0; i < 8; ++i)
+    REQUIRE(run.append(c::tool_decision::event_type, decision(i)));
+  const std::string journal = live_lines(dir / "run.journal");
+  std::vector<std::size_t> starts{0};
+  for (std::size_t i = 0; i + 1 < journal.size(); ++i)
+    if (journal[i] == '\n')
+      starts.push_back(i + 1);
+  REQUIRE(starts.size() == 8);
+  auto t2 = system_clock::time_point{seconds{1700000000}};
+  auto mem = ev::recorder::make(options(t2, std::nullopt)).value();
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(mem.append(c::tool_decision::event_type, decision(i)));
+  const std::string three = mem.finish().value();
+  // A hole from the start of line 4 into line 5; a hole from inside line 4.
+  for (const std::size_t inside : {std::size_t{0}, std::size_t{17}}) {
+    CAPTURE(inside);
+    std::string holed = journal;
+    const std::size_t at = starts[3] + inside, end = starts[4] + 20;
+    std::fill(holed.begin() + static_cast<std::ptrdiff_t>(at), holed.begin() + static_cast<std::ptrdiff_t>(end), '\0');
+    write_all(dir / "holed.journal", holed + std::string(4096, '\0'));
+    const auto r = ev::recover_journal(dir / "holed.journal", dir / "holed.tar.gz");
+    REQUIRE(r);
+    CHECK(r->events == 3);
+    CHECK(r->torn_bytes == inside);
+    REQUIRE(r->hole);
+    CHECK(r->hole->at == at);
+    CHECK(r->hole->zero_bytes == end - at);
+    CHECK(r->hole->after_bytes == holed.size() + 4096 - end);
+    CHECK(read_all(dir / "holed.tar.gz") == three);
+  }
+  // A hole before any whole line: nothing to recover, said with where the hole is.
+  std::string first = journal;
+  std::fill(first.begin(), first.begin() + 10, '\0');
+  write_all(dir / "first.journal", first);
+  const auto none = ev::recover_journal(dir / "first.journal", dir / "first.tar.gz");
+  REQUIRE_FALSE(none);
+  CHECK(none.error().message == dir / "first.journal" +
+                                    ": the journal holds no complete event before a hole of 10 "
+                                    "zero bytes at byte 0");
+  CHECK_FALSE(fs::exists(dir / "first.tar.gz"));
+}
+
+TEST_CASE("files: journals 0600, bundles 0666 less the umask, an existing bundle's mode kept, links written through") {
+  scratch_dir dir("modes");
+  auto t = system_clock::time_point{seconds{1700000000}};
+  const mode_t old = ::umask(027);
+  auto run = ev::recorder::make(options(t, ev::journal_options{dir / "run.journal", ev::durability::never()})).value();
+  REQUIRE(run.append(c::tool_decision::event_type, decision(0)));
+  CHECK((fs::status(dir / "run.journal").permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write));
+  REQUIRE(run.finish_to(dir / "new.tar.gz"));
+  ::umask(old);
+  CHECK((fs::status(dir / "new.tar.gz").permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+  // An existing 0600 file stays 0600; a symbolic link stays a link, its target replaced.
+  write_all(dir / "target.tar.gz", "old");
+  fs::permissions(dir / "target.tar.gz", fs::perms::owner_read | fs::perms::owner_write);
+  fs::create_symlink(dir / "target.tar.gz", dir / "link.tar.gz");
+  auto t2 = system_clock::time_point{seconds{1700000000}};
+  auto mem = ev::recorder::make(options(t2, std::nullopt)).value();
+  REQUIRE(mem.append(c::tool_decision::event_type, decision(0)));
+  REQUIRE(mem.finish_to(dir / "link.tar.gz"));
+  CHECK(fs::is_symlink(dir / "link.tar.gz"));
+  CHECK(verdict(dir / "target.tar.gz") == "ok 1");
+  CHECK((fs::status(dir / "target.tar.gz").permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write));
+  // A directory is refused, and nothing is left beside it.
+  fs::create_directories(dir / "a-dir");
+  auto w = ev::atomic_file::open(dir / "a-dir");
+  REQUIRE_FALSE(w);
+  CHECK(w.error().message == "cannot write " + dir / "a-dir" + ": Is a directory");
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path))
+    ++entries;
+  CHECK(entries == 4);  // new.tar.gz, target.tar.gz, link.tar.gz, a-dir: no temporary, no journal
+}
+
+TEST_CASE("the recorder redacts by default: sensitive members and additive ones generalized before the hash") {
+  auto t = system_clock::time_point{seconds{1700000000}};
+  auto run = ev::recorder::make(options(t, std::nullopt)).value();
+  c::tool_decision d = decision(0);
+  d.reason = "denied /home/alice/.ssh/id_rsa, header Authorization: Bearer abc.def";
+  d.extra["cmd"] = assay::json::value("deploy --api-token=s3cr3t");
+  REQUIRE(run.append(c::tool_decision::event_type, d));
+  // The same through a DOM payload and a subject of a type whose subject is sensitive.
+  auto dom = assay::json::parse(R"({"hits":2,"file":"/Users/bob/secrets/plan.md"})").value();
+  REQUIRE(run.append(c::fs_access::event_type, dom, {.subject = std::string("/home/carol/work/x.c")}));
+  // A payload with nothing to redact is written as given.
+  REQUIRE(run.append(c::tool_decision::event_type, decision(1)));
+  const auto e0 = run.event(0).value();
+  CHECK(e0.find("data")->find("reason")->as_string() == "denied ~/**/id_rsa, header Authorization: Bearer ***");
+  CHECK(e0.find("data")->find("cmd")->as_string() == "deploy --api-token=***");
+  const auto e1 = run.event(1).value();
+  CHECK(e1.find("data")->find("file")->as_string() == "~/**/plan.md");
+  CHECK(e1.find("subject")->as_string() == "~/**/x.c");
+  const auto e2 = run.event(2).value();
+  CHECK(e2.find("data")->find("reason") == nullptr);
+  const std::string gz = run.finish().value();
+  auto v = ev::verify_bundle_bytes(gz);
+  REQUIRE(v);
+  CHECK(v->event_count == 3);
+
+  auto t2 = system_clock::time_point{seconds{1700000000}};
+  auto keep_opts = options(t2, std::nullopt);
+  keep_opts.privacy = ev::privacy_mode::keep_sensitive;
+  auto kept = ev::recorder::make(keep_opts).value();
+  REQUIRE(kept.append(c::tool_decision::event_type, d));
+  CHECK(kept.event(0).value().find("data")->find("reason")->as_string() ==
+        "denied /home/alice/.ssh/id_rsa, header Authorization: Bearer abc.def");
+}

@@ -6,6 +6,7 @@
 #include "assay/findings/render.hpp"
 #include "assay/findings/stats.hpp"
 #include "assay/json/canonical.hpp"
+#include "assay/json/printable.hpp"
 #include "assay/json/value.hpp"
 
 #include <doctest/doctest.h>
@@ -326,6 +327,25 @@ TEST_CASE("escaping: Markdown and HTML") {
   CHECK(findings::markdown_text("caf\xC3\xA9 100") == "caf\xC3\xA9 100");
   CHECK(findings::html_text("<a href=\"x\">'&'</a>\x01\t") ==
         "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;&#xFFFD;\t");
+}
+
+TEST_CASE("escaping: direction overrides, isolates and marks show as escapes, as on a terminal") {
+  // U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+200F RIGHT-TO-LEFT MARK, U+202A, U+2069,
+  // U+200E: each as the text \uHHHH; in Markdown its backslash escaped like every punctuation character.
+  const std::string bidi =
+      "a\xE2\x80\xAE"
+      "b\xE2\x81\xA6"
+      "c\xE2\x80\x8F"
+      "d\xE2\x80\xAA"
+      "e\xE2\x81\xA9"
+      "f\xE2\x80\x8E";
+  CHECK(findings::markdown_text(bidi) == R"(a\\u202eb\\u2066c\\u200fd\\u202ae\\u2069f\\u200e)");
+  CHECK(findings::html_text(bidi) == R"(a\u202eb\u2066c\u200fd\u202ae\u2069f\u200e)");
+  // The same code-point test as the terminal sanitizer's.
+  CHECK(assay::json::printable(bidi) == findings::html_text(bidi));
+  // Neighbours are kept as they are: U+202F (narrow no-break space), U+2065, é.
+  CHECK(findings::markdown_text("\xE2\x80\xAF\xE2\x81\xA5\xC3\xA9") == "\xE2\x80\xAF\xE2\x81\xA5\xC3\xA9");
+  CHECK(findings::html_text("\xE2\x80\xAF\xE2\x81\xA5\xC3\xA9") == "\xE2\x80\xAF\xE2\x81\xA5\xC3\xA9");
 }
 
 TEST_CASE("a hostile ledger: every string member escaped in both packets") {

@@ -4,16 +4,17 @@
 // The input is the journal's bytes. recover_journal never crashes or hangs, and:
 //   - when it refuses, it writes no bundle and says why (a message);
 //   - when it recovers, the bundle verifies, with as many events as it says; its events.ndjson
-//     is the journal up to the end of its last whole line, byte for byte (nothing reordered,
-//     nothing rewritten), and what follows, less the zero bytes at the end (the space a recorder
-//     reserves ahead of its lines), is the torn line it counted; and write_bundle() of those
-//     lines — the writer that sorts and checks — writes the same bytes.
+//     is the journal's whole lines before its first zero byte, byte for byte (nothing reordered,
+//     nothing rewritten), and what follows up to the first zero byte is the torn line it counted;
+//     zero bytes with more after them are the hole it reports (where, how many, what follows);
+//     and write_bundle() of those lines — the writer that sorts and checks — writes the same bytes.
 // Any broken property aborts.
 #include "fuzz_fail.hpp"
 #include "assay/evidence/journal.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -90,13 +91,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fail("a refusal without a message");
     return 0;
   }
-  const std::size_t last_newline = journal.rfind('\n');
+  // Recovery reads up to the first zero byte: zeros to the end are the space a recorder reserves
+  // ahead of its lines; zeros with more after them are a hole (pages lost before a power loss),
+  // and nothing after it is recovered.
+  const std::size_t first_zero = std::min(journal.find('\0'), journal.size());
+  const std::string_view read = journal.substr(0, first_zero);
+  const std::size_t last_newline = read.rfind('\n');
   if (last_newline == std::string_view::npos)
     fail("recovered a journal without a whole line");
-  const std::string_view whole = journal.substr(0, last_newline + 1);
-  const std::size_t content = journal.find_last_not_of('\0') + 1;  // the newline is not a zero
-  if (r->torn_bytes != content - whole.size())
-    fail("torn_bytes is not what follows the last newline", std::to_string(r->torn_bytes));
+  const std::string_view whole = read.substr(0, last_newline + 1);
+  if (r->torn_bytes != read.size() - whole.size())
+    fail("torn_bytes is not what follows the last newline before the zeros", std::to_string(r->torn_bytes));
+  const std::size_t after_zeros = std::min(journal.find_first_not_of('\0', first_zero), journal.size());
+  if (after_zeros == journal.size()) {
+    if (r->hole)
+      fail("zero bytes to the end reported as a hole");
+  } else if (!r->hole || r->hole->at != first_zero || r->hole->zero_bytes != after_zeros - first_zero ||
+             r->hole->after_bytes != journal.size() - after_zeros) {
+    fail("the hole is not where the zero bytes are");
+  }
   const std::string bundle = read_file(out);
   const auto v = ev::verify_bundle_bytes(bundle);
   if (!v)

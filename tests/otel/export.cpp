@@ -5,6 +5,7 @@
 #include "support.hpp"
 
 #include "../evidence/events.hpp"
+#include "upstream_streams.hpp"
 #include "assay/contracts/otlp.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/evidence/writer.hpp"
@@ -191,7 +192,8 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
         R"("mcp.method.name":{"stringValue":"tools/call"})",
         R"("gen_ai.operation.name":{"stringValue":"execute_tool"})"})
     CHECK_MESSAGE(ca.find(kv) != std::string::npos, kv);
-  CHECK(ca.find("gen_ai.tool.call.arguments") == std::string::npos);  // sensitive: not by default
+  // Sensitive, and generalized (docs/privacy.md): nothing in them is a home path or a secret.
+  CHECK(ca.find(R"("gen_ai.tool.call.arguments":{"stringValue":"{\"path\":\"a.txt\"}"})") != std::string::npos);
 
   const auto& model = e.spans[3];
   CHECK(str(model, "name") == "chat gpt-4o");
@@ -214,15 +216,11 @@ TEST_CASE("each mapped event type: its span, kind, attributes, parent and times"
   const auto& ss = rs.find("scopeSpans")->as_array().at(0);
   CHECK(ss.find("schemaUrl")->as_string() == "https://opentelemetry.io/schemas/1.41.1");
   CHECK(json::to_canonical(*ss.find("scope")).value() == R"({"name":"assay","version":"0.1.0"})");
-  CHECK(
-      e.report ==
-      R"({"events_read":5,"mapping_loss":{"dropped_attributes":[)"
-      R"j({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive: exported only when asked (include_sensitive, --include-sensitive)"},)j"
-      R"j({"event_id":"run-1:2","member":"/data/result","reason":"sensitive: exported only when asked (include_sensitive, --include-sensitive)"}],)j"
-      R"("totals":{"dropped_attributes":2,"unmapped_events":0},"unmapped_events":{}},)"
-      R"("schema_version":"otel-export-report-v1","semconv_version":"1.41.1","spans_written":4})");
+  CHECK(e.report == R"({"events_read":5,"mapping_loss":{"dropped_attributes":[],)"
+                    R"("totals":{"dropped_attributes":0,"unmapped_events":0},"unmapped_events":{}},)"
+                    R"("schema_version":"otel-export-report-v1","semconv_version":"1.41.1","spans_written":4})");
 
-  // With sensitive members asked for: the arguments and result as canonical JSON text.
+  // With sensitive values asked for as written: the arguments and result as canonical JSON text.
   const auto s = export_bundle(assay_test::bundle(lines), {.include_sensitive = true});
   const std::string sa = attrs(span_of(s, "run-1:2"));
   CHECK(sa.find(R"("gen_ai.tool.call.arguments":{"stringValue":"{\"path\":\"a.txt\"}"})") != std::string::npos);
@@ -406,14 +404,12 @@ TEST_CASE("the loss report: unknown types, members with no attribute form, unkno
   CHECK(
       e.report ==
       R"({"events_read":9,"mapping_loss":{"dropped_attributes":[)"
-      R"j({"event_id":"run-1:2","member":"/data/arguments","reason":"sensitive: exported only when asked (include_sensitive, --include-sensitive)"},)j"
-      R"j({"event_id":"run-1:2","member":"/data/result","reason":"sensitive: exported only when asked (include_sensitive, --include-sensitive)"},)j"
       R"({"event_id":"run-1:8","member":"/vendorext","reason":"not a member of the evidence envelope: no mapping"},)"
       R"({"event_id":"run-1:8","member":"/data/empty","reason":"an empty object has no attribute form"},)"
       R"({"event_id":"run-1:8","member":"/data/extra","reason":"null has no OpenTelemetry attribute form"},)"
       R"j({"event_id":"run-1:8","member":"/data/mixed","reason":"an attribute array holds primitives of one type only (strings, integers, doubles or booleans)"},)j"
       R"j({"event_id":"run-1:8","member":"/data/nested","reason":"an attribute array holds primitives of one type only (strings, integers, doubles or booleans)"}],)j"
-      R"("totals":{"dropped_attributes":7,"unmapped_events":3},"unmapped_events":{"other.kind":1,"vendor.thing":2}},)"
+      R"("totals":{"dropped_attributes":5,"unmapped_events":3},"unmapped_events":{"other.kind":1,"vendor.thing":2}},)"
       R"("schema_version":"otel-export-report-v1","semconv_version":"1.41.1","spans_written":5})");
   const std::string a = attrs(span_of(e, "run-1:8"));
   CHECK(a.find(R"("assay.tool.list":{"arrayValue":{"values":[{"stringValue":"a"},{"stringValue":"b"}]}})") !=
@@ -548,40 +544,13 @@ TEST_CASE("max_spans: the export is refused, nothing is produced") {
 
 TEST_CASE("every upstream ndjson stream exports, with a report whose totals add up" *
           doctest::test_suite("conformance")) {
-  const auto dir = assay_test::conformance_dir();
-  if (dir.empty())
-    return;
-  const auto ndjson = dir / "assay-upstream" / "ndjson";
-  REQUIRE(std::filesystem::is_directory(ndjson));
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(ndjson))
-    if (entry.path().extension() == ".ndjson")
-      files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  REQUIRE(files.size() >= 30);
-  for (const auto& f : files) {
-    CAPTURE(f.filename().string());
-    const std::string text = assay_test::read_file(f);
-    std::vector<std::string_view> lines;
-    for (std::size_t at = 0; at < text.size();) {
-      std::size_t nl = text.find('\n', at);
-      if (nl == std::string::npos)
-        nl = text.size();
-      if (nl > at)
-        lines.push_back(std::string_view(text).substr(at, nl - at));
-      at = nl + 1;
-    }
-    assay::evidence::bundle_options bo;
-    bo.threads = 1;
-    bo.check_payloads = false;
-    auto gz = assay::evidence::write_bundle(lines, bo);
-    REQUIRE_MESSAGE(gz.has_value(), (gz ? std::string() : gz.error().front().format()));
-    const auto e = export_bundle(*gz);
+  assay_test::for_each_upstream_bundle([&](const std::string& gz, std::size_t events) {
+    const auto e = export_bundle(gz);
     const auto& loss = e.r.mapping_loss;
     std::int64_t unmapped = 0;
     for (const auto& [type, n] : loss.unmapped_events)
       unmapped += n.value();
-    CHECK(e.r.events_read.value() == static_cast<std::int64_t>(lines.size()));
+    CHECK(e.r.events_read.value() == static_cast<std::int64_t>(events));
     CHECK(loss.totals.unmapped_events.value() == unmapped);
     CHECK(loss.totals.dropped_attributes.value() == static_cast<std::int64_t>(loss.dropped_attributes.size()));
     // Mapped events give one span each, every run one root span.
@@ -592,5 +561,5 @@ TEST_CASE("every upstream ndjson stream exports, with a report whose totals add 
       CHECK(str(s, "traceId").size() == 32);
       CHECK(str(s, "spanId").size() == 16);
     }
-  }
+  });
 }

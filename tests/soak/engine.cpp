@@ -591,3 +591,29 @@ TEST_CASE("soak shards: a report's word for the count costs nothing (a hostile 2
   REQUIRE_FALSE(m.has_value());
   CHECK(m.error().message == "shard 1/1152921504606846976 is missing: runs 2 are in no shard report");
 }
+
+TEST_CASE("soak drift: two decision policies are refused, by the comparison merge uses") {
+  const std::vector<lint::loaded_pack> packs{soak_pack()};
+  soak::bundle_bytes_target t(good_bundle());
+  soak::options on_error{.iterations = 2}, on_warning{.iterations = 2, .fail_on = lint::severity::warning};
+  const auto a = soak::make_report(run_ok(t, on_error, packs), packs, on_error);
+  const auto b = soak::make_report(run_ok(t, on_warning, packs), packs, on_warning);
+  CHECK_FALSE(soak::decision_policies_differ(a.decision_policy, a.decision_policy).has_value());
+  const std::string why =
+      "the two soaks used different decision policies: the baseline "
+      R"({"pass_on_severity_at_or_above":"error","stop_on_first_failure":false}, the candidate )"
+      R"({"pass_on_severity_at_or_above":"warning","stop_on_first_failure":false})";
+  CHECK(soak::decision_policies_differ(a.decision_policy, b.decision_policy).value() == why);
+  auto d = soak::drift(a, b, {.allow_pack_change = true});
+  REQUIRE_FALSE(d.has_value());
+  CHECK(d.error().code == assay::errc::invalid_argument);
+  CHECK(d.error().message == why);
+  CHECK(soak::drift(a, a).has_value());
+  auto none = a;
+  none.decision_policy.reset();
+  CHECK(soak::decision_policies_differ(none.decision_policy, a.decision_policy).value() ==
+        "the two soaks used different decision policies: the baseline none, the candidate "
+        R"({"pass_on_severity_at_or_above":"error","stop_on_first_failure":false})");
+  CHECK(soak::decision_policy_of(on_warning).pass_on_severity_at_or_above ==
+        b.decision_policy->pass_on_severity_at_or_above);
+}

@@ -40,9 +40,9 @@ int run_attest(const attest_args& a) {
   }
   attest::attest_options o;
   if (!a.packs.empty()) {
-    auto packs = load_cli_packs(command, a.packs);
+    auto packs = load_stamp_packs(command, a.packs);
     if (!packs)
-      return exit_io;  // a pack that does not load (docs/cli.md)
+      return exit_io;  // a pack that does not load, or packs lint refuses together (docs/cli.md)
     o.packs = assay::lint::refs_of<assay::contracts::intoto_v1::pack_ref>(*packs);
     o.mappings = assay::lint::mappings_of<assay::contracts::intoto_v1::mapping>(*packs);
   }
@@ -64,6 +64,8 @@ int run_attest(const attest_args& a) {
   attest::statement_builder builder(o);
   if (const verified_input v = verify_input(a.bundle, builder); !v.result)
     return v.fail(command);  // a bundle that does not verify is not attested
+  if (builder.refused())     // --pack contradicts the bundle's own stamp: not signed
+    return fail(command, *builder.refused());
   const auto& st = builder.statement();
   auto payload = assay::encode(*st);
   if (!payload)

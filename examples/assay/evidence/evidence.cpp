@@ -31,10 +31,10 @@ assay::result<assay::evidence::bundle_limits> read_limits(const std::string& pat
   return *l;
 }
 
-std::optional<int> read_bundle_stamp(std::string_view command, const std::string& limits,
-                                     const std::vector<std::string>& packs, bundle_stamp& out) {
+std::optional<int> read_limits_option(std::string_view command, const std::string& path,
+                                      assay::evidence::bundle_limits& out) {
   bool not_limits = false;
-  auto l = read_limits(limits, not_limits);
+  auto l = read_limits(path, not_limits);
   if (!l) {
     if (not_limits) {
       print_error(command, l.error().message);
@@ -42,11 +42,18 @@ std::optional<int> read_bundle_stamp(std::string_view command, const std::string
     }
     return fail(command, l.error());
   }
-  out.limits = *l;
+  out = *l;
+  return std::nullopt;
+}
+
+std::optional<int> read_bundle_stamp(std::string_view command, const std::string& limits,
+                                     const std::vector<std::string>& packs, bundle_stamp& out) {
+  if (auto code = read_limits_option(command, limits, out.limits))
+    return code;
   if (!packs.empty()) {
-    auto loaded = load_cli_packs(command, packs);
+    auto loaded = load_stamp_packs(command, packs);
     if (!loaded)
-      return exit_io;  // a pack that does not load (its errors printed)
+      return exit_io;  // a pack that does not load, or packs lint refuses together (the error printed)
     out.packs_applied = assay::lint::refs_of<assay::contracts::manifest_v1::pack_applied>(*loaded);
     out.mappings = assay::lint::mappings_of<assay::contracts::manifest_v1::mapping>(*loaded);
   }

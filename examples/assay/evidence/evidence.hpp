@@ -54,6 +54,11 @@ struct verified_input {
 // the file was read but holds no limits (a usage error).
 assay::result<assay::evidence::bundle_limits> read_limits(const std::string& path, bool& not_limits);
 
+// --limits (`path`, a file; empty: the defaults) read into `out`; or the exit code of the error,
+// printed as `command`'s (a file that holds no limits: a usage error).
+std::optional<int> read_limits_option(std::string_view command, const std::string& path,
+                                      assay::evidence::bundle_limits& out);
+
 // What a verb that writes a bundle takes beside its events (bundle, record, recover): the
 // limits the bundle is held to (--limits) and the packs it was produced under (--pack: the packs
 // applied and their rules' mappings, stamped into the manifest's x-assay).

@@ -2,18 +2,21 @@
 // [--include-sensitive] — the bundle's events as OTLP/JSON TracesData lines and the
 // otel-export-report-v1 of what the mapping lost (docs/otel.md), in the one verification pass.
 #include "../cli.hpp"
-#include "../report.hpp"
 #include "../verbs.hpp"
 #include "evidence.hpp"
 
+#include "assay/evidence/atomic_file.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/otel/exporter.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
+
+#include <sys/stat.h>
 
 namespace assay_cli {
 
@@ -40,15 +43,25 @@ std::string summary(const assay::contracts::otel_export_report& r, std::uint64_t
   return out;
 }
 
+// Where the spans wait for the end of the pass (otel::export_options::spill_dir): beside the
+// temporary of --out, in the directory of the file it replaces (links followed, as the writer
+// follows them), which holds the lines next; for standard output, a FIFO or a device, TMPDIR or
+// /tmp.
+std::string spill_dir_for(const std::string& out) {
+  std::string target;
+  struct stat st {};
+  if (!is_std_stream(out) && assay::evidence::file_io::resolve_links(out, target) == 0 &&
+      (::stat(target.c_str(), &st) != 0 || S_ISREG(st.st_mode)))
+    return assay::evidence::file_io::directory_of(target);
+  const char* tmp = std::getenv("TMPDIR");
+  return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+}
+
 int run_export(const export_args& a) {
   constexpr std::string_view command = "evidence export-otel";
-  assay::otel::bundle_exporter x(
-      {.max_spans = a.max_spans, .spans_per_line = a.spans_per_line, .include_sensitive = a.include_sensitive});
-  if (const verified_input v = verify_input(a.bundle, x); !v.result)
-    return v.fail(command);  // --max-spans refuses here, as the exporter's own error: nothing written
-  // The lines go to the file as they are made (one line in memory at a time). The lines and the
-  // report are written all or none (docs/cli.md): both are opened first, and both appear, whole,
-  // only once the last byte of each is written.
+  // The lines and the report are written all or none (docs/cli.md): both are opened first (an
+  // output that cannot be is named before the pass), and both appear, whole, only once the last
+  // byte of each is written.
   output_set files;
   auto file = files.add(a.out);
   if (!file)
@@ -56,19 +69,29 @@ int run_export(const export_args& a) {
   auto report_file = files.add(a.report);
   if (!report_file)
     return fail(command, report_file.error());
+  assay::otel::bundle_exporter x({.max_spans = a.max_spans,
+                                  .spans_per_line = a.spans_per_line,
+                                  .include_sensitive = a.include_sensitive,
+                                  .spill_dir = spill_dir_for(a.out)});
+  if (const verified_input v = verify_input(a.bundle, x); !v.result)
+    return v.fail(command);  // --max-spans refuses here, as the exporter's own error: nothing written
+  // The spans wait in the spill file during the pass; then the lines go to --out as they are made
+  // (one line in memory at a time), and the report to --report, its dropped attributes read back
+  // from the spill: memory stays flat however many events the bundle holds.
   std::uint64_t lines = 0;
-  auto report = x.finish_to([&](std::string_view line) {
-    ++lines;
-    return (*file)->write(line);
-  });
-  if (!report) {  // a line could not be written: that output's error, nothing renamed
-    auto w = files.commit();
-    return fail(command, w ? report.error() : w.error());
+  auto report = x.finish_to(
+      [&](std::string_view line) {
+        ++lines;
+        return (*file)->write(line);
+      },
+      [&](std::string_view bytes) { return (*report_file)->write(bytes); });
+  if (!report) {  // an output's own error when one failed (nothing renamed), else the export's
+    for (output_file* f : {*file, *report_file})
+      if (auto w = f->prepare(); !w)
+        return fail(command, w.error());
+    return fail(command, report.error());
   }
-  auto report_text = report_bytes(*report);
-  if (!report_text)
-    return fail(command, report_text.error());
-  (*report_file)->write(*report_text);
+  (*report_file)->write("\n");  // a report's bytes end with a newline (report_bytes)
   if (auto w = files.commit(); !w)
     return fail(command, w.error());
   if (is_std_stream(a.out))
@@ -86,12 +109,13 @@ void add_evidence_export_otel(CLI::App& evidence, dispatcher& d) {
   sub->add_option("--out", a->out, "Write the TracesData lines (JSON Lines) here; - for standard output")->required();
   sub->add_option("--report", a->report, "Write the otel-export-report-v1 JSON here")->required();
   in_range(sub->add_option("--max-spans", a->max_spans,
-                           "Refuse (exit 1, nothing written) an export of more than N spans (default 100000)"),
+                           "Refuse (exit 1, nothing written) an export of more than N spans (default 200000: "
+                           "any bundle the default limits read)"),
            1, max_otel_spans);
   in_range(sub->add_option("--spans-per-line", a->spans_per_line, "Spans in one TracesData line (default 512)"), 1,
            max_otel_spans);
   sub->add_flag("--include-sensitive", a->include_sensitive,
-                "Also export the payload members classed sensitive (tool arguments and results)");
+                "Export sensitive values as written, not generalized (forbidden ones never leave)");
   d.on(sub, [a] { return run_export(*a); });
 }
 

@@ -1,7 +1,9 @@
 // assay evidence recover JOURNAL --out B.tar.gz [--pack P]… — the bundle of a run that never
 // finished, from the journal its recorder left (`assay evidence record --journal`, or a C++
 // runtime's recorder_options::journal): every whole line checked as the verifier checks an event,
-// a last line the crash cut short dropped and reported, anything else refused with its line.
+// a last line the crash cut short dropped and reported, a hole of zero bytes (pages lost in a power
+// loss) reported with what follows it and the lines before it recovered, anything else refused
+// with its line. The journal may be a pipe or a FIFO.
 #include "../cli.hpp"
 #include "../verbs.hpp"
 #include "evidence.hpp"
@@ -29,7 +31,9 @@ struct recover_args {
 int recover(const recover_args& a) {
   constexpr std::string_view command = "evidence recover";
   if (is_std_stream(a.journal) || is_std_stream(a.out)) {
-    return usage_error(command, "JOURNAL and --out name files (the bundle is written beside its target, then renamed)");
+    return usage_error(command,
+                       "JOURNAL and --out name files (the journal may be a FIFO, e.g. <(cat J); the bundle is "
+                       "written beside its target, then renamed)");
   }
   bundle_stamp given;
   if (auto code = read_bundle_stamp(command, a.limits, a.packs, given))
@@ -50,7 +54,14 @@ int recover(const recover_args& a) {
   std::string said = "recovered " + std::to_string(r->events) + " event(s) from " + a.journal + " into " + a.out +
                      " (bundle_id " + r->bundle_id + ")";
   std::printf("%s\n", printable(said).c_str());
-  if (r->torn_bytes != 0) {
+  if (r->hole) {
+    print_error(command,
+                "a hole of " + std::to_string(r->hole->zero_bytes) + " zero bytes at byte " +
+                    std::to_string(r->hole->at) + " (pages that never reached the disk)" +
+                    (r->torn_bytes != 0 ? ", after " + std::to_string(r->torn_bytes) + " bytes of a line it cut short"
+                                        : std::string()) +
+                    ": the " + std::to_string(r->hole->after_bytes) + " bytes after it are not recovered");
+  } else if (r->torn_bytes != 0) {
     print_error(command, "the last line was cut short (" + std::to_string(r->torn_bytes) +
                              " bytes without a newline) and was dropped: the run stopped while writing it");
   }

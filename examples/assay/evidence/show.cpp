@@ -1,8 +1,9 @@
-// assay evidence show B [--format table|json] [--no-verify] — a bundle for a person, or for a
+// assay evidence show B [--format table|json] [--no-verify] [--limits L.json] — a bundle for a person, or for a
 // script (docs/inspect.md): verified first, the manifest's summary and a table of events sized to the
 // terminal.
 #include "../cli.hpp"
 #include "../verbs.hpp"
+#include "evidence.hpp"
 
 #include "assay/inspect/show.hpp"
 
@@ -22,6 +23,7 @@ namespace {
 
 struct show_args {
   std::string bundle;
+  std::string limits;
   std::string format = "table";
   bool no_verify = false;
 };
@@ -52,6 +54,8 @@ bool colour() {
 int run_show(const show_args& a) {
   constexpr std::string_view command = "evidence show";
   assay::inspect::show_options o;
+  if (auto code = read_limits_option(command, a.limits, o.limits))
+    return *code;
   o.fmt = a.format == "json" ? assay::inspect::show_options::format::json : assay::inspect::show_options::format::table;
   o.verify = !a.no_verify;
   o.width = columns();
@@ -76,6 +80,7 @@ void add_evidence_show(CLI::App& evidence, dispatcher& d) {
   auto* sub = evidence.add_subcommand("show", "A bundle's summary and its events");
   auto a = std::make_shared<show_args>();
   sub->add_option("BUNDLE", a->bundle, "The bundle (.tar.gz; - for standard input)")->required();
+  add_limits(sub, a->limits);
   sub->add_option("--format", a->format, "table (for a person; the default) or json (for a script)")
       ->check(CLI::IsMember({"table", "json"}));
   sub->add_flag("--no-verify", a->no_verify,

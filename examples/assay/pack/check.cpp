@@ -1,4 +1,5 @@
-// assay pack check P… — load packs as lint does (docs/packs.md resolution) and say what each is.
+// assay pack check P… — load packs as lint does (docs/packs.md resolution) and say what each is;
+// a folder of packs, each pack in it.
 #include "../cli.hpp"
 #include "../packs.hpp"
 #include "../verbs.hpp"
@@ -8,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,14 +33,14 @@ int check(const pack_args& a) {
   }
   std::string out;
   bool failed = false;
-  for (const std::string& ref : *refs) {
-    auto p = lint::load_pack_ref(ref, cli_pack_options());
+  // A pack's line, or FAIL and every problem (`shown` names what failed).
+  auto report = [&](const std::string& shown, const assay::results<lint::loaded_pack>& p) {
     if (!p) {
       failed = true;
-      out += "FAIL " + printable(ref, echo_cap) + "\n";
+      out += "FAIL " + printable(shown, echo_cap) + "\n";
       for (const auto& e : p.error())
         out += "  " + printable(e.format()) + "\n";
-      continue;
+      return;
     }
     const auto& d = p->definition;
     std::string signals;
@@ -49,6 +51,20 @@ int check(const pack_args& a) {
     out += "  " + std::to_string(d.rules.size()) + (d.rules.size() == 1 ? " rule" : " rules") + "; source " +
            printable(p->source.report_value()) + "; signals: " + (signals.empty() ? std::string("none") : signals) +
            "\n";
+  };
+  for (const std::string& ref : *refs) {
+    if (!lint::is_pack_folder(ref)) {
+      report(ref, lint::load_pack_ref(ref, cli_pack_options()));
+      continue;
+    }
+    // A folder of packs: each of its pack files, as lint loads them (docs/packs.md).
+    auto files = lint::folder_pack_files(std::filesystem::path(ref), ref);
+    if (!files) {
+      report(ref, std::move(files).error());
+      continue;
+    }
+    for (const std::filesystem::path& f : *files)
+      report(f.string(), lint::load_pack_file(f, cli_pack_options()));
   }
   if (auto w = write_file("-", out); !w)
     return fail(command, w.error());

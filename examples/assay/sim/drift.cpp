@@ -43,6 +43,13 @@ int run_drift(const drift_args& a) {
     return rc;
   if (int rc = read_contract(command, a.candidate, a.max_bytes, "soak-report-v1", candidate); rc != exit_ok)
     return rc;
+  // Soaks of two decision policies are refused as sim merge refuses them (exit 2), whatever
+  // --allow-pack-change says.
+  if (const auto policies =
+          assay::soak::decision_policies_differ(baseline.decision_policy, candidate.decision_policy)) {
+    print_error(command, *policies);
+    return exit_usage;
+  }
   auto now = assay::json::report_time();
   if (!now)
     return fail(command, now.error());

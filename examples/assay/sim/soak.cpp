@@ -3,12 +3,13 @@
 //   [--stop-on-first-failure] [--max-failures N] [--jobs N] [--ci wilson|jeffreys] [--suite NAME]
 //   [--min-pass-rate P [--gate lower-bound|estimate] [--min-runs N]]
 //   [--baseline PREV.json [--drift-report D.json] [--allow-pack-change]]
-//   [--shard I/N | --shard-index-env VAR --shard-count N] --report R
+//   [--shard I/N | --shard-index-env VAR --shard-count N] [--limits L.json] --report R
 // — pass^k over real runs (docs/soak.md, docs/cli.md): each run's bundle verified and linted with the packs;
 // with --shard, one machine's share of a soak that `assay sim merge` puts back together.
 #include "../cli.hpp"
 #include "../packs.hpp"
 #include "../report.hpp"
+#include "../evidence/evidence.hpp"
 #include "../verbs.hpp"
 #include "sim.hpp"
 
@@ -52,6 +53,7 @@ struct soak_args {
   std::uint64_t seed = 0;
   std::int64_t time_budget = 3600;
   std::vector<std::string> packs;
+  std::string limits;  // a JSON object of reader limits each run's bundle is held to; empty: the defaults
   std::string target, target_dir, exec;
   std::string fail_on = "error";
   bool stop_on_first_failure = false;
@@ -211,6 +213,9 @@ int run_soak(const soak_args& a) {
   if (!a.baseline.empty())
     if (int rc = read_contract(command, a.baseline, default_max_bytes, "soak-report-v1", baseline); rc != exit_ok)
       return rc;
+  assay::evidence::bundle_limits limits;
+  if (auto code = read_limits_option(command, a.limits, limits))
+    return *code;
 
   // From here on a signal stops the soak (docs/soak.md "Stopping"): every command in flight killed
   // with its process group, the scratch directory removed, no report written, exit 128 + signal.
@@ -238,6 +243,7 @@ int run_soak(const soak_args& a) {
   o.iterations = a.iterations;
   o.seed = a.seed;
   o.time_budget_secs = a.time_budget;
+  o.limits = limits;
   o.fail_on = *threshold;
   o.stop_on_first_failure = a.stop_on_first_failure;
   o.max_failures = a.max_failures;
@@ -246,6 +252,9 @@ int run_soak(const soak_args& a) {
   o.stop = &stop;
   if (a.ci == "jeffreys")
     o.interval = &assay::stats::jeffreys<>;
+  if (!a.baseline.empty())  // before hours of runs, not after
+    if (auto differ = soak::decision_policies_differ(baseline.decision_policy, soak::decision_policy_of(o)))
+      return usage("--baseline " + printable(a.baseline) + ": " + printable(*differ));
   const bool live = ::isatty(2) == 1;
   if (live)
     o.on_progress = [](const soak::progress& p) {
@@ -322,7 +331,7 @@ int run_soak(const soak_args& a) {
     auto d =
         soak::drift(baseline, report,
                     {.allow_pack_change = true, .generated_at = *now, .assay_version = std::string(assay::version)});
-    if (!d)  // not reached: the packs were compared before the soak
+    if (!d)  // not reached: the packs and decision policies were compared before the soak
       return fail(command, d.error());
     if (!a.drift_report.empty())
       if (auto w = write_report(*d, a.drift_report); !w)
@@ -351,6 +360,7 @@ void add_sim_soak(CLI::App& sim, dispatcher& d) {
                            "being linted, or an --exec command still running, is ended"),
            1, max_time_budget_secs);
   sub->add_option("--pack", a->packs, "A pack, as lint takes it (default: cicd-starter); comma lists allowed");
+  add_limits(sub, a->limits);
   sub->add_option("--target", a->target, "Every run verifies and lints this bundle");
   sub->add_option("--target-dir", a->target_dir, "Run i takes the i-th bundle of this directory in name order");
   sub->add_option("--exec", a->exec,

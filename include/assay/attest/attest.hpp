@@ -24,6 +24,7 @@
 #include "assay/json/value.hpp"
 #include "assay/separate.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -78,6 +79,77 @@ inline contracts::intoto_statement statement_of(const evidence::verified_bundle&
   return st;
 }
 
+namespace detail {
+
+// The text of member `name` of object `o`, or "?".
+inline std::string text_of(const json::value& o, std::string_view name) {
+  const json::value* v = o.is_object() ? o.find(name) : nullptr;
+  return v != nullptr && v->is_string() ? v->as_string() : std::string("?");
+}
+
+// What is in `given` only and in `stamped` only, as a clause naming `what`; empty when they agree.
+inline std::string disagreement(std::string_view what, const std::vector<std::string>& given,
+                                const std::vector<std::string>& stamped) {
+  auto missing = [](const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    std::string out;
+    for (const std::string& x : a)
+      if (std::find(b.begin(), b.end(), x) == b.end())
+        out += (out.empty() ? "" : ", ") + x;
+    return out;
+  };
+  const std::string only_given = missing(given, stamped), only_stamped = missing(stamped, given);
+  if (only_given.empty() && only_stamped.empty())
+    return {};
+  std::string out = std::string(what) + ":";
+  if (!only_given.empty())
+    out += " given only " + only_given + (only_stamped.empty() ? "" : ";");
+  if (!only_stamped.empty())
+    out += " stamped only " + only_stamped;
+  return out;
+}
+
+}  // namespace detail
+
+// Whether the packs and mappings of `o` agree with the bundle's own stamp: its manifest's x-assay
+// packs_applied and mappings (docs/evidence.md), the producer's word, which no digest covers. They
+// agree when they name the same packs (name, version, digest) and the same mappings (rule,
+// framework, ref), in any order; options naming no pack or mapping, or a bundle without a stamp,
+// agree with anything. Otherwise an error (errc::invalid_argument) saying what differs: an
+// attestation must not sign mappings the bundle contradicts.
+inline result<void> check_stamp(const evidence::verified_bundle& v, const attest_options& o) {
+  if (o.packs.empty() && o.mappings.empty())
+    return {};
+  const auto x = v.manifest_fields.other.find("x-assay");
+  if (x == v.manifest_fields.other.end() || !x->second.is_object())
+    return {};
+  auto list = [&](std::string_view member, auto&& key) {
+    std::vector<std::string> out;
+    if (const json::value* l = x->second.find(member); l != nullptr && l->is_array())
+      for (const json::value& item : l->as_array())
+        out.push_back(key(item));
+    return out;
+  };
+  const auto stamped_packs = list("packs_applied", [](const json::value& p) {
+    return detail::text_of(p, "name") + "@" + detail::text_of(p, "version") + " (" + detail::text_of(p, "digest") + ")";
+  });
+  const auto stamped_mappings = list("mappings", [](const json::value& m) {
+    return detail::text_of(m, "rule") + " -> " + detail::text_of(m, "framework") + " " + detail::text_of(m, "ref");
+  });
+  std::vector<std::string> given_packs, given_mappings;
+  for (const auto& p : o.packs)
+    given_packs.push_back(std::string(p.name) + "@" + std::string(p.version) + " (" + std::string(p.digest) + ")");
+  for (const auto& m : o.mappings)
+    given_mappings.push_back(std::string(m.rule) + " -> " + std::string(m.framework) + " " + std::string(m.ref));
+  std::string why = detail::disagreement("packs", given_packs, stamped_packs);
+  const std::string mappings = detail::disagreement("mappings", given_mappings, stamped_mappings);
+  if (!mappings.empty())
+    why += (why.empty() ? "" : "; ") + mappings;
+  if (why.empty())
+    return {};
+  return make_error(errc::invalid_argument,
+                    "the packs given contradict the bundle's own stamp (its manifest's x-assay): " + why);
+}
+
 // A visitor of the one verification pass: the statement of the bundle, built when it verified,
 // beside any other wing of the same pass (a linter, a closure observer).
 //
@@ -88,14 +160,22 @@ class statement_builder {
  public:
   explicit statement_builder(attest_options o = {}) : o_(std::move(o)) {}
   void on_end(const evidence::verified_bundle& b) {
+    if (auto agreed = check_stamp(b, o_); !agreed) {
+      refused_ = agreed.error();
+      return;
+    }
     statement_ = statement_of(b, o_, !o_.packs.empty() || !o_.mappings.empty() || o_.closure_report_digest.has_value());
   }
-  // After a pass that verified: the statement; nothing before one, or after one that did not.
+  // After a pass that verified: the statement; nothing before one, after one that did not, or
+  // when the packs of the options contradict the bundle's stamp (refused()).
   const std::optional<contracts::intoto_statement>& statement() const noexcept { return statement_; }
+  // After a pass that verified: why no statement was built (check_stamp), if it was not.
+  const std::optional<error>& refused() const noexcept { return refused_; }
 
  private:
   attest_options o_;
   std::optional<contracts::intoto_statement> statement_;
+  std::optional<error> refused_;
 };
 
 // The in-toto Statement v1 of a bundle (its .tar.gz bytes), after verifying it (docs/evidence.md).
@@ -105,6 +185,8 @@ result<contracts::intoto_statement> statement_for(std::string_view bundle, const
   auto v = evidence::verify_bundle_bytes(bundle, o.limits, builder);
   if (!v)
     return v.error();
+  if (builder.refused())
+    return *builder.refused();
   return *builder.statement();
 }
 

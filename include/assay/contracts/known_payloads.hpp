@@ -28,8 +28,8 @@ struct payload_list {
 };
 
 // The payload types of the known event types, in name order.
-using known_payloads =
-    payload_list<approval_recorded, env_filtered, fs_access, model_invoked, net_access, profile_finished,
-                 profile_started, prompt_lineage, run_input, run_seed, sandbox_degraded, tool_call, tool_decision>;
+using known_payloads = payload_list<approval_recorded, env_filtered, fs_access, mcp_refused, mcp_tools_listed,
+                                    model_invoked, net_access, profile_finished, profile_started, prompt_lineage,
+                                    run_input, run_seed, sandbox_degraded, tool_call, tool_decision>;
 
 }  // namespace assay::contracts

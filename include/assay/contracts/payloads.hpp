@@ -43,6 +43,25 @@ struct commitment {
 template <class T>
 using redactable = either<T, commitment>;
 
+// The capability an event type's subjects stand for, by the reference's naming (docs/contracts.md):
+// network for `*.net.*` (or a type ending in `.net`), filesystem for `*.fs.*`, processes for
+// `*.process.*`; none for anything else. `assay evidence diff` sorts subjects by it, and a profile's
+// finished event counts events by it.
+enum class capability : std::uint8_t { network, filesystem, processes, none };
+
+inline capability capability_of(std::string_view type) noexcept {
+  constexpr std::string_view names[] = {".net", ".fs", ".process"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string_view dotted = names[i];
+    for (std::size_t at = type.find(dotted); at != std::string_view::npos; at = type.find(dotted, at + 1)) {
+      const std::size_t end = at + dotted.size();
+      if (end == type.size() || type[end] == '.')
+        return static_cast<capability>(i);
+    }
+  }
+  return capability::none;
+}
+
 // assay.profile.started
 struct profile_started {
   static constexpr std::string_view event_type = "assay.profile.started";
@@ -240,6 +259,45 @@ struct approval_recorded {
   redactable<non_empty> decision;
   extra_members<> extra{};  // the additive members: any other name, any JSON value
   static constexpr field_info assay_fields[] = {{.field = "approver", .privacy = privacy::sensitive}};
+};
+
+// --- docs/mcp.md: what the MCP gate records beside its decisions --------------------------------
+
+// One tool of a tools/list result the gate read: its name and P56b digest (absent when the
+// reference would bind none: an input schema that is not an object, a blank name).
+struct mcp_listed_tool {
+  static constexpr std::string_view schema_name = "mcp_listed_tool";
+  std::string name;
+  std::optional<pattern<"^sha256:[0-9a-f]{64}$">> tool_definition_digest{};
+};
+
+// assay.mcp.tools_listed: the tools a server listed (one event per readable tools/list result).
+struct mcp_tools_listed {
+  static constexpr std::string_view event_type = "assay.mcp.tools_listed";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.mcp.tools_listed.schema.json";
+  std::string server_id;
+  std::vector<mcp_listed_tool> tools;
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
+  static constexpr field_info assay_fields[] = {
+      {.field = "server_id", .description = "The gate's label for the server (--label)."},
+  };
+};
+
+// assay.mcp.refused: a client line the gate did not forward (not JSON-RPC 2.0, not one message,
+// not readable): why, the JSON-RPC error code it answered, and the line's digest and size, never
+// the line.
+struct mcp_refused {
+  static constexpr std::string_view event_type = "assay.mcp.refused";
+  static constexpr std::string_view schema_id = "https://assay.dev/schemas/assay.mcp.refused.schema.json";
+  std::string reason;
+  std::int64_t code;
+  pattern<"^[0-9a-f]{64}$"> line_sha256;
+  bounded<std::int64_t, 0> line_bytes;
+  extra_members<> extra{};  // the additive members: any other name, any JSON value
+  static constexpr field_info assay_fields[] = {
+      {.field = "code", .description = "The JSON-RPC error code answered (-32700, -32600, -32602, -32000)."},
+      {.field = "line_sha256", .description = "Hex sha256 of the line as received."},
+  };
 };
 
 }  // namespace assay::contracts

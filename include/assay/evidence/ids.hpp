@@ -99,6 +99,33 @@ class uuid7_generator {
         b[static_cast<std::size_t>(8 + i)] = static_cast<std::uint8_t>(r >> (8 * i));
       b[8] = static_cast<std::uint8_t>(0x80 | (b[8] & 0x3F));
     }
+    return text(b);
+  }
+
+  // A random UUID (version 4, RFC 9562): the same source of random bits.
+  std::string next_random() {
+    std::array<std::uint8_t, 16> b{};
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      const std::uint64_t hi = random_u64(), lo = random_u64();
+      for (int i = 0; i < 8; ++i) {
+        b[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(hi >> (8 * i));
+        b[static_cast<std::size_t>(8 + i)] = static_cast<std::uint8_t>(lo >> (8 * i));
+      }
+    }
+    b[6] = static_cast<std::uint8_t>(0x40 | (b[6] & 0x0F));
+    b[8] = static_cast<std::uint8_t>(0x80 | (b[8] & 0x3F));
+    return text(b);
+  }
+
+  static uuid7_generator& process() {
+    static uuid7_generator g;
+    return g;
+  }
+
+ private:
+  // 8-4-4-4-12 lowercase hex.
+  static std::string text(const std::array<std::uint8_t, 16>& b) {
     static constexpr char hex[] = "0123456789abcdef";
     std::string out;
     out.reserve(36);
@@ -111,12 +138,6 @@ class uuid7_generator {
     return out;
   }
 
-  static uuid7_generator& process() {
-    static uuid7_generator g;
-    return g;
-  }
-
- private:
   std::mutex mu_;
   // 64 random bits: from the operating system when it has a source, else a SplitMix64 sequence
   // seeded from the clock and an address.
@@ -141,6 +162,11 @@ class uuid7_generator {
 // A live run id (UUIDv7), monotonic within this process.
 inline std::string live_run_id() {
   return uuid7_generator::process().next();
+}
+
+// A random UUID (version 4).
+inline std::string random_uuid() {
+  return uuid7_generator::process().next_random();
 }
 
 // Incremental run_root: feed content hashes in seq order.

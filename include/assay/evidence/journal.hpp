@@ -24,6 +24,7 @@
 #pragma once
 
 #include "assay/error.hpp"
+#include "assay/evidence/atomic_file.hpp"
 #include "assay/evidence/codes.hpp"
 #include "assay/evidence/writer.hpp"
 #include "assay/hash/hash.hpp"
@@ -86,126 +87,36 @@ struct durability {
 struct journal_options {
   std::string path;  // created; a file already there is refused (an unfinished run's?)
   durability sync = durability::every_event();
+  // How the errors of packing it name it: its path when none; "" for a journal of the caller's own
+  // that no user knows of (the error then says only what is wrong).
+  std::optional<std::string> name{};
 };
 
 // What packing a journal found.
+// Recovery: zero bytes between whole lines and more bytes, where pages of the journal never
+// reached the disk (a power loss after writes the disk took out of order).
+struct journal_hole {
+  std::uint64_t at = 0;           // the byte offset of the first zero byte
+  std::uint64_t zero_bytes = 0;   // how many
+  std::uint64_t after_bytes = 0;  // the bytes after them, not recovered
+};
+
 struct journal_summary {
   std::uint64_t events = 0;      // the events of the bundle
-  std::uint64_t torn_bytes = 0;  // recovery: the bytes of a last line without its newline, dropped
-  std::string bundle_id;         // the manifest's bundle_id (the run root)
-  std::string sha256;            // of the bundle file, "sha256:<hex>"
+  std::uint64_t torn_bytes = 0;  // recovery: the bytes of a line cut short (at the end, or before a hole), dropped
+  std::optional<journal_hole> hole{};  // recovery: where the whole lines stopped before the end
+  std::string bundle_id;               // the manifest's bundle_id (the run root)
+  std::string sha256;                  // of the bundle file, "sha256:<hex>"
 };
 
 namespace detail {
 
-inline error file_error(errc code, std::string_view what, const std::string& path, int err) {
-  return make_error(code, std::string(what) + " " + path + ": " + std::strerror(err));
-}
-
-// The whole of `bytes` to `fd`, through short writes and interrupted calls.
-inline int write_all(int fd, std::string_view bytes) noexcept {
-  while (!bytes.empty()) {
-    const ::ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return errno;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(n));
-  }
-  return 0;
-}
-
-// read(2), again when a signal interrupted it: the bytes read, 0 at the end, -1 with errno.
-inline ::ssize_t read_some(int fd, char* buf, std::size_t n) noexcept {
-  for (;;) {
-    const ::ssize_t got = ::read(fd, buf, n);
-    if (got >= 0 || errno != EINTR)
-      return got;
-  }
-}
-
-inline std::string directory_of(const std::string& path) {
-  const auto slash = path.rfind('/');
-  if (slash == std::string::npos)
-    return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-// The directory entry of `path` (created, renamed, removed) made durable: best effort, since
-// some file systems cannot sync a directory.
-inline void sync_directory_of(const std::string& path) {
-  const int dir = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
-}
-
-// A file that replaces `path` whole or not at all: written to a temporary beside it, synced and
-// renamed over it by commit(); removed when destroyed uncommitted. A scratch file (unnamed, in
-// the same directory) holds bytes that must wait for others to be known first.
-class replacing_file {
- public:
-  static result<replacing_file> open(const std::string& path) {
-    replacing_file f;
-    f.target_ = path;
-    f.temp_ = path + ".tmp.XXXXXX";
-    f.fd_ = ::mkstemp(f.temp_.data());
-    if (f.fd_ < 0)
-      return file_error(errc::io_error, "cannot create a temporary file for", path, errno);
-    ::fchmod(f.fd_, 0644);
-    return f;
-  }
-  replacing_file(replacing_file&& o) noexcept
-      : target_(std::move(o.target_)), temp_(std::move(o.temp_)), fd_(std::exchange(o.fd_, -1)) {}
-  replacing_file& operator=(replacing_file&&) = delete;
-  ~replacing_file() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-      ::unlink(temp_.c_str());
-    }
-  }
-
-  result<void> write(std::string_view bytes) {
-    if (const int e = write_all(fd_, bytes))
-      return file_error(errc::io_error, "cannot write", target_, e);
-    return {};
-  }
-  // Synced, renamed over the target, the rename itself synced.
-  result<void> commit() {
-    if (::fsync(fd_) != 0)
-      return file_error(errc::io_error, "cannot sync", target_, errno);
-    if (::close(std::exchange(fd_, -1)) != 0) {
-      const int e = errno;
-      ::unlink(temp_.c_str());
-      return file_error(errc::io_error, "cannot close", target_, e);
-    }
-    if (::rename(temp_.c_str(), target_.c_str()) != 0) {
-      const int e = errno;
-      ::unlink(temp_.c_str());
-      return file_error(errc::io_error, "cannot rename the temporary file over", target_, e);
-    }
-    sync_directory_of(target_);
-    return {};
-  }
-  // An unnamed file in the target's directory (gone when closed), or -1 with errno.
-  int scratch() const {
-    int fd = ::open(directory_of(target_).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-      return fd;
-    std::string name = target_ + ".scratch.XXXXXX";  // a file system without O_TMPFILE
-    fd = ::mkstemp(name.data());
-    if (fd >= 0)
-      ::unlink(name.c_str());
-    return fd;
-  }
-
- private:
-  replacing_file() = default;
-  std::string target_, temp_;
-  int fd_ = -1;
-};
+using file_io::directory_of;
+using file_io::file_error;
+using file_io::read_some;
+using file_io::scratch_file_in;
+using file_io::sync_directory_of;
+using file_io::write_all;
 
 // An open file descriptor, closed when destroyed.
 struct owned_fd {
@@ -247,16 +158,20 @@ class journal_file {
   journal_file& operator=(const journal_file&) = delete;
   ~journal_file() { (void)close(); }
 
-  // Creates the file at `path`; one already there is refused (errno EEXIST). `syncs`: the
-  // recorder's durability policy calls sync(); a window's lines are then synced before it is
-  // unmapped, so that sync() finds the lines not synced yet in the window mapped.
+  // Creates the file at `path`, mode 0600 (it holds the run's events as they are); one already
+  // there is refused (errno EEXIST). `syncs`: the recorder's durability policy calls sync(); a
+  // window's lines are then synced before it is unmapped, so that sync() finds the lines not
+  // synced yet in the window mapped.
   int create(const std::string& path, bool syncs) {
     syncs_ = syncs;
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     return fd_ < 0 ? errno : 0;
   }
   // The bytes of the lines written so far.
   std::uint64_t bytes() const noexcept { return bytes_; }
+  // The journal's descriptor (-1 once closed): packing reads the file the recorder wrote, not
+  // whatever its path names by then.
+  int fd() const noexcept { return fd_; }
 
   // A line of `size` bytes (its newline included) after the others: fill(dst) writes all but
   // the newline into dst, which is then stored after them. 0, or the errno of what failed
@@ -390,7 +305,8 @@ class journal_file {
 };
 
 // The journal's line `number` (1-based) refused: where, why, and the verifier's code. The
-// error's pointer, past the event's index, names the member ("at /data/decision").
+// error's pointer, past the event's index, names the member ("at /data/decision"). A journal
+// without a name (journal_options::name "") is not named, nor its line.
 inline error journal_line_error(const std::string& path, std::uint64_t number, const error& e) {
   std::string where;
   if (e.pointer.size() > 1) {
@@ -398,70 +314,48 @@ inline error journal_line_error(const std::string& path, std::uint64_t number, c
     if (member != std::string::npos)
       where = " (at " + e.pointer.substr(member) + ")";
   }
-  error out = make_error(e.code, path + ": line " + std::to_string(number) + ": " + e.message + where);
+  error out = make_error(
+      e.code, path.empty() ? e.message + where : path + ": line " + std::to_string(number) + ": " + e.message + where);
   out.line = number;
   return out;
 }
 
-// The length of the file `fd` of `size` bytes without the zero bytes at its end (the space a
-// journal_file reserved and a crash left): 0 to `size`, or -1 with errno.
-inline std::int64_t length_without_zero_tail(int fd, std::uint64_t size) {
-  char buf[1 << 14];
-  while (size > 0) {
-    const std::uint64_t n = std::min<std::uint64_t>(size, sizeof buf);
-    const std::uint64_t from = size - n;
-    std::uint64_t got = 0;
-    while (got < n) {
-      const ::ssize_t r = ::pread(fd, buf + got, static_cast<std::size_t>(n - got), static_cast<off_t>(from + got));
-      if (r < 0 && errno == EINTR)
+// Reads `in` from its start: pread from `offset` where it can seek, read(2) where it cannot (a
+// pipe, a FIFO: `<(cat journal)`). The bytes read, 0 at the end, -1 with errno.
+struct journal_reader {
+  int fd;
+  bool seekable = true;
+  std::uint64_t offset = 0;
+  ::ssize_t next(char* buf, std::size_t n) {
+    for (;;) {
+      const ::ssize_t got = seekable ? ::pread(fd, buf, n, static_cast<off_t>(offset)) : ::read(fd, buf, n);
+      if (got < 0 && errno == EINTR)
         continue;
-      if (r <= 0) {
-        if (r == 0)
-          errno = EIO;  // shorter than fstat said: changed while read
-        return -1;
+      if (got < 0 && seekable && errno == ESPIPE && offset == 0) {
+        seekable = false;
+        continue;
       }
-      got += static_cast<std::uint64_t>(r);
+      if (got > 0)
+        offset += static_cast<std::uint64_t>(got);
+      return got;
     }
-    for (std::uint64_t i = n; i > 0; --i)
-      if (buf[i - 1] != '\0')
-        return static_cast<std::int64_t>(from + i);
-    size = from;
   }
-  return 0;
-}
+};
 
-// Packs the first `length` bytes of the journal at `path` (none: all of it, less a tail of zero
-// bytes) into the bundle at `out` (see the top of this file). With `recovering`, a last line
-// without its newline (a write a crash cut short) is dropped and counted; else it is refused
-// like any other fault.
+// Packs the journal read from `in` (named `name` in messages; `length` bytes of it, or all of
+// it) into the bundle `target` (see the top of this file); `scratch_dir` holds the events while
+// the manifest waits for their digest. With `recovering`, the whole lines before the first zero
+// byte are packed and the rest reported: a last line without its newline (a write a crash cut
+// short) in torn_bytes; zero bytes to the end (the space a recorder reserved) ignored; zero bytes
+// followed by more (pages written back out of order before a power loss) a hole, reported with
+// what follows it. Without it, anything but whole lines is refused like any other fault.
 template <class = void>
-result<journal_summary> pack_journal(const std::string& path, const std::string& out, bool recovering,
-                                     const bundle_options& opt, std::optional<std::uint64_t> length = std::nullopt) {
-  owned_fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (in.fd < 0)
-    return file_error(errc::io_error, "cannot open the journal", path, errno);
-  struct stat journal_stat {
-  }, out_stat{};
-  if (::fstat(in.fd, &journal_stat) != 0)
-    return file_error(errc::io_error, "cannot read the journal", path, errno);
-  if (::stat(out.c_str(), &out_stat) == 0 && journal_stat.st_dev == out_stat.st_dev &&
-      journal_stat.st_ino == out_stat.st_ino) {
-    return make_error(errc::invalid_argument,
-                      "the bundle " + out + " would replace the journal " + path + ": write it to another file");
-  }
-  if (!length) {
-    const std::int64_t n = length_without_zero_tail(in.fd, static_cast<std::uint64_t>(journal_stat.st_size));
-    if (n < 0)
-      return file_error(errc::io_error, "cannot read the journal", path, errno);
-    length = static_cast<std::uint64_t>(n);
-  }
-  std::uint64_t unread = *length;
-  auto target = replacing_file::open(out);
-  if (!target)
-    return target.error();
-  owned_fd body(target->scratch());
+result<journal_summary> pack_journal_fd(int in, const std::string& name, atomic_file& target,
+                                        const std::string& scratch_dir, bool recovering, const bundle_options& opt,
+                                        std::optional<std::uint64_t> length = std::nullopt) {
+  owned_fd body(scratch_file_in(scratch_dir));
   if (body.fd < 0)
-    return file_error(errc::io_error, "cannot create a scratch file beside", out, errno);
+    return file_error(errc::io_error, "cannot create a scratch file in", scratch_dir, errno);
   int body_error = 0;
   basic_bundle_stream<void> stream(
       [&](std::string_view b) {
@@ -478,35 +372,64 @@ result<journal_summary> pack_journal(const std::string& path, const std::string&
     ++number;
     if (!stream.add(line)) {
       if (body_error != 0)
-        return file_error(errc::io_error, "cannot write the scratch file beside", out, body_error);
+        return file_error(errc::io_error, "cannot write the scratch file in", scratch_dir, body_error);
       const error why =
           stream.refusal() ? *stream.refusal() : make_error(code::LimitFileSize, "the events are too many");
-      return journal_line_error(path, number, why);
+      return journal_line_error(name, number, why);
     }
     const std::string_view canonical = stream.line();
     if (canonical.substr(0, canonical.size() - 1) != line) {
-      return journal_line_error(path, number,
+      return journal_line_error(name, number,
                                 make_error(code::ContractInvalidJson,
                                            "the line is not the event's canonical form (the journal was changed "
                                            "after it was written)"));
     }
     return std::nullopt;
   };
+  journal_reader reader{in};
+  std::uint64_t unread = length.value_or(~std::uint64_t{0});
+  bool in_zeros = false;       // recovering: past the whole lines, in zero bytes
+  std::uint64_t zero_at = 0;   // where they start
+  std::uint64_t fragment = 0;  // the bytes of a line cut short before them
   while (unread > 0) {
-    const ::ssize_t n = read_some(in.fd, buf.get(), static_cast<std::size_t>(std::min<std::uint64_t>(unread, 1 << 20)));
+    const std::uint64_t at = reader.offset;
+    const ::ssize_t n = reader.next(buf.get(), static_cast<std::size_t>(std::min<std::uint64_t>(unread, 1 << 20)));
     if (n < 0)
-      return file_error(errc::io_error, "cannot read the journal", path, errno);
+      return file_error(errc::io_error, "cannot read the journal", name, errno);
     if (n == 0)
       break;
     unread -= static_cast<std::uint64_t>(n);
     std::string_view chunk(buf.get(), static_cast<std::size_t>(n));
-    for (;;) {
+    if (summary.hole) {
+      summary.hole->after_bytes += chunk.size();
+      continue;
+    }
+    while (!chunk.empty()) {
+      if (in_zeros) {
+        const std::size_t data = chunk.find_first_not_of('\0');
+        if (data == std::string_view::npos)
+          break;
+        const std::uint64_t data_at = at + static_cast<std::uint64_t>(n) - chunk.size() + data;
+        summary.hole = journal_hole{zero_at, data_at - zero_at, chunk.size() - data};
+        break;
+      }
       const auto nl = chunk.find('\n');
+      const std::string_view line = chunk.substr(0, nl);
+      if (recovering) {
+        if (const auto zero = line.find('\0'); zero != std::string_view::npos) {
+          fragment = pending.size() + zero;
+          pending.clear();
+          in_zeros = true;
+          zero_at = at + static_cast<std::uint64_t>(n) - chunk.size() + zero;
+          chunk.remove_prefix(zero);
+          continue;
+        }
+      }
       if (nl == std::string_view::npos) {
         pending.append(chunk);
         if (pending.size() > opt.limits.max_line_bytes) {
           return journal_line_error(
-              path, number + 1,
+              name, number + 1,
               make_error(code::LimitLineBytes,
                          "the line is longer than " + std::to_string(opt.limits.max_line_bytes.value()) + " bytes"));
         }
@@ -514,9 +437,9 @@ result<journal_summary> pack_journal(const std::string& path, const std::string&
       }
       std::optional<error> e;
       if (pending.empty()) {
-        e = take(chunk.substr(0, nl));
+        e = take(line);
       } else {
-        pending.append(chunk.substr(0, nl));
+        pending.append(line);
         e = take(pending);
         pending.clear();
       }
@@ -527,41 +450,49 @@ result<journal_summary> pack_journal(const std::string& path, const std::string&
   }
   if (!pending.empty()) {
     if (!recovering) {
-      return journal_line_error(path, number + 1,
+      return journal_line_error(name, number + 1,
                                 make_error(code::ContractInvalidJson, "the last line has no newline (" +
                                                                           std::to_string(pending.size()) + " bytes)"));
     }
-    summary.torn_bytes = pending.size();
+    fragment = pending.size();
   }
-  if (number == 0)
-    return make_error(code::ContractInvalidJson, path + ": the journal holds no complete event");
+  summary.torn_bytes = fragment;
+  if (number == 0) {
+    std::string why = name + ": the journal holds no complete event";
+    if (summary.hole)
+      why += " before a hole of " + std::to_string(summary.hole->zero_bytes) + " zero bytes at byte " +
+             std::to_string(summary.hole->at);
+    return make_error(code::ContractInvalidJson, why);
+  }
   auto ends = stream.finish();
   if (!ends)
     return ends.error();
   if (body_error != 0)
-    return file_error(errc::io_error, "cannot write the scratch file beside", out, body_error);
+    return file_error(errc::io_error, "cannot write the scratch file in", scratch_dir, body_error);
   hash::sha256::state sha;
-  sha.update(ends->head.data(), ends->head.size());
-  if (auto w = target->write(ends->head); !w)
+  auto put = [&](std::string_view b) -> result<void> {
+    sha.update(b.data(), b.size());
+    if (!target.write(b))
+      return file_error(errc::io_error, "cannot write", target.path(), target.error_code());
+    return {};
+  };
+  if (auto w = put(ends->head); !w)
     return w.error();
   // The body is read back once, into the target and the digest.
   if (::lseek(body.fd, 0, SEEK_SET) < 0)
-    return file_error(errc::io_error, "cannot read back the scratch file beside", out, errno);
+    return file_error(errc::io_error, "cannot read back the scratch file in", scratch_dir, errno);
   for (;;) {
     const ::ssize_t n = read_some(body.fd, buf.get(), 1 << 20);
     if (n < 0)
-      return file_error(errc::io_error, "cannot read back the scratch file beside", out, errno);
+      return file_error(errc::io_error, "cannot read back the scratch file in", scratch_dir, errno);
     if (n == 0)
       break;
-    const std::string_view b(buf.get(), static_cast<std::size_t>(n));
-    sha.update(b.data(), b.size());
-    if (auto w = target->write(b); !w)
+    if (auto w = put(std::string_view(buf.get(), static_cast<std::size_t>(n))); !w)
       return w.error();
   }
-  sha.update(ends->tail.data(), ends->tail.size());
-  if (auto w = target->write(ends->tail); !w)
+  if (auto w = put(ends->tail); !w)
     return w.error();
-  if (auto c = target->commit(); !c)
+  if (auto c = target.commit(); !c)
     return c.error();
   summary.events = number;
   summary.bundle_id = std::move(ends->bundle_id);
@@ -569,13 +500,41 @@ result<journal_summary> pack_journal(const std::string& path, const std::string&
   return summary;
 }
 
+// The same from the journal at `path` into the bundle at `out` (written atomically, refused
+// when it would replace the journal itself).
+template <class = void>
+result<journal_summary> pack_journal(const std::string& path, const std::string& out, bool recovering,
+                                     const bundle_options& opt) {
+  owned_fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (in.fd < 0)
+    return file_error(errc::io_error, "cannot open the journal", path, errno);
+  struct stat journal_stat {
+  }, out_stat{};
+  if (::fstat(in.fd, &journal_stat) != 0)
+    return file_error(errc::io_error, "cannot read the journal", path, errno);
+  if (S_ISDIR(journal_stat.st_mode))
+    return file_error(errc::io_error, "cannot read the journal", path, EISDIR);
+  if (::stat(out.c_str(), &out_stat) == 0 && journal_stat.st_dev == out_stat.st_dev &&
+      journal_stat.st_ino == out_stat.st_ino) {
+    return make_error(errc::invalid_argument,
+                      "the bundle " + out + " would replace the journal " + path + ": write it to another file");
+  }
+  auto target = atomic_file::open(out);
+  if (!target)
+    return target.error();
+  return pack_journal_fd(in.fd, path, *target, directory_of(out), recovering, opt);
+}
+
 }  // namespace detail
 
 // The bundle of everything the journal of an unfinished run holds, written to `out` (atomically):
 // every complete line checked as the verifier checks an event (docs/evidence.md) and held to its
 // canonical form; a last line without its newline — a write the crash cut short — dropped and
-// counted in torn_bytes; anything else wrong refused with the journal's line number and the
-// verifier's code. The journal itself is left as it was. A recovered run has no
+// counted in torn_bytes; zero bytes at the end (reserved space) ignored; zero bytes with more
+// after them (pages lost in a power loss) a hole: the whole lines before it are recovered, the
+// hole and what follows it reported (journal_summary::hole); anything else wrong refused with the
+// journal's line number and the verifier's code. The journal may be a pipe or a FIFO; it is left
+// as it was. A recovered run has no
 // assay.profile.finished event: the default pack's lifecycle rule says so, as it should.
 template <class = void>
 result<journal_summary> recover_journal(const std::string& journal, const std::string& out,
@@ -587,9 +546,12 @@ result<journal_summary> recover_journal(const std::string& journal, const std::s
 
 #ifdef ASSAY_EXTERN_TEMPLATE  // separate compilation: assay/separate.hpp
 namespace assay::evidence {
+ASSAY_EXTERN_TEMPLATE result<journal_summary> detail::pack_journal_fd<void>(int, const std::string&, atomic_file&,
+                                                                            const std::string&, bool,
+                                                                            const bundle_options&,
+                                                                            std::optional<std::uint64_t>);
 ASSAY_EXTERN_TEMPLATE result<journal_summary> detail::pack_journal<void>(const std::string&, const std::string&, bool,
-                                                                         const bundle_options&,
-                                                                         std::optional<std::uint64_t>);
+                                                                         const bundle_options&);
 ASSAY_EXTERN_TEMPLATE result<journal_summary> recover_journal<void>(const std::string&, const std::string&,
                                                                     const bundle_options&);
 }  // namespace assay::evidence

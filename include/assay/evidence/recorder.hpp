@@ -28,12 +28,14 @@
 #include "assay/error.hpp"
 #include "assay/contracts/event.hpp"
 #include "assay/contracts/events.hpp"
+#include "assay/evidence/atomic_file.hpp"
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/codes.hpp"
 #include "assay/evidence/content_hash.hpp"
 #include "assay/evidence/event_rules.hpp"
 #include "assay/evidence/ids.hpp"
 #include "assay/evidence/journal.hpp"
+#include "assay/evidence/redact.hpp"
 #include "assay/evidence/writer.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/time.hpp"
@@ -58,6 +60,12 @@
 
 namespace assay::evidence {
 
+// What a recorder does with the values a payload's privacy classes call sensitive
+// (docs/privacy.md): generalizes them before the event is hashed (the default: evidence is safe
+// by default for storage), or keeps them as written, an explicit choice. A forbidden value is
+// dropped either way.
+enum class privacy_mode : std::uint8_t { redact, keep_sensitive };
+
 struct recorder_options {
   std::string source = "urn:assay:runtime";  // a URI: contains ':', not first
   std::string run_id{};                      // no ':'; default: a live run id (UUIDv7)
@@ -67,6 +75,7 @@ struct recorder_options {
   std::function<std::chrono::system_clock::time_point()> clock = [] { return std::chrono::system_clock::now(); };
   // Where every event's line is written as it is appended (journal.hpp); none: kept in memory.
   std::optional<journal_options> journal{};
+  privacy_mode privacy = privacy_mode::redact;
 };
 
 // Envelope members an event may set beyond its payload.
@@ -257,7 +266,6 @@ class basic_recorder {
         return bad;
       }
     }
-    const std::size_t data_size = projection.size();  // of {"data":<payload>
     const std::string_view payload = std::string_view(projection).substr(projection_before_data.size());
     if constexpr (!contracts::listed_payload<Payload, contracts::known_payloads>) {
       // Not the listed type itself (which its encoding checked): held to the contract of a
@@ -273,10 +281,23 @@ class basic_recorder {
       if (auto e = mine.take_type(type))
         return errors(std::move(*e));
     }
+    // Safe by default (docs/privacy.md): the privacy classes of the type applied before the event
+    // is hashed, when they can change anything (a quick look first; most payloads have nothing).
+    event_extras redacted;
+    const event_extras* ex = &extras;
+    if (may_redact<Payload>(mine, payload, extras)) {
+      if (auto e = apply_privacy(mine, projection, type, extras, redacted))
+        return errors(std::move(*e));
+      ex = &redacted;
+    }
+    const std::size_t data_size = projection.size();  // of {"data":<payload>
     // In memory, how deeply the event may nest, for finish() to check against the limits.
-    const std::uint32_t depth = opt_.journal ? 0 : 1 + detail::nesting_depth_bound(payload);
-    if (extras.subject) {
-      auto t = projection_after_data(datacontenttype, specversion, extras.subject, type);
+    const std::uint32_t depth =
+        opt_.journal
+            ? 0
+            : 1 + detail::nesting_depth_bound(std::string_view(projection).substr(projection_before_data.size()));
+    if (ex->subject) {
+      auto t = projection_after_data(datacontenttype, specversion, ex->subject, type);
       if (!t)
         return errors(t.error());
       projection += *t;
@@ -287,7 +308,7 @@ class basic_recorder {
     projection.resize(data_size);
     projection.front() = ',';
 
-    const line_parts parts = parts_of(mine, h, projection, extras);
+    const line_parts parts = parts_of(mine, h, projection, *ex);
 
     std::lock_guard<std::mutex> lock(st_->mu);
     if (st_->refusal)
@@ -351,6 +372,25 @@ class basic_recorder {
   // journal is removed and the recorder takes no more events. When it fails, the journal stays
   // as it was (finish_to may be called again, or the journal recovered).
   result<journal_summary> finish_to(const std::string& path, bundle_options o = {}) {
+    if (opt_.journal) {  // the file this recorder wrote, through its descriptor
+      std::lock_guard<std::mutex> lock(st_->mu);
+      struct stat mine {
+      }, there{};
+      if (st_->journal.file.fd() >= 0 && ::fstat(st_->journal.file.fd(), &mine) == 0 &&
+          ::stat(path.c_str(), &there) == 0 && there.st_dev == mine.st_dev && there.st_ino == mine.st_ino) {
+        return make_error(errc::invalid_argument, "the bundle " + path + " would replace the journal " +
+                                                      opt_.journal->path + ": write it to another file");
+      }
+    }
+    auto out = atomic_file::open(path);
+    if (!out)
+      return out.error();
+    return finish_into(*out, detail::directory_of(path), std::move(o));
+  }
+
+  // The same into an output already open (atomic_file::standard_output() too), committed here;
+  // `scratch_dir` holds the events while the manifest waits for their digest (with a journal).
+  result<journal_summary> finish_into(atomic_file& out, const std::string& scratch_dir, bundle_options o = {}) {
     if (!o.producer)
       o.producer = opt_.producer;
     std::lock_guard<std::mutex> lock(st_->mu);
@@ -360,25 +400,32 @@ class basic_recorder {
       auto b = finish_locked(o);
       if (!b)
         return b.error();
-      auto out = detail::replacing_file::open(path);
-      if (!out)
-        return out.error();
-      if (auto w = out->write(b->first); !w)
-        return w.error();
-      if (auto c = out->commit(); !c)
+      out.write(b->first);
+      if (auto c = out.commit(); !c)
         return c.error();
-      return journal_summary{st_->count, 0, std::move(b->second),
+      return journal_summary{st_->count, 0, std::nullopt, std::move(b->second),
                              hash::digest_bytes<hash::sha256>(b->first).to_string()};
     }
-    if (const int e = st_->journal.file.sync(); e != 0)
-      return detail::file_error(errc::io_error, "cannot sync the journal", opt_.journal->path, e);
-    auto summary = detail::pack_journal(opt_.journal->path, path, false, o, st_->journal.file.bytes());
+    const std::string& journal = opt_.journal->path;
+    detail::journal_file& file = st_->journal.file;
+    if (const int e = file.sync(); e != 0)
+      return detail::file_error(errc::io_error, "cannot sync the journal", journal, e);
+    struct stat mine {
+    }, there{};
+    if (::fstat(file.fd(), &mine) != 0)
+      return detail::file_error(errc::io_error, "cannot read the journal", journal, errno);
+    auto summary = detail::pack_journal_fd(file.fd(), opt_.journal->name.value_or(journal), out, scratch_dir, false, o,
+                                           file.bytes());
     if (!summary)
       return summary;
-    (void)st_->journal.file.close();
-    ::unlink(opt_.journal->path.c_str());
-    detail::sync_directory_of(opt_.journal->path);
-    st_->refusal = make_error(errc::invalid_argument, "the run was finished: its bundle is " + path);
+    (void)file.close();
+    // Removed only while its name is still this recorder's file (another run may have made a
+    // journal of that name since).
+    if (::stat(journal.c_str(), &there) == 0 && there.st_dev == mine.st_dev && there.st_ino == mine.st_ino) {
+      ::unlink(journal.c_str());
+      detail::sync_directory_of(journal);
+    }
+    st_->refusal = make_error(errc::invalid_argument, "the run was finished: its bundle is " + out.path());
     return summary;
   }
 
@@ -489,10 +536,12 @@ class basic_recorder {
     // what it makes: the projection after the data (without subject), the line's end.
     std::string type;
     std::string after_data;
-    std::string type_end;  // ","type":"<type>"}
+    std::string type_end;                              // ","type":"<type>"}
+    const detail::redactor_entry* redactor = nullptr;  // its privacy classes; none: an unknown type
 
     std::optional<error> take_type(std::string_view t) {
       type.clear();
+      redactor = detail::find_redactor(t);
       auto a = projection_after_data(datacontenttype, specversion, std::nullopt, t);
       if (!a)
         return a.error();
@@ -504,6 +553,69 @@ class basic_recorder {
       return std::nullopt;
     }
   };
+
+  // False when the privacy classes cannot change the event: a listed payload type with no
+  // member that is not public, or a payload (and sensitive subject) in which no sensitive rule
+  // can match; kept sensitive values leave only a type's forbidden members to drop.
+  template <class Payload>
+  bool may_redact(const scratch& mine, std::string_view payload, const event_extras& extras) const {
+    if (mine.redactor != nullptr && mine.redactor->has_forbidden)
+      return true;
+    if (opt_.privacy == privacy_mode::keep_sensitive)
+      return false;
+    if constexpr (contracts::listed_payload<Payload, contracts::known_payloads>) {
+      if constexpr (!detail::holds_class<Payload, false>())
+        return false;
+    }
+    if (may_need_redaction(payload))
+      return true;
+    return extras.subject && mine.redactor != nullptr && mine.redactor->subject == privacy::sensitive &&
+           may_need_redaction(*extras.subject);
+  }
+
+  // The payload in `projection` (after projection_before_data) with its type's privacy classes
+  // applied (redact.hpp), written back in canonical form, and the envelope's flags and subject
+  // as the redaction leaves them, into `out`. An error when the payload cannot be read back (it
+  // nests deeper than redaction reads) or breaks its contract once redacted.
+  std::optional<error> apply_privacy(const scratch& mine, std::string& projection, std::string_view type,
+                                     const event_extras& extras, event_extras& out) const {
+    json::limits lim;
+    lim.max_depth = 4096;
+    lim.max_members = static_cast<std::size_t>(-1);
+    lim.max_string_chars = static_cast<std::size_t>(-1);
+    auto v = json::parse(std::string_view(projection).substr(projection_before_data.size()), lim);
+    if (!v)
+      return make_error(v.error().code, "the payload cannot be redacted: " + v.error().message, "/data");
+    const redact_options ro{.keep_sensitive = opt_.privacy == privacy_mode::keep_sensitive};
+    redaction r;
+    if (mine.redactor != nullptr)
+      mine.redactor->redact(*v, ro, r);
+    else if (!ro.keep_sensitive)
+      redact_strings(*v, r);
+    out = extras;
+    if (!ro.keep_sensitive && extras.subject && mine.redactor != nullptr &&
+        mine.redactor->subject == privacy::sensitive)
+      out.subject = redact_string(*extras.subject, r);
+    out.pii = out.pii || r.set_pii;
+    out.secrets = out.secrets || r.set_secrets;
+    if (!r.changed())
+      return std::nullopt;
+    projection.resize(projection_before_data.size());
+    json::string_sink sink{&projection};
+    if (auto w = json::to_sink(sink, *v); !w)
+      return make_error(w.error().code, "the redacted payload cannot be written: " + w.error().message, "/data");
+    if (const auto* known = contracts::find_event_type(type)) {
+      if (auto c =
+              known->validate_data(std::string_view(projection).substr(projection_before_data.size()), json::limits{});
+          !c) {
+        error e = c.error().front();
+        e.message = "once redacted, the payload breaks its contract: " + e.message;
+        e.pointer = "/data" + e.pointer;
+        return e;
+      }
+    }
+    return std::nullopt;
+  }
 
   line_parts parts_of(scratch& mine, const hash::digest<hash::sha256>& h, std::string_view data,
                       const event_extras& extras) const {
@@ -578,14 +690,11 @@ class basic_recorder {
 
   // With a journal: the bundle of the journal's lines, read back whole (finish() returns bytes).
   result<std::string> journal_bytes(const bundle_options& o) const {
-    std::string text;
-    detail::owned_fd in(::open(opt_.journal->path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (in.fd < 0)
-      return detail::file_error(errc::io_error, "cannot open the journal", opt_.journal->path, errno);
-    text.resize(st_->journal.file.bytes());
+    std::string text(st_->journal.file.bytes(), '\0');
+    detail::journal_reader in{st_->journal.file.fd()};
     std::size_t got = 0;
     while (got < text.size()) {
-      const ::ssize_t n = detail::read_some(in.fd, text.data() + got, text.size() - got);
+      const ::ssize_t n = in.next(text.data() + got, text.size() - got);
       if (n <= 0)
         return detail::file_error(errc::io_error, "cannot read the journal", opt_.journal->path, n < 0 ? errno : EIO);
       got += static_cast<std::size_t>(n);

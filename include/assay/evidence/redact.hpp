@@ -21,6 +21,7 @@
 #include "assay/evidence/content_hash.hpp"
 #include "assay/hash/hash.hpp"
 #include "assay/json/canonical.hpp"
+#include "assay/json/pointer.hpp"
 #include "assay/json/value.hpp"
 #include "assay/reflect/codec.hpp"
 
@@ -33,11 +34,29 @@
 #include <string_view>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 namespace assay::evidence {
 
+// One value a redaction changed or removed: where it is (a JSON Pointer below the payload, or
+// `/subject` for the envelope's subject) and the class that made it so (sensitive: generalized;
+// forbidden: dropped, or replaced by a commitment).
+struct redacted_value {
+  std::string pointer;
+  privacy cls = privacy::sensitive;
+  friend bool operator==(const redacted_value&, const redacted_value&) = default;
+};
+
+// Where a redaction records what it changed (redact_options::log), and the pointer it is at.
+struct redaction_log {
+  std::vector<redacted_value> values;
+  std::string at;  // the pointer of the value being redacted (the walk's own)
+};
+
 struct redact_options {
-  bool commitments = false;  // forbidden values become commitments instead of disappearing
+  bool commitments = false;      // forbidden values become commitments instead of disappearing
+  bool keep_sensitive = false;   // sensitive values (declared or additive) kept as written
+  redaction_log* log = nullptr;  // when set, each value changed or dropped is named there
 };
 
 // What a redaction changed.
@@ -213,19 +232,99 @@ inline std::string redact_string(std::string_view s, redaction& r) {
   return generalize_home_paths(out, r.paths);
 }
 
-// Applies the sensitive rule to every string inside `v` (member names stay).
-inline void redact_strings(json::value& v, redaction& r) {
-  if (v.is_string()) {
-    std::string red = redact_string(v.as_string(), r);
-    if (red != v.as_string())
-      v = json::value(std::move(red));
-  } else if (v.is_array()) {
-    for (json::value& e : v.as_array())
-      redact_strings(e, r);
-  } else if (v.is_object()) {
-    for (json::member& m : v.as_object())
-      redact_strings(m.value, r);
+namespace detail {
+
+inline bool ends_with_nocase(std::string_view s, std::size_t end, std::string_view lower_word) noexcept {
+  return end >= lower_word.size() && ieq(s.substr(end - lower_word.size(), lower_word.size()), lower_word);
+}
+
+}  // namespace detail
+
+// False only when the sensitive rule can change no string held in `text` — JSON as written, or a
+// plain string: no secret marker, no home-directory path, nothing escaped that could hide one.
+// A quick test before the real work (redact_strings), which is then skipped; true says only
+// "look closer". One pass; the bytes that can start a match ('=', ':', ' ', '/', '\') are rare
+// enough that each is looked at where it stands.
+inline bool may_need_redaction(std::string_view text) noexcept {
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (text[i]) {
+      case '=':   // token=, key=, api_key=, secret=, password=, session=, cookie=, --<name>=
+      case '\\':  // an escape: the rules look at the decoded string
+        return true;
+      case ':':  // "authorization: ", x-api-key:, x-token:
+        if ((i + 1 < n && text[i + 1] == ' ') || detail::ends_with_nocase(text, i, "key") ||
+            detail::ends_with_nocase(text, i, "token"))
+          return true;
+        break;
+      case ' ':  // "bearer "
+        if (detail::ends_with_nocase(text, i, "bearer"))
+          return true;
+        break;
+      case '/':  // /home/<u>/, /Users/<u>/, /root/, C:/Users/<u>/
+        if (text.substr(i + 1).starts_with("home/") || text.substr(i + 1).starts_with("root/") ||
+            (i + 6 < n && detail::ieq(text.substr(i + 1, 5), "users")))
+          return true;
+        break;
+      default:
+        break;
+    }
   }
+  return false;
+}
+
+// Applies the sensitive rule to every string inside `v` (member names stay); with a log, each
+// string changed is named there (its pointer below log->at). The walk keeps its own stack: any
+// depth the reader admitted.
+inline void redact_strings(json::value& v, redaction& r, redaction_log* log = nullptr) {
+  struct level {
+    json::value* container;
+    std::size_t next, pointer_size;
+  };
+  std::vector<level> stack;
+  json::value* cur = &v;
+  for (;;) {
+    if (cur->is_string()) {
+      std::string red = redact_string(cur->as_string(), r);
+      if (red != cur->as_string()) {
+        *cur = json::value(std::move(red));
+        if (log != nullptr)
+          log->values.push_back({log->at, privacy::sensitive});
+      }
+    } else if ((cur->is_array() && !cur->as_array().empty()) || (cur->is_object() && !cur->as_object().empty())) {
+      stack.push_back({cur, 0, log != nullptr ? log->at.size() : 0});
+    }
+    cur = nullptr;
+    while (cur == nullptr && !stack.empty()) {
+      level& l = stack.back();
+      const bool array = l.container->is_array();
+      const std::size_t n = array ? l.container->as_array().size() : l.container->as_object().size();
+      if (l.next >= n) {
+        if (log != nullptr)
+          log->at.resize(l.pointer_size);
+        stack.pop_back();
+        continue;
+      }
+      const std::size_t k = l.next++;
+      if (log != nullptr) {
+        log->at.resize(l.pointer_size);
+        log->at += '/';
+        log->at += array ? std::to_string(k) : json::escape_pointer_token(l.container->as_object()[k].name);
+      }
+      cur = array ? &l.container->as_array()[k] : &l.container->as_object()[k].value;
+    }
+    if (cur == nullptr)
+      return;
+  }
+}
+
+// The commitment to a value given as its canonical bytes: their sha256 and their length.
+inline json::value commitment_of_canonical(std::string_view canonical) {
+  json::value c = json::object{};
+  c.set("alg", "sha256");
+  c.set("digest", hash::digest_bytes<hash::sha256>(canonical).to_string());
+  c.set("size_bytes", static_cast<double>(canonical.size()));
+  return c;
 }
 
 // The commitment to a value: sha256 of its canonical bytes and their length.
@@ -233,11 +332,7 @@ inline result<json::value> commitment_of(const json::value& v) {
   auto bytes = json::to_canonical(v);
   if (!bytes)
     return bytes.error();
-  json::value c = json::object{};
-  c.set("alg", "sha256");
-  c.set("digest", hash::digest_bytes<hash::sha256>(*bytes).to_string());
-  c.set("size_bytes", static_cast<double>(bytes->size()));
-  return c;
+  return commitment_of_canonical(*bytes);
 }
 
 namespace detail {
@@ -269,13 +364,28 @@ void redact_nested(json::value& v, const redact_options& opt, redaction& r) {
   } else if constexpr (cat == category::object) {
     redact_typed<F>(v, opt, r);
   } else if constexpr (cat == category::array || cat == category::fixed_array) {
-    if (v.is_array())
-      for (json::value& e : v.as_array())
+    if (v.is_array()) {
+      const std::size_t at = opt.log != nullptr ? opt.log->at.size() : 0;
+      std::size_t k = 0;
+      for (json::value& e : v.as_array()) {
+        if (opt.log != nullptr)
+          opt.log->at += "/" + std::to_string(k++);
         redact_nested<typename F::value_type>(e, opt, r);
+        if (opt.log != nullptr)
+          opt.log->at.resize(at);
+      }
+    }
   } else if constexpr (cat == category::map) {
-    if (v.is_object())
-      for (json::member& m : v.as_object())
+    if (v.is_object()) {
+      const std::size_t at = opt.log != nullptr ? opt.log->at.size() : 0;
+      for (json::member& m : v.as_object()) {
+        if (opt.log != nullptr)
+          opt.log->at += "/" + json::escape_pointer_token(m.name);
         redact_nested<typename F::mapped_type>(m.value, opt, r);
+        if (opt.log != nullptr)
+          opt.log->at.resize(at);
+      }
+    }
   } else if constexpr (cat == category::nullable) {
     if (!v.is_null())
       redact_nested<typename F::value_type>(v, opt, r);
@@ -288,6 +398,16 @@ void redact_typed(json::value& v, const redact_options& opt, redaction& r) {
   if (!v.is_object())
     return;
   using info = reflect::struct_info<T>;
+  redaction_log* const log = opt.log;
+  const std::size_t at = log != nullptr ? log->at.size() : 0;
+  // The log's pointer at member `name` (a no-op without a log).
+  const auto enter = [&](std::string_view name) {
+    if (log != nullptr) {
+      log->at.resize(at);
+      log->at += '/';
+      log->at += json::escape_pointer_token(name);
+    }
+  };
   reflect::for_each_index<T>([&](auto I) {
     using F = reflect::field_type<T, I.value>;
     if constexpr (info::is_member[I.value]) {
@@ -295,13 +415,17 @@ void redact_typed(json::value& v, const redact_options& opt, redaction& r) {
       json::value* member = v.find(name);
       if (member == nullptr)
         return;
+      enter(name);
       constexpr privacy p = info::privacy_classes[I.value];
       if constexpr (p == privacy::sensitive) {
-        redact_strings(*member, r);
+        if (!opt.keep_sensitive)
+          redact_strings(*member, r, log);
       } else if constexpr (p == privacy::forbidden_secret || p == privacy::forbidden_pii) {
         static_assert(reflect::is_std_optional<F>::value || can_hold_commitment<F>(),
                       "a forbidden member must be optional (it is dropped) or able to hold a commitment");
         (p == privacy::forbidden_secret ? r.set_secrets : r.set_pii) = true;
+        if (log != nullptr)
+          log->values.push_back({log->at, p});
         bool committed = false;
         if constexpr (can_hold_commitment<F>()) {
           if (opt.commitments) {
@@ -329,9 +453,46 @@ void redact_typed(json::value& v, const redact_options& opt, redaction& r) {
   });
   // Members the type does not declare (kept by its extra_members, or by no one) are sensitive:
   // nothing says what they hold.
-  for (json::member& m : v.as_object())
-    if (info::find(m.name) == info::npos)
-      redact_strings(m.value, r);
+  if (!opt.keep_sensitive) {
+    for (json::member& m : v.as_object()) {
+      if (info::find(m.name) == info::npos) {
+        enter(m.name);
+        redact_strings(m.value, r, log);
+      }
+    }
+  }
+  if (log != nullptr)
+    log->at.resize(at);
+}
+
+// Whether a value of C++ type T can hold, at any depth, a member that is forbidden
+// (`forbidden_only`), or one that is not public — an additive member (extra_members) counts, being
+// sensitive. A listed payload type with neither needs no redaction at all.
+template <class T, bool forbidden_only>
+constexpr bool holds_class() {
+  using reflect::category;
+  constexpr category cat = reflect::category_of<T>();
+  if constexpr (reflect::is_std_optional<T>::value || cat == category::nullable) {
+    return holds_class<typename T::value_type, forbidden_only>();
+  } else if constexpr (cat == category::array || cat == category::fixed_array) {
+    return holds_class<typename T::value_type, forbidden_only>();
+  } else if constexpr (cat == category::map) {
+    return holds_class<typename T::mapped_type, forbidden_only>();
+  } else if constexpr (cat == category::object) {
+    using info = reflect::struct_info<T>;
+    bool any = !forbidden_only && info::has_extras;
+    reflect::for_each_index<T>([&](auto I) {
+      if constexpr (info::is_member[I.value]) {
+        constexpr privacy p = info::privacy_classes[I.value];
+        const bool picked =
+            forbidden_only ? p == privacy::forbidden_secret || p == privacy::forbidden_pii : p != privacy::public_;
+        any = any || picked || holds_class<reflect::field_type<T, I.value>, forbidden_only>();
+      }
+    });
+    return any;
+  } else {
+    return false;
+  }
 }
 
 using payload_redactor = void (*)(json::value&, const redact_options&, redaction&);
@@ -350,6 +511,7 @@ struct redactor_entry {
   std::string_view type;
   payload_redactor redact;
   privacy subject = privacy::public_;
+  bool has_forbidden = false;  // a member of the type is forbidden: redaction always has work
 };
 
 // The sensitive rule on the envelope's subject, when its class says so.
@@ -368,7 +530,7 @@ inline void redact_subject(json::value& event, privacy subject, redaction& r) {
 template <class Payloads = contracts::known_payloads>
 const redactor_entry* find_redactor(std::string_view type) {
   static const auto table = Payloads::table([]<class P>() {
-    return redactor_entry{P::event_type, &redact_typed<P>, subject_privacy_of<P>()};
+    return redactor_entry{P::event_type, &redact_typed<P>, subject_privacy_of<P>(), holds_class<P, true>()};
   });
   for (const redactor_entry& e : table)
     if (e.type == type)
@@ -377,6 +539,40 @@ const redactor_entry* find_redactor(std::string_view type) {
 }
 
 }  // namespace detail
+
+// What an output that goes to another system (an OTLP export, a SARIF or lint message, a
+// findings packet, a diff report) may carry of an event's `data` and `subject`: the classes of
+// the payload type of `type` among Payloads applied — sensitive values (declared, additive, or
+// all of an unknown type's data) generalized unless `keep_sensitive`, forbidden ones dropped
+// whatever the bundle holds (docs/privacy.md, "nothing leaves in the clear"). `data` and
+// `subject` (either may be null) are changed in place; the result names each value changed or
+// dropped, by its pointer in the event (`/data/...`, `/subject`), in the order met.
+template <class Payloads = contracts::known_payloads>
+std::vector<redacted_value> redact_for_output(std::string_view type, json::value* data, std::string* subject,
+                                              bool keep_sensitive = false) {
+  redaction_log log;
+  log.at = "/data";
+  redact_options opt;
+  opt.keep_sensitive = keep_sensitive;
+  opt.log = &log;
+  redaction r;
+  const detail::redactor_entry* e = detail::find_redactor<Payloads>(type);
+  if (data != nullptr) {
+    if (e != nullptr)
+      e->redact(*data, opt, r);
+    else if (!keep_sensitive)
+      redact_strings(*data, r, &log);
+  }
+  const privacy sc = e != nullptr ? e->subject : privacy::sensitive;
+  if (subject != nullptr && sc == privacy::sensitive && !keep_sensitive) {
+    std::string red = redact_string(*subject, r);
+    if (red != *subject) {
+      *subject = std::move(red);
+      log.values.push_back({"/subject", privacy::sensitive});
+    }
+  }
+  return std::move(log.values);
+}
 
 // Applies the privacy classes of payload type P to a `data` value.
 template <class P>

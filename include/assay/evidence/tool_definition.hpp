@@ -58,8 +58,11 @@ inline std::string_view trim_white_space(std::string_view s) noexcept {
   return s;
 }
 
-// The bounded projection of an MCP tool definition. `server_id` is given for a server-scoped
-// tool. The input schema is read from `inputSchema` (MCP's name) or `input_schema`.
+// The bounded projection of an MCP tool definition, as the reference's gate takes it (docs/mcp.md):
+// `name` (a string not blank); `description` trimmed, left out when absent, not a string or
+// blank; the input schema from `inputSchema`, else `input_schema`, which must be an object when
+// given; `server_id` for a server-scoped tool, trimmed, left out when blank. A definition the
+// reference would not bind (no name, a blank one, a schema that is not an object) is an error.
 inline result<json::value> tool_definition_projection(const json::value& definition,
                                                       std::optional<std::string_view> server_id = std::nullopt) {
   if (!definition.is_object())
@@ -67,32 +70,29 @@ inline result<json::value> tool_definition_projection(const json::value& definit
   const json::value* name = definition.find("name");
   if (name == nullptr)
     return make_error(errc::missing_member, "a tool definition needs a name", "/name");
-  if (!name->is_string() || name->as_string().empty())
-    return make_error(errc::type_mismatch, "a tool definition's name must be a non-empty string", "/name");
+  if (!name->is_string() || trim_white_space(name->as_string()).empty())
+    return make_error(errc::type_mismatch, "a tool definition's name must be a string that is not blank", "/name");
   json::value p = json::object{};
   p.set("name", name->as_string());
-  if (const json::value* d = definition.find("description"); d != nullptr && !d->is_null()) {
-    if (!d->is_string())
-      return make_error(errc::type_mismatch, "a tool definition's description must be a string", "/description");
-    p.set("description", std::string(trim_white_space(d->as_string())));
+  if (const json::value* d = definition.find("description"); d != nullptr && d->is_string()) {
+    const std::string_view text = trim_white_space(d->as_string());
+    if (!text.empty())
+      p.set("description", std::string(text));
   }
   const json::value* schema = definition.find("inputSchema");
-  const json::value* snake = definition.find("input_schema");
-  if (schema != nullptr && snake != nullptr)
-    return make_error(errc::duplicate_member, "a tool definition has both inputSchema and input_schema",
-                      "/input_schema");
+  const bool camel = schema != nullptr;
   if (schema == nullptr)
-    schema = snake;
+    schema = definition.find("input_schema");
   if (schema != nullptr) {
     if (!schema->is_object())
       return make_error(errc::type_mismatch, "a tool definition's input schema must be an object",
-                        snake != nullptr ? "/input_schema" : "/inputSchema");
+                        camel ? "/inputSchema" : "/input_schema");
     p.set("input_schema", *schema);
   }
   if (server_id) {
-    if (server_id->empty())
-      return make_error(errc::invalid_argument, "a server-scoped tool needs a non-empty server id");
-    p.set("server_id", std::string(*server_id));
+    const std::string_view id = trim_white_space(*server_id);
+    if (!id.empty())
+      p.set("server_id", std::string(id));
   }
   return p;
 }

@@ -19,9 +19,10 @@
 // ledger is escaped for its format: in Markdown every ASCII punctuation character is
 // backslash-escaped (so no emphasis, link, image, HTML, autolink, entity or table cell can come
 // from it) and line breaks and other control characters become spaces; in HTML & < > " ' become
-// character references and control characters U+FFFD. The page loads nothing (no script, no
-// stylesheet, image or font from elsewhere) and has print rules. The output is a function of the
-// finding: the same finding gives the same bytes.
+// character references and control characters U+FFFD; in both, the direction overrides, isolates
+// and marks (and the other code points the terminal sanitizer escapes) show as `\uHHHH`. The page loads nothing (no
+// script, no stylesheet, image or font from elsewhere) and has print rules. The output is a function of the finding:
+// the same finding gives the same bytes.
 #pragma once
 
 #include "assay/contracts/finding.hpp"
@@ -29,6 +30,7 @@
 #include "assay/findings/stats.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/pointer.hpp"
+#include "assay/json/printable.hpp"
 #include "assay/json/value.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/separate.hpp"
@@ -206,31 +208,42 @@ errors disagreements(const finding& f) {
 
 // --- escaping ----------------------------------------------------------------------------------
 
-// `s` as Markdown text that reads as `s` and is nothing else.
+// `s` as Markdown text that reads as `s` and is nothing else. The code points the terminal
+// sanitizer escapes (json::invisible_control: direction overrides, isolates and marks, C1
+// controls, line separators) are shown as `\uHHHH`, its backslash escaped.
 inline std::string markdown_text(std::string_view s) {
   std::string out;
   out.reserve(s.size() + s.size() / 4);
-  for (const char ch : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char ch = s[i];
     const auto c = static_cast<unsigned char>(ch);
+    const json::utf8_char u = json::utf8_at(s, i);
     if (c < 0x20 || c == 0x7F) {
       out += ' ';
     } else if ((c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) ||
                (c >= 0x7B && c <= 0x7E)) {
       out += '\\';
       out += ch;
+    } else if (u.valid && json::invisible_control(u.cp)) {
+      out += '\\';
+      json::append_u_escape(out, u.cp);
     } else {
-      out += ch;
+      out.append(s.data() + i, u.len);
     }
+    i += u.len;
   }
   return out;
 }
 
-// `s` as HTML text or attribute value.
+// `s` as HTML text or attribute value. The code points json::invisible_control names are shown
+// as the text `\uHHHH` (a character reference would give the character itself).
 inline std::string html_text(std::string_view s) {
   std::string out;
   out.reserve(s.size() + s.size() / 8);
-  for (const char ch : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char ch = s[i];
     const auto c = static_cast<unsigned char>(ch);
+    const json::utf8_char u = json::utf8_at(s, i);
     switch (ch) {
       case '&':
         out += "&amp;";
@@ -250,9 +263,12 @@ inline std::string html_text(std::string_view s) {
       default:
         if ((c < 0x20 && ch != '\n' && ch != '\t') || c == 0x7F)
           out += "&#xFFFD;";
+        else if (u.valid && json::invisible_control(u.cp))
+          json::append_u_escape(out, u.cp);
         else
-          out += ch;
+          out.append(s.data() + i, u.len);
     }
+    i += u.len;
   }
   return out;
 }

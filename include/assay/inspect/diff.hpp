@@ -6,14 +6,17 @@
 //   std::fputs(assay::inspect::diff_text(*d).c_str(), stdout);
 //
 // Categories as the reference's diff has them: the `subject` of each *.net.* event (network),
-// *.fs.* (filesystem), *.process.* (processes), a type ending in .net, .fs or .process too.
+// *.fs.* (filesystem), *.process.* (processes), a type ending in .net, .fs or .process too; a
+// subject its payload type classes sensitive generalized (docs/privacy.md), as in every output.
 // Beyond the reference: tools (named by assay.tool.call and assay.tool.decision; a redacted name
 // by its commitment's digest), each tool's decision outcomes, and the count of each event type.
 #pragma once
 
 #include "assay/contracts/evidence_diff.hpp"
+#include "assay/contracts/payloads.hpp"
 #include "assay/error.hpp"
 #include "assay/evidence/event_data.hpp"
+#include "assay/evidence/redact.hpp"
 #include "assay/evidence/verify.hpp"
 #include "assay/inspect/text.hpp"
 #include "assay/separate.hpp"
@@ -43,8 +46,13 @@ class diff_side {
   void on_event(const evidence::verified_event& e) {
     ++types_[std::string(e.type)];
     if (e.subject && !e.subject->empty()) {
-      if (auto* set = category_of(e.type))
-        set->emplace(*e.subject);
+      if (auto* set = category_of(e.type)) {
+        // As it may leave (docs/privacy.md): a subject its type classes sensitive (a path, a
+        // host:port), or any subject of a type the registry does not know, generalized.
+        std::string subject(*e.subject);
+        evidence::redact_for_output(e.type, nullptr, &subject);
+        set->emplace(std::move(subject));
+      }
     }
     const bool decision = e.type == "assay.tool.decision";
     if (!decision && e.type != "assay.tool.call")
@@ -74,16 +82,10 @@ class diff_side {
  private:
   friend evidence_diff diff(const diff_side& baseline, const diff_side& candidate);
 
-  // The set a type's subjects go to, or nullptr: ".net." inside the type or ".net" at its end.
+  // The set a type's subjects go to, or nullptr (contracts::capability_of).
   std::set<std::string>* category_of(std::string_view type) {
-    static constexpr std::array<std::string_view, 3> names{"net", "fs", "process"};
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      const std::string dotted = "." + std::string(names[i]);
-      const std::size_t at = type.find(dotted + ".");
-      if (at != std::string_view::npos || type.ends_with(dotted))
-        return &subjects_[i];
-    }
-    return nullptr;
+    const contracts::capability c = contracts::capability_of(type);
+    return c == contracts::capability::none ? nullptr : &subjects_[static_cast<std::size_t>(c)];
   }
 
   std::string run_root_;

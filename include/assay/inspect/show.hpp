@@ -60,6 +60,9 @@ struct facts {
   std::string bundle_id, run_id, producer, time_start, time_end, manifest_json = "null";
   std::string file_sha256;      // of the bundle file's bytes (not the run root, which bundle_id is)
   std::string packs, mappings;  // x-assay (docs/evidence.md): the packs applied, the framework mappings
+  // The manifest members of those, as JSON Pointers: the producer's claim, which no digest covers
+  // (editing them leaves the bundle verifying), so never shown as verified.
+  std::vector<std::string> claimed;
   std::optional<std::uint64_t> manifest_events;
 };
 
@@ -132,6 +135,9 @@ class basic_gatherer {
     });
     facts_.mappings =
         each("mappings", [&](const json::value& m) { return text(m, "framework") + " " + text(m, "ref"); });
+    for (const std::string_view member : {"packs_applied", "mappings"})
+      if (x.is_object() && x.find(member) != nullptr)
+        facts_.claimed.push_back("/x-assay/" + std::string(member));
   }
 
   // Keeps the earliest and latest RFC 3339 time seen, each parsed once (without verification:
@@ -265,10 +271,12 @@ inline std::string summary_lines(const facts& f, const show_summary& s, const ga
   line("file", f.file_sha256);
   line("run", f.run_id);
   line("producer", f.producer);
+  // x-assay is the producer's word: no digest covers it, so it is said to be claimed, beside
+  // "verified" or not.
   if (!f.packs.empty())
-    line("packs", f.packs);
+    line("packs", f.packs + " (claimed, not verified)");
   if (!f.mappings.empty())
-    line("mappings", f.mappings);
+    line("mappings", f.mappings + " (claimed, not verified)");
   std::string events = std::to_string(s.events);
   if (!s.verified)
     events += f.manifest_events ? " read (the manifest says " + std::to_string(*f.manifest_events) + ")" : " read";
@@ -372,6 +380,12 @@ result<show_summary> show_bundle(evidence::byte_source& source, const show_optio
     failed = sp.replay(
         [&](std::string_view chunk) { return std::fwrite(chunk.data(), 1, chunk.size(), out) == chunk.size(); });
     std::string tail = std::string("],\"verified\":") + (s.verified ? "true" : "false");
+    if (const auto& claimed = g.fact().claimed; !claimed.empty()) {
+      auto list = assay::encode(claimed);
+      if (!list)
+        return list.error().front();
+      tail += ",\"claimed\":" + *list;
+    }
     if (!g.problems().empty()) {
       std::vector<deferred_t<V, contracts::show_v1::unreadable_part>> parts;  // compiled only where used
       for (const auto& [at, why] : g.problems())

@@ -142,8 +142,8 @@ inline bool plain_string(const pack_node& n) {
 template <class = void>
 class basic_linter {
  public:
-  // Checks the packs can run together: the same canonical rule id in two packs is an error when
-  // either is a compliance pack. The packs must outlive the linter.
+  // Checks the packs can run together (check_packs_together): the same canonical rule id in two
+  // packs is an error when either is a compliance pack. The packs must outlive the linter.
   static result<basic_linter> create(std::span<const loaded_pack> packs, lint_options options = {}) {
     basic_linter l;
     l.options_ = std::move(options);
@@ -159,26 +159,17 @@ class basic_linter {
                           std::string(r.description),
                           0});
     }
-    struct seen_id {
-      std::string id;
-      std::size_t pack;
-    };
-    std::vector<seen_id> seen;
+    if (auto together = check_packs_together(packs); !together)
+      return together.error();
+    std::vector<std::string> seen;
     for (std::size_t p = 0; p < packs.size(); ++p) {
       const loaded_pack& pack = packs[p];
       for (std::size_t i = 0; i < pack.definition.rules.size(); ++i) {
         const auto& r = pack.definition.rules[i];
         std::string id = pack.canonical_rule_id(r.id);
-        const auto dup = std::find_if(seen.begin(), seen.end(), [&](const seen_id& s) { return s.id == id; });
-        if (dup != seen.end()) {
-          if (dup->pack != p && (pack.is_compliance() || packs[dup->pack].is_compliance()))
-            return make_error(errc::invalid_argument, "rule " + quoted_text(id) + " is defined by two packs (" +
-                                                          packs[dup->pack].source.label() + " and " +
-                                                          pack.source.label() +
-                                                          "); a compliance pack's rule ids must be unique");
-          continue;  // already run
-        }
-        seen.push_back({id, p});
+        if (std::find(seen.begin(), seen.end(), id) != seen.end())
+          continue;  // already run (the same pack twice, or non-compliance packs sharing an id)
+        seen.push_back(id);
         l.rules_.push_back({id, std::string(r.id), p, pack.severity_of(r), outcome::pass, {}, r.description, 0});
         l.states_.push_back(l.compile(p, i, l.rules_.size() - 1));
       }

@@ -229,6 +229,35 @@ inline bool listed_before(std::span<const loaded_pack> packs, std::size_t i) {
 
 }  // namespace detail
 
+// Whether `packs` can be used together (docs/packs.md "Linting with a pack"): the same canonical
+// rule id in two packs is an error when either is a compliance pack — two packs of one
+// name@version whose rules differ (one maps OWN-003 to one article, the other to another) among
+// them. The one check of it: lint and soak refuse such packs (linter::create calls it), and a
+// bundle or an attestation is not stamped with them.
+inline result<void> check_packs_together(std::span<const loaded_pack> packs) {
+  struct seen_id {
+    std::string id;
+    std::size_t pack;
+  };
+  std::vector<seen_id> seen;
+  for (std::size_t p = 0; p < packs.size(); ++p) {
+    const loaded_pack& pack = packs[p];
+    for (const auto& r : pack.definition.rules) {
+      std::string id = pack.canonical_rule_id(r.id);
+      const auto dup = std::find_if(seen.begin(), seen.end(), [&](const seen_id& s) { return s.id == id; });
+      if (dup == seen.end()) {
+        seen.push_back({std::move(id), p});
+        continue;
+      }
+      if (dup->pack != p && (pack.is_compliance() || packs[dup->pack].is_compliance()))
+        return make_error(errc::invalid_argument, "rule " + quoted_text(id) + " is defined by two packs (" +
+                                                      packs[dup->pack].source.label() + " and " + pack.source.label() +
+                                                      "); a compliance pack's rule ids must be unique");
+    }
+  }
+  return {};
+}
+
 // The references to `packs` a report or a manifest lists (ref_of each), in order, each pack once.
 template <class T>
 std::vector<T> refs_of(std::span<const loaded_pack> packs) {

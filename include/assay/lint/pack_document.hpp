@@ -548,6 +548,18 @@ results<json::value> to_json(const pack_node& root) {
   return v;
 }
 
+// The tree as JSON, every scalar typed by YAML's core schema (a plain `2.0` a number, `true` a
+// boolean; quoted scalars strings): for documents typed as the reference types them, where a
+// string position takes a string only (the MCP gate's policy). Errors are the scalars that break
+// their tag, with their pointers.
+inline results<json::value> to_untyped_json(const pack_node& root) {
+  detail::shaping s;
+  json::value v = s.untyped(root);
+  if (!s.errs.empty())
+    return std::move(s.errs);
+  return v;
+}
+
 // Where a JSON Pointer leads in the tree: the node it names, or the deepest one on its way there
 // (`complete` false); `key` is the position of the last mapping key followed, when the last step
 // was one (errors about a member, an unknown one say, point at its key).

@@ -159,12 +159,25 @@ inline std::string not_found_message(std::string_view ref, const std::optional<s
   return m;
 }
 
+}  // namespace detail
+
 // A folder of packs (a directory without pack.yaml): its regular files named *.yaml, *.yml or
-// *.json, hidden ones left out, in byte order of names; at most max_folder_packs.
+// *.json, hidden ones left out, in byte order of names; at most max_folder_packs. An entry of
+// such a name that is a symbolic link to nothing (dangling) or to itself (a loop) is an error
+// naming it (errc::io_error), not left out: a pack the folder was meant to hold is never skipped
+// unsaid.
 inline constexpr std::size_t max_folder_packs = 256;
 
-inline results<std::vector<std::filesystem::path>> folder_packs(const std::filesystem::path& dir,
-                                                                std::string_view ref) {
+// Whether `ref` names a folder of packs: an existing directory without pack.yaml.
+inline bool is_pack_folder(std::string_view ref) {
+  std::error_code ec;
+  const std::filesystem::path dir{std::string(ref)};
+  return !ref.empty() && std::filesystem::is_directory(dir, ec) && !std::filesystem::exists(dir / "pack.yaml", ec);
+}
+
+// The pack files of the folder `dir` (named `ref` in errors), as above.
+inline results<std::vector<std::filesystem::path>> folder_pack_files(const std::filesystem::path& dir,
+                                                                     std::string_view ref) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -173,8 +186,20 @@ inline results<std::vector<std::filesystem::path>> folder_packs(const std::files
     if (name.empty() || name[0] == '.' || (ext != ".yaml" && ext != ".yml" && ext != ".json"))
       continue;
     std::error_code kind;
-    if (!it->is_regular_file(kind))
+    if (!it->is_regular_file(kind)) {
+      std::error_code link;
+      if (it->is_symlink(link)) {
+        std::error_code target;
+        const auto st = std::filesystem::status(it->path(), target);
+        if (target || st.type() == std::filesystem::file_type::not_found) {
+          const bool loop = target == std::errc::too_many_symbolic_link_levels;
+          return errors(make_error(
+              errc::io_error, "pack folder " + quoted_text(ref) + ": " + quoted_text(name) +
+                                  (loop ? " is a symbolic link loop" : " is a symbolic link to nothing (dangling)")));
+        }
+      }
       continue;
+    }
     if (files.size() == max_folder_packs)
       return errors(make_error(errc::above_maximum, "pack folder " + quoted_text(ref) + " holds more than " +
                                                         std::to_string(max_folder_packs) + " pack files"));
@@ -188,8 +213,6 @@ inline results<std::vector<std::filesystem::path>> folder_packs(const std::files
   std::sort(files.begin(), files.end());
   return files;
 }
-
-}  // namespace detail
 
 // Resolves and loads one reference (not a comma list).
 template <class = void>
@@ -276,10 +299,8 @@ results<std::vector<loaded_pack>> load_packs(std::span<const std::string> values
   for (const std::string& ref : *refs) {
     // A folder of packs: each of its pack files, in name order (a directory with pack.yaml is one
     // pack, below).
-    std::error_code ec;
-    const std::filesystem::path dir{ref};
-    if (std::filesystem::is_directory(dir, ec) && !std::filesystem::exists(dir / "pack.yaml", ec)) {
-      auto files = detail::folder_packs(dir, ref);
+    if (is_pack_folder(ref)) {
+      auto files = folder_pack_files(std::filesystem::path(ref), ref);
       if (!files) {
         for (error& e : std::move(files).error().items)
           errs.items.push_back(std::move(e));

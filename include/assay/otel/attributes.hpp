@@ -42,9 +42,8 @@ inline void record_loss(loss_list& loss, std::string_view event_id, std::string 
   loss.push_back(std::move(d));
 }
 
-// A JSON Pointer one level below `parent`: its member `name`, escaped (RFC 6901).
-inline std::string child_pointer(std::string_view parent, std::string_view name) {
-  std::string out(parent);
+// `/name` appended to the JSON Pointer `out`, the name escaped (RFC 6901).
+inline void append_pointer_token(std::string& out, std::string_view name) {
   out += '/';
   for (char c : name) {
     if (c == '~')
@@ -54,6 +53,12 @@ inline std::string child_pointer(std::string_view parent, std::string_view name)
     else
       out += c;
   }
+}
+
+// A JSON Pointer one level below `parent`: its member `name`, escaped (RFC 6901).
+inline std::string child_pointer(std::string_view parent, std::string_view name) {
+  std::string out(parent);
+  append_pointer_token(out, name);
   return out;
 }
 
@@ -141,39 +146,42 @@ class basic_attribute_set {
 
   // Adds the node `i` of `doc` (found at `pointer` of the event `event_id`) under `key`: a
   // primitive as itself, an array of primitives of one kind as an arrayValue, an object as one
-  // attribute per member (key.member, recursively). Anything else is recorded in `loss`.
+  // attribute per member (key.member, recursively). Anything else is recorded in `loss`. The
+  // walk keeps its own stack, and one key and one pointer that grow and shrink with it: any
+  // depth the reader admitted is walked, in memory linear in the depth.
   void add_node(std::string_view key, const json::document& doc, std::size_t i, std::string_view pointer,
                 std::string_view event_id, loss_list& loss) {
-    const auto& n = doc.nodes()[i];
-    if (n.kind == json::kind::object) {
-      if (n.count == 0) {
-        record_loss(loss, event_id, std::string(pointer), "an empty object has no attribute form");
+    struct level {
+      std::size_t next, end, key_size, pointer_size;  // the object's next member, its end, its key and pointer
+    };
+    std::vector<level> stack;
+    std::string k(key), p(pointer);
+    for (;;) {
+      const auto& n = doc.nodes()[i];
+      if (n.kind == json::kind::object) {
+        if (n.count == 0)
+          record_loss(loss, event_id, p, "an empty object has no attribute form");
+        else
+          stack.push_back({i + 1, static_cast<std::size_t>(n.payload), k.size(), p.size()});
+      } else {
+        add_leaf(k, doc, i, p, event_id, loss);
+      }
+      // The next member of the innermost object that has one left.
+      while (!stack.empty() && stack.back().next >= stack.back().end)
+        stack.pop_back();
+      if (stack.empty())
         return;
-      }
-      for (std::size_t j = i + 1; j < n.payload; j = doc.next(j + 1)) {
-        const std::string_view name = doc.string_at(j);
-        add_node(std::string(key) + "." + std::string(name), doc, j + 1, child_pointer(pointer, name), event_id, loss);
-      }
-      return;
+      level& l = stack.back();
+      const std::size_t j = l.next;
+      l.next = doc.next(j + 1);
+      const std::string_view name = doc.string_at(j);
+      k.resize(l.key_size);
+      k += '.';
+      k += name;
+      p.resize(l.pointer_size);
+      append_pointer_token(p, name);
+      i = j + 1;
     }
-    if (n.kind == json::kind::null) {
-      record_loss(loss, event_id, std::string(pointer), "null has no OpenTelemetry attribute form");
-      return;
-    }
-    otlp<V, contracts::otlp_v1::any_value> v;
-    if (n.kind == json::kind::array) {
-      auto a = array_value(doc, i);
-      if (!a) {
-        record_loss(loss, event_id, std::string(pointer),
-                    "an attribute array holds primitives of one type only (strings, integers, doubles or booleans)");
-        return;
-      }
-      v.array_value = std::move(*a);
-    } else {
-      v = any_value_of<V>(*primitive_value<V>(doc, i));
-    }
-    if (!set(key, std::move(v)))
-      record_loss(loss, event_id, std::string(pointer), "attribute key " + std::string(key) + " already used");
   }
 
   // The attributes in key order.
@@ -206,6 +214,30 @@ class basic_attribute_set {
            a.int_value.has_value() == b.int_value.has_value() &&
            a.double_value.has_value() == b.double_value.has_value() &&
            a.bool_value.has_value() == b.bool_value.has_value();
+  }
+
+  // A node that is not an object: a primitive, an array, or null.
+  void add_leaf(const std::string& key, const json::document& doc, std::size_t i, const std::string& pointer,
+                std::string_view event_id, loss_list& loss) {
+    const auto& n = doc.nodes()[i];
+    if (n.kind == json::kind::null) {
+      record_loss(loss, event_id, pointer, "null has no OpenTelemetry attribute form");
+      return;
+    }
+    otlp<V, contracts::otlp_v1::any_value> v;
+    if (n.kind == json::kind::array) {
+      auto a = array_value(doc, i);
+      if (!a) {
+        record_loss(loss, event_id, pointer,
+                    "an attribute array holds primitives of one type only (strings, integers, doubles or booleans)");
+        return;
+      }
+      v.array_value = std::move(*a);
+    } else {
+      v = any_value_of<V>(*primitive_value<V>(doc, i));
+    }
+    if (!set(key, std::move(v)))
+      record_loss(loss, event_id, pointer, "attribute key " + key + " already used");
   }
 
   std::map<std::string, otlp<V, contracts::otlp_v1::any_value>> attrs_;

@@ -31,8 +31,13 @@
 // assay.event.seq, cloudevents.event_{id,type,source,spec_version,subject}, ...; payload members
 // without a semantic convention keep their names under the type's assay.* prefix; a redaction
 // commitment in place of a member the conventions name is assay.{tool,model,...}.commitment.*.
-// Whatever has no attribute form (attributes.hpp), and sensitive members (docs/privacy.md) unless
-// include_sensitive, is listed in mapping_loss.dropped_attributes with its pointer and the reason.
+// Whatever has no attribute form (attributes.hpp) is listed in mapping_loss.dropped_attributes with
+// its pointer and the reason. Nothing leaves in the clear (docs/privacy.md): before anything is
+// mapped, the privacy classes of the event's payload type apply to its data and its subject, as
+// the recorder applies them (evidence::redact_for_output, from the contract types): a sensitive
+// value (declared, additive, or any value of an unknown type's data) goes out generalized, a
+// forbidden one never; each value changed is listed with the reason "sensitive", each dropped
+// with "forbidden". include_sensitive keeps sensitive values as written (never forbidden ones).
 //
 // Ids: the run's traceId is the trace id of the first traceparent in the run, else 16 bytes of
 // sha256 over the run id; a spanId is 8 bytes of sha256 over the event's content hash and id.
@@ -42,7 +47,11 @@
 //
 // Lines: one TracesData per line, one resource (service.name, service.version: the producer), one
 // scope (assay, the library version), at most spans_per_line spans, all of one run, the root
-// first. Spans are held until finish() (at most max_spans of them): the output is bounded.
+// first. A span's bytes depend on what later events of its run say (the trace id, the root, the
+// run's end, the MCP marks), so the finished spans wait for finish() in a spill (evidence/spill.hpp):
+// an unnamed file in export_options::spill_dir, where memory does not grow with the export, or
+// memory when no directory is given. So do the report's dropped attributes, one record per event;
+// finish_to() writes the report from them, a batch at a time. At most max_spans are written.
 #pragma once
 
 #include "assay/contracts/otel_export_report.hpp"
@@ -50,16 +59,20 @@
 #include "assay/error.hpp"
 #include "assay/evidence/bundle.hpp"
 #include "assay/evidence/event_data.hpp"
+#include "assay/evidence/redact.hpp"
+#include "assay/evidence/spill.hpp"
 #include "assay/hash/hash.hpp"
 #include "assay/json/canonical.hpp"
 #include "assay/json/document.hpp"
 #include "assay/json/time.hpp"
 #include "assay/otel/attributes.hpp"
+#include "assay/otel/mapping.hpp"
 #include "assay/separate.hpp"
 #include "assay/version.hpp"
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -73,33 +86,19 @@
 
 namespace assay::otel {
 
-// The semantic-conventions release the mapping is pinned to (docs/otel.md), named in every schemaUrl
-// and in the report. Moving to another release is this one line, once the conformance test
-// otel_semconv passes against that release's registry (it checks every attribute, type, enum
-// member, required attribute, span name and kind written against the registry's YAML model).
-inline constexpr std::string_view semconv_version = "1.41.1";
-
-namespace detail {
-inline constexpr std::string_view schema_url_base = "https://opentelemetry.io/schemas/";
-inline constexpr auto schema_url_chars = [] {
-  std::array<char, schema_url_base.size() + semconv_version.size()> a{};
-  std::copy(schema_url_base.begin(), schema_url_base.end(), a.begin());
-  std::copy(semconv_version.begin(), semconv_version.end(), a.begin() + schema_url_base.size());
-  return a;
-}();
-}  // namespace detail
-
-// https://opentelemetry.io/schemas/{semconv_version}
-inline constexpr std::string_view schema_url{detail::schema_url_chars.data(), detail::schema_url_chars.size()};
-inline constexpr std::string_view scope_name = "assay";
-
 // OTLP SpanKind.
 enum class span_kind : int { internal = 1, server = 2, client = 3, producer = 4, consumer = 5 };
 
 struct export_options {
-  std::uint64_t max_spans = 100000;  // more: add() fails (errc::above_maximum), nothing is written
+  // A bound on the output: more spans and add() fails (errc::above_maximum), nothing is written.
+  // The default admits every bundle the verifier's default limits read (100,000 events: one span
+  // each at most, and a root per run).
+  std::uint64_t max_spans = 200000;
   std::size_t spans_per_line = 512;  // spans in one TracesData line (at least 1)
-  bool include_sensitive = false;    // export the payload members docs/privacy.md calls sensitive
+  bool include_sensitive = false;    // sensitive values (docs/privacy.md) as written, not generalized
+  // Where the finished spans and the dropped attributes wait for finish(): an unnamed file in this
+  // directory (mode 0600, gone with the exporter); empty: in memory.
+  std::string spill_dir{};
 };
 
 struct export_output {
@@ -110,243 +109,35 @@ struct export_output {
 
 namespace detail {
 
-// How a payload member maps: to `key`, a semantic-conventions attribute (a string one, or one of
-// type any as the canonical JSON text of the value: json_text), or to `fallback` under assay.*
-// when the event gets no GenAI span, when its value is not of the key's type, or (as
-// fallback.commitment.*) when it is a redaction commitment (docs/privacy.md). Members whose key is already
-// under assay.* have no fallback. Sensitive members are exported only when asked for.
-struct member_rule {
-  std::string_view member;
-  std::string_view key;
-  std::string_view fallback;
-  bool sensitive = false;
-  bool json_text = false;
-};
-
-enum class role { tool, inference, root, root_event };
-
-struct type_rule {
-  std::string_view type;
-  role what;
-  std::string_view prefix;  // the key prefix of members without a rule
-  std::span<const member_rule> members;
-};
-
-inline constexpr member_rule decision_members[] = {{"tool", "gen_ai.tool.name", "assay.tool"},
-                                                   {"decision", "assay.decision", ""},
-                                                   {"reason_code", "assay.decision.reason_code", ""}};
-inline constexpr member_rule call_members[] = {
-    {"tool", "gen_ai.tool.name", "assay.tool"},
-    {"call_id", "gen_ai.tool.call.id", "assay.tool.call_id"},
-    {"arguments", "gen_ai.tool.call.arguments", "assay.tool.arguments", true, true},
-    {"result", "gen_ai.tool.call.result", "assay.tool.result", true, true},
-};
-inline constexpr member_rule model_members[] = {{"model", "gen_ai.request.model", "assay.model"},
-                                                {"provider", "gen_ai.provider.name", "assay.model.provider"},
-                                                {"operation", "gen_ai.operation.name", "assay.model.operation"}};
-inline constexpr member_rule started_members[] = {{"profile_name", "assay.profile.name", ""},
-                                                  {"profile_version", "assay.profile.version", ""}};
-
-inline constexpr type_rule type_rules[] = {
-    {"assay.tool.decision", role::tool, "assay.decision.", decision_members},
-    {"assay.tool.call", role::tool, "assay.tool.", call_members},
-    {"assay.model.invoked", role::inference, "assay.model.", model_members},
-    {"assay.profile.started", role::root, "assay.profile.", started_members},
-    {"assay.profile.finished", role::root_event, "assay.profile.", {}},
-};
-
-// Values of gen_ai.operation.name that have a span type of their own in the conventions (retrieval,
-// agents, tools, workflows): not a model inference, so an assay.model.invoked naming one gets no
-// GenAI span rather than a span of a type whose requirements it does not meet.
-inline constexpr std::string_view non_inference_operations[] = {"retrieval", "create_agent", "invoke_agent",
-                                                                "execute_tool", "invoke_workflow"};
-
-// Providers whose inference span definition requires an attribute beyond the generic one's
-// (gen_ai.operation.name, gen_ai.provider.name): the attribute, and the member of
-// assay.model.invoked that gives it ("" when no member does).
-struct provider_rule {
-  std::string_view provider, span_definition, attribute, member;
-};
-inline constexpr provider_rule provider_rules[] = {
-    {"openai", "span.openai.inference.client", "gen_ai.request.model", "model"},
-    {"aws.bedrock", "span.aws.bedrock.client", "aws.bedrock.guardrail.id", ""},
-};
-
-inline const type_rule* rule_for(std::string_view type) noexcept {
-  for (const type_rule& r : type_rules)
-    if (r.type == type)
-      return &r;
-  return nullptr;
-}
-
-// Envelope members (docs/evidence.md) and their attribute keys; "" for those the span itself carries. The
-// CloudEvents attributes are written for an event that is a CloudEvent (a string id and source,
-// which that convention requires) and for string values; otherwise the member goes to `fallback`.
-struct envelope_rule {
-  std::string_view member, key, fallback;
-};
-inline constexpr envelope_rule envelope_rules[] = {
-    {"specversion", "cloudevents.event_spec_version", "assay.event.spec_version"},
-    {"type", "cloudevents.event_type", "assay.event.type"},
-    {"source", "cloudevents.event_source", "assay.event.source"},
-    {"id", "assay.event.id", ""},  // and cloudevents.event_id
-    {"subject", "cloudevents.event_subject", "assay.event.subject"},
-    {"time", "", ""},  // the span's start time
-    {"datacontenttype", "assay.event.datacontenttype", ""},
-    {"traceparent", "assay.traceparent", ""},
-    {"tracestate", "", ""},  // the span's traceState
-    {"assayrunid", "assay.run.id", ""},
-    {"assayseq", "assay.event.seq", ""},
-    {"assayproducer", "assay.producer.name", ""},            // unless it is the resource's service.name
-    {"assayproducerversion", "assay.producer.version", ""},  // unless it is the resource's service.version
-    {"assaygit", "assay.git", ""},
-    {"assaypolicyid", "assay.policy.id", ""},
-    {"assaypii", "assay.pii", ""},
-    {"assaysecrets", "assay.secrets", ""},
-    {"assaycontenthash", "assay.content_hash", ""},
-    {"assaysemanticdigest", "assay.semantic_digest", ""},
-    {"assaydigestprofile", "assay.digest_profile", ""},
-    {"data", "", ""},  // by the type's rule
-};
-
-// A member's string value, or what it is instead ("absent", "a redaction commitment", ...).
-struct member_text {
-  std::optional<std::string_view> value;
-  std::string_view instead;
-};
-inline member_text member_string(const json::document& d, std::size_t data, std::string_view name) {
-  const std::size_t i = data == 0 ? 0 : d.find_member(data, name);
-  if (i == 0)
-    return {std::nullopt, "absent"};
-  if (d.nodes()[i].kind == json::kind::string)
-    return d.string_at(i).empty() ? member_text{std::nullopt, "empty"} : member_text{d.string_at(i), ""};
-  if (evidence::commitment_at(d, i))
-    return {std::nullopt, "a redaction commitment"};
-  return {std::nullopt, "not a string"};
-}
-
-// Why an event of a tool or inference type gets no GenAI span: the member and the reason; nullopt
-// when it gets one. `data` is the event's data object (0 when it has none).
-struct no_genai {
-  std::string member, reason;
-};
-inline std::optional<no_genai> genai_refusal(const json::document& d, std::size_t data, role what) {
-  // Built only for a refusal: most events get their span, and this runs for each.
-  const auto tail = [] {
-    return " (semantic conventions " + std::string(semconv_version) +
-           "), and it is not guessed: the span has no gen_ai.* attribute, its members are under assay.*";
-  };
-  if (what == role::tool) {
-    const auto tool = member_string(d, data, "tool");
-    if (!tool.value)
-      return no_genai{"/data/tool",
-                      std::string(tool.instead) + ": an execute_tool span requires gen_ai.tool.name" + tail()};
-    return std::nullopt;
-  }
-  const auto op = member_string(d, data, "operation");
-  if (!op.value)
-    return no_genai{"/data/operation",
-                    std::string(op.instead) + ": a GenAI inference span requires gen_ai.operation.name" + tail()};
-  for (std::string_view other : non_inference_operations)
-    if (*op.value == other)
-      return no_genai{"/data/operation", "the operation " + std::string(other) +
-                                             " has a span type of its own, not a model inference" + tail()};
-  const auto provider = member_string(d, data, "provider");
-  if (!provider.value)
-    return no_genai{"/data/provider",
-                    std::string(provider.instead) + ": a GenAI inference span requires gen_ai.provider.name" + tail()};
-  for (const provider_rule& p : provider_rules) {
-    if (*provider.value != p.provider)
-      continue;
-    if (p.member.empty())
-      return no_genai{"/data/provider", "the " + std::string(p.provider) + " inference span (" +
-                                            std::string(p.span_definition) + ") requires " + std::string(p.attribute) +
-                                            ", which this event type does not give" + tail()};
-    const auto m = member_string(d, data, p.member);
-    if (!m.value)
-      return no_genai{"/data/" + std::string(p.member), std::string(m.instead) + ": the " + std::string(p.provider) +
-                                                            " inference span (" + std::string(p.span_definition) +
-                                                            ") requires " + std::string(p.attribute) + tail()};
-  }
-  return std::nullopt;
-}
-
-inline std::string hex_prefix(std::string_view bytes, std::size_t n) {
-  std::string h = hash::digest_bytes<hash::sha256>(bytes).hex().substr(0, 2 * n);
-  if (h.find_first_not_of('0') == std::string::npos)
-    h.back() = '1';  // never all zero (OTLP)
-  return h;
-}
-
-// Unix nanoseconds of an RFC 3339 time; nullopt before 1970 or past 2554.
-inline std::optional<std::uint64_t> unix_nanos(const std::optional<json::instant>& t) {
-  if (!t || t->seconds < 0)
-    return std::nullopt;
-  std::string frac(t->fraction.substr(0, 9));
-  frac.resize(9, '0');
-  const auto s = static_cast<std::uint64_t>(t->seconds);
-  const std::uint64_t f = std::stoull(frac);
-  if (s > (std::numeric_limits<std::uint64_t>::max() - f) / 1000000000u)
-    return std::nullopt;
-  return s * 1000000000u + f;
-}
-
-inline std::optional<std::string_view> string_member(const json::document& d, std::size_t obj, std::string_view name) {
-  const std::size_t i = d.find_member(obj, name);
-  if (i == 0 || d.nodes()[i].kind != json::kind::string)
-    return std::nullopt;
-  return d.string_at(i);
-}
-
-// A traceparent's trace id and parent id, when it is one (version 00, neither id all zero).
-struct trace_context {
-  std::string trace_id, parent_id;
-};
-inline std::optional<trace_context> parse_traceparent(std::string_view tp) {
-  const auto hex = [](std::string_view s) {
-    return s.find_first_not_of("0123456789abcdef") == std::string_view::npos && s.find_first_not_of('0') != s.npos;
-  };
-  if (tp.size() != 55 || tp.substr(0, 3) != "00-" || tp[35] != '-' || tp[52] != '-')
-    return std::nullopt;
-  if (!hex(tp.substr(3, 32)) || !hex(tp.substr(36, 16)))
-    return std::nullopt;
-  return trace_context{std::string(tp.substr(3, 32)), std::string(tp.substr(36, 16))};
-}
-
-// The finished spans' attribute texts of a run, packed into blocks (2 KiB doubling to 1 MiB): one
-// allocation per block rather than one per span, and no slack beyond the last block's.
-class text_arena {
- public:
-  struct ref {
-    std::size_t block = 0, at = 0, size = 0;
-  };
-  ref add(std::string_view text) {
-    if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < text.size()) {
-      next_ = std::min<std::size_t>(next_ * 2, std::size_t(1) << 20);
-      blocks_.emplace_back();
-      blocks_.back().reserve(std::max(next_, text.size()));
-    }
-    std::string& b = blocks_.back();
-    const ref r{blocks_.size() - 1, b.size(), text.size()};
-    b.append(text);
-    return r;
-  }
-  std::string_view at(const ref& r) const { return std::string_view(blocks_[r.block]).substr(r.at, r.size); }
-
- private:
-  std::vector<std::string> blocks_;
-  std::size_t next_ = 1024;
-};
-
 struct span_record {
   std::string span_id, name, trace_state;
   std::optional<trace_context> foreign;  // the event's traceparent names another trace
   span_kind kind = span_kind::internal;
   std::uint64_t start = 0;
-  attribute_set attrs;              // while the span is built (and the root's, until the end)
-  text_arena::ref attributes;       // a finished span's attributes, canonical JSON (run_state::texts)
-  std::optional<std::string> tool;  // a finished span's gen_ai.tool.name
+  attribute_set attrs;  // while the span is built (and the root's, until the end)
 };
+
+// A finished span as it waits in the spill, one record of canonical JSON: what emit_run needs.
+struct spilled_span {
+  std::string span_id, name, trace_state;
+  std::optional<trace_context> foreign;
+  int kind = 1;
+  std::string start;  // Unix nanoseconds in decimal (a JSON number is exact only up to 2^53)
+  std::vector<contracts::otlp_v1::key_value> attributes;
+  std::optional<std::string> tool;  // its gen_ai.tool.name
+};
+
+// A dropped attribute as it waits (its contract is checked when the report is written).
+struct spilled_loss {
+  std::string event_id, member, reason;
+};
+
+// Records written by this exporter, read again as they are.
+inline json::limits unbounded_limits() {
+  json::limits lim;
+  lim.max_depth = lim.max_members = lim.max_string_chars = static_cast<std::size_t>(-1);
+  return lim;
+}
 
 struct run_state {
   std::string run_id;
@@ -354,8 +145,7 @@ struct run_state {
   std::optional<span_record> root;       // from assay.profile.started
   std::string first_id, first_hash;      // the run's first event, for a root made without one
   std::vector<contracts::otlp_v1::span_event> root_events;
-  std::vector<span_record> spans;
-  text_arena texts;  // the spans' attributes
+  evidence::spill_store::chain spans;  // its finished spans, in the spill
   std::set<std::string> mcp_tools;
   std::uint64_t first_ns = std::numeric_limits<std::uint64_t>::max(), last_ns = 0;
 };
@@ -369,6 +159,10 @@ class basic_exporter {
   // that includes this header would compile the code of their containers, exporting or not.
   using run_state = deferred_t<V, detail::run_state>;
   using span_record = deferred_t<V, detail::span_record>;
+  using spilled_span = deferred_t<V, detail::spilled_span>;
+  using spilled_loss = deferred_t<V, detail::spilled_loss>;
+  using report_t = deferred_t<V, contracts::otel_export_report>;
+  using dropped_t = deferred_t<V, contracts::otel_v1::dropped_attribute>;
   using attribute_set_t = deferred_t<V, attribute_set>;
   using otlp_traces_data = deferred_t<V, contracts::otlp_v1::traces_data>;
   using otlp_resource_spans = deferred_t<V, contracts::otlp_v1::resource_spans>;
@@ -422,43 +216,79 @@ class basic_exporter {
     return add(e.doc, envelope{e.type, e.id, e.run_id, e.content_hash, e.at});
   }
 
-  // The TracesData lines, each handed to `sink(std::string_view line)` (with its newline) as it
-  // is made, so that only one line is built at a time; then the report. A sink that returns false
-  // stops the export: the result is then an I/O error. The exporter is empty afterwards.
-  template <class Sink>
-  result<contracts::otel_export_report> finish_to(Sink&& sink) {
-    std::uint64_t written = 0, lines = 0;
-    bool ok = true;
-    for (run_state& run : runs_) {
-      if (ok)
-        ok = emit_run(run, sink, written, lines);
-      run = run_state{};  // freed as soon as written
-    }
-    contracts::otel_export_report r;
-    r.semconv_version = std::string(semconv_version);
-    r.events_read = static_cast<std::int64_t>(events_read_);
-    r.spans_written = static_cast<std::int64_t>(written);
-    auto& loss = r.mapping_loss;
-    loss.dropped_attributes = std::move(loss_);
-    for (const auto& [type, n] : unmapped_)
-      loss.unmapped_events.emplace(type, static_cast<std::int64_t>(n));
-    loss.totals.dropped_attributes = static_cast<std::int64_t>(loss.dropped_attributes.size());
-    loss.totals.unmapped_events = loss.unmapped_sum();
-    *this = basic_exporter(service_, opt_);
-    if (!ok)
-      return make_error(errc::io_error, "the TracesData lines could not be written");
-    return r;
+  // The TracesData lines, each handed to `lines(std::string_view line)` (with its newline) as it
+  // is made, one line in memory at a time; then the report's canonical bytes (exactly those of
+  // assay::encode of the whole report) to `report(std::string_view bytes)`, in pieces, its
+  // dropped attributes read back from the spill a batch at a time, each checked by its contract.
+  // A sink that returns false stops the export (an I/O error). Returns the report as written but
+  // for its dropped_attributes, which went to `report` (mapping_loss.totals counts them): what a
+  // summary says. The exporter is empty afterwards, its spill gone.
+  template <class LineSink, class ReportSink>
+  result<contracts::otel_export_report> finish_to(LineSink&& lines, ReportSink&& report) {
+    report_t head;
+    std::string text, tail;
+    std::uint64_t n = 0, losses = 0;
+    auto r = finish_parts(
+        lines,
+        [&](report_t&& h) -> result<void> {
+          head = std::move(h);
+          losses = static_cast<std::uint64_t>(head.mapping_loss.totals.dropped_attributes.value());
+          return report_frame(head, text, tail);
+        },
+        [&](dropped_t&& d) -> result<void> {
+          if (n != 0)
+            text += ',';
+          json::string_sink out{&text};
+          if (auto e = reflect::encode_to(out, d); !e)
+            return breaks_contract(e.error(), "/mapping_loss/dropped_attributes/" + std::to_string(n));
+          ++n;
+          if (text.size() >= 64 * 1024) {
+            if (!report(std::string_view(text)))
+              return make_error(errc::io_error, "the report could not be written");
+            text.clear();
+          }
+          return {};
+        });
+    if (!r)
+      return r.error();
+    if (n != losses)  // what the totals say, written
+      return make_error(errc::io_error, "the spill file does not hold the dropped attributes written to it");
+    text += tail;
+    if (!report(std::string_view(text)))
+      return make_error(errc::io_error, "the report could not be written");
+    return head;
   }
 
-  // finish_to() into one string.
+  // The lines to `lines` as finish_to() above writes them; the report whole, as a value (its
+  // dropped attributes all in memory).
+  template <class Sink>
+  result<contracts::otel_export_report> finish_to(Sink&& lines) {
+    report_t out;
+    auto r = finish_parts(
+        lines,
+        [&](report_t&& h) -> result<void> {
+          out = std::move(h);
+          return {};
+        },
+        [&](dropped_t&& d) -> result<void> {
+          out.mapping_loss.dropped_attributes.push_back(std::move(d));
+          return {};
+        });
+    if (!r)
+      return r.error();
+    return out;
+  }
+
+  // finish_to() into one string and the report as a value. (Without a spill_dir nothing can
+  // fail; with one, an I/O error of the spill is thrown, as result::value() throws: use
+  // finish_to() there.)
   export_output finish() {
     export_output out;
-    auto r = finish_to([&out](std::string_view line) {
-      out.lines += line;
-      ++out.line_count;
-      return true;
-    });
-    out.report = std::move(*r);  // a string sink does not fail
+    out.report = finish_to([&out](std::string_view line) {
+                   out.lines += line;
+                   ++out.line_count;
+                   return true;
+                 }).value();
     return out;
   }
 
@@ -469,9 +299,60 @@ class basic_exporter {
     std::optional<json::instant> at;
   };
 
-  result<void> add(const json::document& doc, const envelope& env) {
+  // The event mapped, then what it lost spilled (all of it, even from an event refused). Once the
+  // spill has failed, every event and finish() fail with its error: no span is left out unsaid.
+  result<void> add(const json::document& given, const envelope& env) {
+    if (spill_failed_)
+      return *spill_failed_;
+    auto r = map_event(given, env);
+    if (loss_.empty())
+      return r;
+    std::vector<spilled_loss> batch;
+    batch.reserve(loss_.size());
+    for (const auto& d : loss_)
+      batch.push_back({std::string(d.event_id), std::string(d.member), std::string(d.reason)});
+    loss_.clear();
+    losses_ += batch.size();
+    auto s = spill(loss_chain_, batch);
+    return r ? s : r;
+  }
+
+  // `record`'s canonical JSON as the last record of `c`, the spill opened on its first use.
+  template <class T>
+  result<void> spill(evidence::spill_store::chain& c, const T& record) {
+    if (!spill_) {
+      auto opened = opt_.spill_dir.empty() ? result<evidence::spill_store>(evidence::spill_store())
+                                           : evidence::spill_store::open_in(opt_.spill_dir);
+      if (!opened)
+        return *(spill_failed_ = opened.error());
+      spill_.emplace(std::move(*opened));
+    }
+    scratch_.clear();
+    json::string_sink sink{&scratch_};
+    reflect::encode_to(sink, record).value();  // strings, finite numbers and booleans: no error
+    if (auto r = spill_->append(c, scratch_); !r)
+      return *(spill_failed_ = r.error());
+    return {};
+  }
+
+  // The record at `at` of the spill decoded into `out`; the offset of the next of its chain.
+  template <class T>
+  result<std::uint64_t> unspill(std::uint64_t at, T& out) {
+    auto next = spill_->read(at, scratch_);
+    if (!next)
+      return next.error();
+    auto v = assay::decode<T>(scratch_, detail::unbounded_limits());
+    if (!v)
+      return make_error(errc::io_error,
+                        "the spill file does not hold what was written to it: " + v.error().front().format());
+    out = std::move(*v);
+    return next;
+  }
+
+  result<void> map_event(const json::document& given, const envelope& env) {
     const std::string_view type = env.type, id = env.id, run_id = env.run_id, hash = env.hash;
     ++events_read_;
+    const json::document& doc = private_view(given, type, id);
     run_state& run = run_of(run_id, id, hash);
     if (!run_seen_.contains(std::string(run_id)))
       return make_error(errc::above_maximum, over_limit());
@@ -539,16 +420,43 @@ class basic_exporter {
       run.root_events.push_back({std::string(type), otlp_unix_nano(std::to_string(s.start)), s.attrs.list()});
       return {};
     }
-    // Held as canonical text until finish(), not as a tree: a tenth of the memory.
-    s.tool = attr_string(s.attrs, "gen_ai.tool.name");
-    scratch_.clear();
-    json::string_sink sink{&scratch_};
-    reflect::encode_to(sink, s.attrs.list()).value();  // strings, finite numbers and booleans: no error
-    s.attributes = run.texts.add(scratch_);
-    s.attrs = attribute_set_t{};
+    // To the spill until finish(), as canonical text.
+    spilled_span rec{std::move(s.span_id),     std::move(s.name),
+                     std::move(s.trace_state), std::move(s.foreign),
+                     static_cast<int>(s.kind), std::to_string(s.start),
+                     s.attrs.list(),           attr_string(s.attrs, "gen_ai.tool.name")};
     ++spans_;
-    run.spans.push_back(std::move(s));
-    return {};
+    return spill(run.spans, rec);
+  }
+
+  // The event as it may leave (docs/privacy.md): `doc` itself when the classes of its payload type
+  // change nothing in its data and subject, else the event with them applied (held in
+  // redacted_), each value changed or dropped recorded in the loss.
+  const json::document& private_view(const json::document& doc, std::string_view type, std::string_view id) {
+    const std::size_t data = doc.find_member(0, "data");
+    json::value data_value;
+    if (data != 0)
+      data_value = doc.to_value(data);
+    const auto subject_in = detail::string_member(doc, 0, "subject");
+    std::optional<std::string> subject;
+    if (subject_in)
+      subject = std::string(*subject_in);
+    auto changes = evidence::redact_for_output(type, data != 0 ? &data_value : nullptr, subject ? &*subject : nullptr,
+                                               opt_.include_sensitive);
+    if (changes.empty())
+      return doc;
+    for (evidence::redacted_value& c : changes)
+      record_loss(loss_, id, std::move(c.pointer), c.cls == privacy::sensitive ? "sensitive" : "forbidden");
+    json::value event = doc.to_value(0);
+    if (data != 0)
+      *event.find("data") = std::move(data_value);
+    if (subject)
+      *event.find("subject") = json::value(std::move(*subject));
+    json::limits lim;  // what was read once is read again as it is
+    lim.max_depth = lim.max_members = lim.max_string_chars = static_cast<std::size_t>(-1);
+    redacted_text_ = json::to_canonical(event).value();  // the document's strings point into it
+    redacted_ = json::document::parse(redacted_text_, lim, std::move(redacted_)).value();
+    return redacted_;
   }
 
   std::string over_limit() const {
@@ -635,10 +543,6 @@ class basic_exporter {
         s.attrs.add_node(std::string(rule.prefix) + std::string(name), doc, j + 1, ptr, id, loss_);
         continue;
       }
-      if (m->sensitive && !opt_.include_sensitive) {
-        record_loss(loss_, id, ptr, "sensitive: exported only when asked (include_sensitive, --include-sensitive)");
-        continue;
-      }
       const auto& v = doc.nodes()[j + 1];
       if (m->fallback.empty()) {  // an assay.* key
         s.attrs.add_node(m->key, doc, j + 1, ptr, id, loss_);
@@ -680,10 +584,96 @@ class basic_exporter {
     return o;
   }
 
+  // A finished span read back (its strings moved out of `s`): a child of the root, or of the
+  // span its traceparent names in another trace.
+  static otlp_span span_of(spilled_span& s, const std::string& trace_id, const std::string& root_id) {
+    span_record r;
+    r.span_id = std::move(s.span_id);
+    r.name = std::move(s.name);
+    r.trace_state = std::move(s.trace_state);
+    r.kind = static_cast<span_kind>(s.kind);
+    std::from_chars(s.start.data(), s.start.data() + s.start.size(), r.start);  // written by to_string
+    return span_of(r, std::move(s.attributes), s.foreign ? s.foreign->trace_id : trace_id,
+                   s.foreign ? s.foreign->parent_id : root_id, r.start + 1000);
+  }
+
+  // The lines of every run, then the report in parts: `head(report)`, the report but for its
+  // dropped attributes (totals counts them), then `entry(dropped_attribute)` for each, in order.
+  // The first error stops it; the exporter is empty afterwards, its spill gone.
+  template <class Lines, class Head, class Entry>
+  result<void> finish_parts(Lines& lines, Head&& head, Entry&& entry) {
+    std::uint64_t written = 0, line_count = 0;
+    result<void> r;
+    if (spill_failed_)
+      r = *spill_failed_;
+    for (run_state& run : runs_) {
+      if (r)
+        r = emit_run(run, lines, written, line_count);
+      run = run_state{};  // freed as soon as written
+    }
+    if (r) {
+      report_t h;
+      h.semconv_version = std::string(semconv_version);
+      h.events_read = static_cast<std::int64_t>(events_read_);
+      h.spans_written = static_cast<std::int64_t>(written);
+      auto& loss = h.mapping_loss;
+      for (const auto& [type, n] : unmapped_)
+        loss.unmapped_events.emplace(type, static_cast<std::int64_t>(n));
+      loss.totals.dropped_attributes = static_cast<std::int64_t>(losses_);
+      loss.totals.unmapped_events = loss.unmapped_sum();
+      r = head(std::move(h));
+    }
+    std::vector<spilled_loss> batch;
+    for (std::uint64_t at = loss_chain_.first; r && at != evidence::spill_store::end;) {
+      auto next = unspill(at, batch);
+      if (!next) {
+        r = next.error();
+        break;
+      }
+      at = *next;
+      for (spilled_loss& l : batch) {
+        dropped_t d;
+        d.event_id = std::move(l.event_id);
+        d.member = std::move(l.member);
+        d.reason = std::move(l.reason);
+        if (r = entry(std::move(d)); !r)
+          break;
+      }
+    }
+    *this = basic_exporter(service_, opt_);
+    return r;
+  }
+
+  // The canonical bytes of the report `head` (its totals counting the dropped attributes that
+  // are not in it) around its dropped_attributes: `before` up to the array's '[' and `after`
+  // from its ']'. The whole head is checked by its contract, as with an empty array; the count
+  // of the array is the one the exporter keeps of what it writes.
+  static result<void> report_frame(const report_t& head, std::string& before, std::string& after) {
+    report_t h = head;
+    h.mapping_loss.totals.dropped_attributes = 0;
+    auto bytes = assay::encode(h);
+    if (!bytes)
+      return breaks_contract(bytes.error().front(), "");
+    static constexpr std::string_view open = R"({"dropped_attributes":[)",
+                                      mark = R"({"dropped_attributes":[],"totals":{"dropped_attributes":0,)";
+    const std::size_t at = bytes->find(mark);  // once: the members before are numbers and a time
+    before = bytes->substr(0, at + open.size());
+    after = R"(],"totals":{"dropped_attributes":)" +
+            std::to_string(head.mapping_loss.totals.dropped_attributes.value()) + "," + bytes->substr(at + mark.size());
+    return {};
+  }
+
+  static error breaks_contract(error e, const std::string& at) {
+    e.pointer = at + e.pointer;
+    e.message = "the report breaks its contract: " + e.format_pointer_line();
+    e.pointer.clear();
+    return e;
+  }
+
   // The run's spans as OTLP/JSON TracesData lines, the root first, spans_per_line to a line; each
-  // line to `sink` as soon as it is made. False when the sink refused one.
+  // line to `sink` as soon as it is made, its spans read back from the spill as they are put in.
   template <class Sink>
-  bool emit_run(run_state& run, Sink& sink, std::uint64_t& written, std::uint64_t& lines) const {
+  result<void> emit_run(run_state& run, Sink& sink, std::uint64_t& written, std::uint64_t& lines) {
     const std::string trace_id =
         run.context ? run.context->trace_id : detail::hex_prefix("assay-otel-trace\n" + run.run_id, 16);
     span_record root;
@@ -713,29 +703,34 @@ class basic_exporter {
       text += '\n';
       return static_cast<bool>(sink(std::string_view(text)));
     };
+    const auto refused = [] { return make_error(errc::io_error, "the TracesData lines could not be written"); };
     otlp_span r =
         span_of(root, root.attrs.list(), trace_id, run.context ? run.context->parent_id : "", run.last_ns + 1000);
     if (!run.root_events.empty())
       r.events = std::move(run.root_events);
     chunk.push_back(std::move(r));
-    for (span_record& s : run.spans) {
+    spilled_span s;
+    for (std::uint64_t at = run.spans.first; at != evidence::spill_store::end;) {
       if (chunk.size() >= opt_.spans_per_line && !flush())
-        return false;
-      auto attributes =
-          assay::decode<std::vector<otlp_key_value>>(run.texts.at(s.attributes)).value();  // written above
-      if (s.tool && run.mcp_tools.contains(*s.tool)) {                                     // in key order, as the rest
-        auto at = std::find_if(attributes.begin(), attributes.end(),
+        return refused();
+      auto next = unspill(at, s);
+      if (!next)
+        return next.error();
+      at = *next;
+      if (s.tool && run.mcp_tools.contains(*s.tool)) {  // in key order, as the rest
+        auto to = std::find_if(s.attributes.begin(), s.attributes.end(),
                                [](const otlp_key_value& a) { return a.key.compare("mcp.method.name") >= 0; });
-        if (at == attributes.end() || at->key != "mcp.method.name")
-          attributes.insert(at, {non_empty("mcp.method.name"), string_value<V>("tools/call")});
+        if (to == s.attributes.end() || to->key != "mcp.method.name")
+          s.attributes.insert(to, {non_empty("mcp.method.name"), string_value<V>("tools/call")});
       }
-      otlp_span o = span_of(s, std::move(attributes), s.foreign ? s.foreign->trace_id : trace_id,
-                            s.foreign ? s.foreign->parent_id : root.span_id, s.start + 1000);
+      otlp_span o = span_of(s, trace_id, root.span_id);
       if (s.foreign)
         o.links = std::vector<otlp_span_link>{{otlp_trace_id(trace_id), otlp_span_id(root.span_id)}};
       chunk.push_back(std::move(o));
     }
-    return flush();
+    if (!flush())
+      return refused();
+    return {};
   }
 
   // A TracesData with its resource and scope, and no spans yet.
@@ -761,8 +756,14 @@ class basic_exporter {
   std::map<std::string, std::size_t> run_index_;
   std::set<std::string> run_seen_;  // runs whose root span fitted under max_spans
   std::map<std::string, std::uint64_t> unmapped_;
-  loss_list loss_;
-  std::string scratch_;  // a span's attribute text as it is made
+  loss_list loss_;                              // the event's dropped attributes, until they are spilled
+  std::optional<evidence::spill_store> spill_;  // opened on the first record
+  evidence::spill_store::chain loss_chain_;     // the events' dropped attributes, a batch per event
+  std::uint64_t losses_ = 0;
+  std::optional<error> spill_failed_;
+  std::string scratch_;        // a record as it is written or read
+  std::string redacted_text_;  // the event being mapped, when its privacy classes changed it,
+  json::document redacted_;    // and as parsed
   std::uint64_t events_read_ = 0, spans_ = 0;
 };
 using exporter = basic_exporter<>;
@@ -785,8 +786,12 @@ class basic_bundle_exporter {
 
   export_output finish() { return x_.finish(); }
   template <class Sink>
-  result<contracts::otel_export_report> finish_to(Sink&& sink) {
-    return x_.finish_to(sink);
+  result<contracts::otel_export_report> finish_to(Sink&& lines) {
+    return x_.finish_to(lines);
+  }
+  template <class LineSink, class ReportSink>
+  result<contracts::otel_export_report> finish_to(LineSink&& lines, ReportSink&& report) {
+    return x_.finish_to(lines, report);
   }
 
  private:

@@ -37,10 +37,16 @@
 
 namespace assay::reflect {
 
+// The code-point syntax of pattern_unicode.hpp: its own parser onto this automaton's tree.
+template <class Dfa>
+struct code_point_syntax;
+
 // A template only so that nothing of it is compiled in a translation unit that matches no
 // pattern: use pattern_dfa.
 template <class = void>
 class basic_pattern_dfa {
+  friend struct code_point_syntax<basic_pattern_dfa>;
+
  public:
   static constexpr std::size_t max_program = 4096;  // NFA instructions after expanding {n,m}
   static constexpr std::size_t max_states = 2048;   // DFA states
@@ -438,9 +444,10 @@ class basic_pattern_dfa {
   struct program {
     std::vector<inst> code;
     bool full = false;
+    std::size_t limit = max_program;  // the code-point syntax allows more
 
     constexpr std::uint32_t push(inst in) {
-      if (code.size() >= max_program) {
+      if (code.size() >= limit) {
         full = true;
         return 0;
       }
@@ -575,7 +582,7 @@ class basic_pattern_dfa {
     return out;
   }
 
-  bool build(const program& prog) {
+  bool build(const program& prog, std::size_t state_limit = max_states) {
     // Byte classes: bytes that every set treats alike share a column.
     std::vector<byteset> sets;
     for (const auto& in : prog.code)
@@ -600,7 +607,7 @@ class basic_pattern_dfa {
       auto it = index.find(st);
       if (it != index.end())
         return it->second;
-      if (states.size() >= max_states)
+      if (states.size() >= state_limit)
         return std::nullopt;
       const auto id = static_cast<std::uint32_t>(states.size());
       index.emplace(st, id);

@@ -5,12 +5,15 @@
 //   if (d && d->verdict == "regressed") ...            // the difference's upper bound is below 0
 //
 // The soaks must have used the same packs (name, version and digest); drift_options::
-// allow_pack_change compares them anyway and says so (packs_changed).
+// allow_pack_change compares them anyway and says so (packs_changed). They must also have used
+// the same decision policy (what fails a run): pass rates of different policies count different
+// things, so that is refused whatever the options, as sim merge refuses shards of two policies.
 #pragma once
 
 #include "assay/contracts/soak_drift.hpp"
 #include "assay/contracts/soak_report.hpp"
 #include "assay/error.hpp"
+#include "assay/reflect/codec.hpp"
 #include "assay/stats/interval.hpp"
 
 #include <algorithm>
@@ -81,10 +84,32 @@ inline std::optional<std::string> packs_differ(std::span<const contracts::soak::
   return what;
 }
 
-// The drift from `baseline` to `candidate`: an error (errc::invalid_argument) naming the packs
-// that differ, unless o.allow_pack_change.
+// What differs between the decision policies of two soaks (the severity that fails a run,
+// stop_on_first_failure, max_failures; a report may record none), as a sentence giving each side's
+// policy; nullopt when they are the same. The one comparison of policies: sim drift and sim merge
+// both refuse soaks it finds different.
+inline std::optional<std::string> decision_policies_differ(
+    const std::optional<contracts::soak::decision_policy>& baseline,
+    const std::optional<contracts::soak::decision_policy>& candidate) {
+  auto shown = [](const std::optional<contracts::soak::decision_policy>& p) {
+    if (!p)
+      return std::string("none");
+    auto text = encode(*p);
+    return text ? *text : std::string("?");
+  };
+  const std::string a = shown(baseline), b = shown(candidate);
+  if (a == b)
+    return std::nullopt;
+  return "the two soaks used different decision policies: the baseline " + a + ", the candidate " + b;
+}
+
+// The drift from `baseline` to `candidate`: an error (errc::invalid_argument) naming the decision
+// policies when they differ (decision_policies_differ), or the packs that differ unless
+// o.allow_pack_change.
 inline result<contracts::soak_drift> drift(const contracts::soak_report& baseline,
                                            const contracts::soak_report& candidate, const drift_options& o = {}) {
+  if (const auto policies = decision_policies_differ(baseline.decision_policy, candidate.decision_policy))
+    return make_error(errc::invalid_argument, *policies);
   const auto differ = packs_differ(baseline.packs, candidate.packs);
   const bool changed = differ.has_value();
   if (changed && !o.allow_pack_change)

@@ -387,6 +387,16 @@ result<outcome> run(std::span<const lint::loaded_pack> packs, target& t, const o
   return out;
 }
 
+// The decision policy a soak of `o` records in its report (what fails a run).
+inline contracts::soak::decision_policy decision_policy_of(const options& o) {
+  contracts::soak::decision_policy policy;
+  policy.pass_on_severity_at_or_above = contracts::soak::severity::of(o.fail_on);
+  policy.stop_on_first_failure = o.stop_on_first_failure;
+  if (o.max_failures)
+    policy.max_failures.emplace(static_cast<std::int64_t>(std::min<std::uint64_t>(*o.max_failures, INT64_MAX)));
+  return policy;
+}
+
 struct report_options {
   std::optional<std::string> generated_at{};  // RFC 3339 (json::report_time(): SOURCE_DATE_EPOCH when set)
   std::optional<std::string> assay_version{};
@@ -416,12 +426,7 @@ contracts::soak_report make_report(const outcome& r, std::vector<contracts::soak
   rep.time_budget_secs = decltype(rep.time_budget_secs)(o.time_budget_secs);
   rep.limits = o.limits;
   rep.packs = std::move(packs);
-  s::decision_policy policy;
-  policy.pass_on_severity_at_or_above = s::severity::of(o.fail_on);
-  policy.stop_on_first_failure = o.stop_on_first_failure;
-  if (o.max_failures)
-    policy.max_failures.emplace(i64(*o.max_failures));
-  rep.decision_policy = std::move(policy);
+  rep.decision_policy = decision_policy_of(o);
 
   s::results& res = rep.results;
   const std::uint64_t runs = r.executed();

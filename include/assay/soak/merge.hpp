@@ -18,6 +18,7 @@
 #include "assay/contracts/soak_report.hpp"
 #include "assay/error.hpp"
 #include "assay/json/number.hpp"
+#include "assay/soak/drift.hpp"
 #include "assay/reflect/codec.hpp"
 #include "assay/separate.hpp"
 #include "assay/soak/engine.hpp"
@@ -162,8 +163,7 @@ result<merged> merge(std::span<const contracts::soak_report> shards, const merge
       what = "limits";
     else if (detail::json_of(r.packs) != detail::json_of(first.packs))
       what = "packs";
-    else if (r.decision_policy.has_value() != first.decision_policy.has_value() ||
-             (r.decision_policy && detail::json_of(*r.decision_policy) != detail::json_of(*first.decision_policy)))
+    else if (decision_policies_differ(first.decision_policy, r.decision_policy))
       what = "decision_policy";
     if (!what.empty())
       return fail(detail::shard_name(mo, k) + " and " + first_name + " are not shards of one soak: they differ in " +
