@@ -127,6 +127,43 @@ tar -xzOf "$work/session.tar.gz" events.ndjson >"$work/session.ndjson"
   --pack cicd-starter ${eu_pack:+--pack "$eu_pack"}
 "$assay" evidence show "$work/stamped.tar.gz" | sed -n '4,6p'
 
+say "assay mcp check: a gate policy for a small MCP server of notes (examples/mcp/notes_server.py)"
+mkdir -p "$work/notes"
+echo "buy milk" >"$work/notes/todo"
+cat >"$work/notes-policy.yaml" <<'EOF'
+version: "2.0"
+name: notes
+tools:
+  allow: [read_note, list_notes]
+  deny: [delete_note]
+schemas:
+  read_note:
+    type: object
+    properties: {name: {type: string, pattern: "^[a-z]+$"}}
+    required: [name]
+EOF
+"$assay" mcp check "$work/notes-policy.yaml"
+
+say "assay mcp wrap: the server behind the gate; a delete and a read outside the directory are deliberate, and never reach it"
+{ # a client that waits a moment for each answer, as a real one does
+  printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"demo","version":"1"}}}'; sleep 0.3
+  printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+  printf '%s\n' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'; sleep 0.3
+  printf '%s\n' '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_note","arguments":{"name":"todo"}}}'; sleep 0.3
+  printf '%s\n' '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"delete_note","arguments":{"name":"todo"}}}'; sleep 0.3
+  printf '%s\n' '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_note","arguments":{"name":"../notes-policy.yaml"}}}'
+} | "$assay" mcp wrap --policy "$work/notes-policy.yaml" --bundle "$work/mcp.tar.gz" --label notes \
+  -- python3 examples/mcp/notes_server.py "$work/notes" 2>"$work/mcp.stderr" >"$work/mcp.out"
+echo "answers to the client (ids 3, 4, 5):"
+grep -E '"id": ?(3|4|5)[,}]' "$work/mcp.out"
+echo "the gate's decisions (standard error):"
+cat "$work/mcp.stderr"
+[ -f "$work/notes/todo" ] && echo "the note still exists: the delete never reached the server"
+"$assay" evidence verify "$work/mcp.tar.gz"
+"$assay" evidence show "$work/mcp.tar.gz" | sed -n "8,\$p"
+echo "the deny as recorded (assay.tool.decision, the P56a cluster and P56b digest):"
+tar -xzOf "$work/mcp.tar.gz" events.ndjson | grep -m1 '"tool:delete_note"'
+
 say "assay sim soak: pass^8 of an 'agent' that crashes on every fourth seed, four runs at a time"
 "$assay" sim soak --iterations 8 --seed 1 --jobs 4 --report "$work/soak.json" \
   --exec "if [ \$(( {seed} % 4 )) -eq 0 ]; then echo 'agent crashed on seed {seed}' >&2; exit 3; fi; cp '$work/session.tar.gz' {out}" \

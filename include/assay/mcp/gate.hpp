@@ -1,7 +1,8 @@
 // assay/mcp/gate.hpp — the MCP gate (docs/mcp.md): a state machine over MCP stdio
 // lines that decides every tools/call before it runs and records the session as evidence.
 //
-//   assay::mcp::gate g(policy, run, {.label = "files"});   // run: an evidence::recorder (or any log)
+//   auto c = assay::mcp::check_policy(text, "policy.yaml");  // mcp/check.hpp: the policy and its schemas
+//   assay::mcp::gate g(c->policy, run, c->schemas, {.label = "files"});  // run: an evidence::recorder
 //   g.start();                                              // assay.profile.started
 //   auto v = g.on_client_line(line);                        // forward the line, or answer it
 //   if (v->forward) send_to_server(line); else send_to_client(v->answer);
