@@ -9,7 +9,6 @@
 #include "assay/mcp/schema.hpp"
 #include "assay/reflect/ecma_pattern.hpp"
 
-#include <chrono>
 #include <string>
 #include <vector>
 
@@ -46,19 +45,13 @@ std::vector<mcp::schema_violation> check(const mcp::compiled_schema& s, const st
   return v;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
 }  // namespace
 
-TEST_CASE("a 200 KB argument against ^/tmp/.*$ is matched by the automaton, fast") {
+TEST_CASE("a 200 KB argument against ^/tmp/.*$ is matched by the automaton (linear in its length)") {
   const auto s = compile(R"({"type":"object","properties":{"path":{"type":"string","pattern":"^/tmp/.*$"}}})");
   const std::string tail(200 * 1024, 'x');
-  const auto start = std::chrono::steady_clock::now();
   CHECK(check(s, R"({"path":"/tmp/)" + tail + "\"}").empty());
   const auto bad = check(s, R"({"path":"/etc/)" + tail + "\"}");
-  CHECK(seconds_since(start) < 1.0);
   REQUIRE(bad.size() == 1);
   CHECK(bad[0].path == "/path");
   CHECK(bad[0].message == "must match the pattern ^/tmp/.*$");
@@ -99,9 +92,7 @@ TEST_CASE("a look-around pattern goes to Boost.Regex, over code points") {
 
 TEST_CASE("a Boost complexity overrun is a violation, never a crash or a hang") {
   const auto s = compile(R"({"properties":{"q":{"pattern":"^(?!x)(a|aa)+$"}}})");
-  const auto start = std::chrono::steady_clock::now();
   const auto v = check(s, R"({"q":")" + std::string(200, 'a') + "c\"}");
-  CHECK(seconds_since(start) < 5.0);
   REQUIRE(v.size() == 1);
   CHECK(v[0].path == "/q");
   CHECK(v[0].message == "is too costly to match against the pattern ^(?!x)(a|aa)+$");
@@ -185,6 +176,8 @@ TEST_CASE("numbers compare as numbers") {
   CHECK(check(compile(R"({"exclusiveMaximum":10})"), "10")[0].message == "must be less than 10");
 }
 
+// Not timed (a speed is a benchmark's to measure): a pairwise comparison of 300,003 items would
+// take 4.5e10 comparisons, far past the test's timeout.
 TEST_CASE("uniqueItems on a large array is not quadratic") {
   std::string big = "[";
   for (int i = 0; i < 300000; ++i)
@@ -193,9 +186,7 @@ TEST_CASE("uniqueItems on a large array is not quadratic") {
   const auto s = compile(R"({"uniqueItems":true})");
   auto doc = json::document::parse(big);
   REQUIRE(doc);
-  const auto start = std::chrono::steady_clock::now();
   const auto v = s.validate(*doc);
-  CHECK(seconds_since(start) < 2.0);
   REQUIRE(v.size() == 1);
   CHECK(v[0].message == "must not contain equal items (items 300000 and 300002)");
 }
@@ -224,9 +215,7 @@ TEST_CASE("validation is bounded: deep instances, reference cycles, exponential 
   defs += R"(},"$ref":"#/$defs/d40"})";
   mcp::schema_options small;
   small.max_evaluations = 100000;
-  const auto start = std::chrono::steady_clock::now();
   v = check(compile(defs, small), "1");
-  CHECK(seconds_since(start) < 2.0);
   REQUIRE(v.size() == 1);
   CHECK(v[0].message == "too costly to validate against the schema");
 }
