@@ -24,7 +24,7 @@ duration=$1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$root/build-fuzz}
-targets=${TARGETS:-"fuzz_reader fuzz_decode fuzz_pattern fuzz_bundle fuzz_pack fuzz_attest fuzz_findings fuzz_glob fuzz_journal fuzz_merge"}
+targets=${TARGETS:-"fuzz_reader fuzz_decode fuzz_pattern fuzz_bundle fuzz_pack fuzz_attest fuzz_findings fuzz_glob fuzz_journal fuzz_merge fuzz_mcp_policy fuzz_mcp_gate"}
 
 if [[ ! -f $build/build.ninja ]]; then
   CXX=${CXX:-clang++} meson setup "$build" "$root" -Dfuzz=true -Dtests=false -Dexamples=false
