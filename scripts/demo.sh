@@ -162,7 +162,8 @@ cat "$work/mcp.stderr"
 "$assay" evidence verify "$work/mcp.tar.gz"
 "$assay" evidence show "$work/mcp.tar.gz" | sed -n "8,\$p"
 echo "the deny as recorded (assay.tool.decision, the P56a cluster and P56b digest):"
-tar -xzOf "$work/mcp.tar.gz" events.ndjson | grep -m1 '"tool:delete_note"'
+tar -xzOf "$work/mcp.tar.gz" events.ndjson >"$work/mcp.ndjson"
+grep -m1 '"tool:delete_note"' "$work/mcp.ndjson"
 
 say "assay sim soak: pass^8 of an 'agent' that crashes on every fourth seed, four runs at a time"
 "$assay" sim soak --iterations 8 --seed 1 --jobs 4 --report "$work/soak.json" \
